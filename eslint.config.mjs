@@ -1,0 +1,19 @@
+// Lint for every TypeScript file of the project (the compiled dist/ is not linted).
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["dist/**", "node_modules/**", "**/node_modules/**", "**/bin/**", ".pulumi-state/**", ".data/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      "@typescript-eslint/no-explicit-any": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+  {
+    files: ["**/*.mjs", "**/*.js"],
+    languageOptions: { globals: { process: "readonly", console: "readonly" } },
+  },
+);

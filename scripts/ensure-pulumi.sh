@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Ensures a Pulumi CLI and Node.js language host of the version that matches
+# @pulumi/pulumi in package.json, and prints the bin directory holding them.
+#
+# - A `pulumi` of that version already on PATH (with pulumi-language-nodejs
+#   beside it) is used as is.
+# - Otherwise both are built from the Go module proxy (tools/pulumi and
+#   tools/pulumi-language-nodejs) into a cache outside the clone, keyed by
+#   version, so that later runs on the same machine reuse them.
+# Idempotent; safe to call from several processes (a lock guards the build).
+# Progress goes to stderr; the last line of stdout is the bin directory.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+version=v$(node -p "require('$repo/node_modules/@pulumi/pulumi/package.json').version" 2>/dev/null || true)
+if [ "$version" = "v" ]; then
+  echo "ensure-pulumi: node_modules/@pulumi/pulumi is missing; run 'npm ci' first" >&2
+  exit 1
+fi
+
+nodejs_plugin="$repo/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
+
+if command -v pulumi >/dev/null 2>&1 && command -v pulumi-language-nodejs >/dev/null 2>&1; then
+  if [ "$(pulumi version 2>/dev/null)" = "$version" ]; then
+    dirname "$(command -v pulumi)"
+    exit 0
+  fi
+fi
+
+cache=${PULUMI_EMBEDDED_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-embedded-connectors}/$version
+bin=$cache/bin
+mkdir -p "$cache"
+
+built() { [ -x "$bin/pulumi" ] && [ -x "$bin/pulumi-language-nodejs" ] && [ "$("$bin/pulumi" version 2>/dev/null)" = "$version" ]; }
+
+exec 9>"$cache/.lock"
+flock 9
+if ! built; then
+  start=$(date +%s)
+  mkdir -p "$bin.tmp"
+  # The go.sum files of both modules are committed: they are what verifies the
+  # downloads, since the checksum database is not reachable from here.
+  export GOSUMDB=off GOFLAGS=-mod=mod CGO_ENABLED=0
+  ldflags="-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$version"
+  echo "ensure-pulumi: building pulumi $version from the Go module proxy (several minutes, once per machine)..." >&2
+  (cd "$repo/tools/pulumi" && go build -trimpath -ldflags "$ldflags" -o "$bin.tmp/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
+  echo "ensure-pulumi: building pulumi-language-nodejs..." >&2
+  (cd "$repo/tools/pulumi-language-nodejs" && go build -trimpath -ldflags "$ldflags" -o "$bin.tmp/pulumi-language-nodejs" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs)
+  rm -rf "$bin"
+  mv "$bin.tmp" "$bin"
+  echo "ensure-pulumi: built in $(( $(date +%s) - start )) s, $(du -sh "$bin" | cut -f1)" >&2
+fi
+# The dynamic-provider plugin is a script shipped with @pulumi/pulumi; it
+# resolves the SDK from the working directory, so one copy serves every clone.
+cp "$nodejs_plugin" "$bin/pulumi-resource-pulumi-nodejs"
+chmod +x "$bin/pulumi-resource-pulumi-nodejs"
+flock -u 9
+echo "ensure-pulumi: using $bin/pulumi ($version)" >&2
+echo "$bin"
