@@ -1,0 +1,70 @@
+// The client's settings: what callers pass (DESIGN.md, "The client's public interface"),
+// and the same with every default filled in and checked, before anything is sent.
+import { InvalidArgumentError } from "./errors";
+import { MAX_RESPONSE_BYTES } from "./http";
+import { MAX_PAGE_SIZE } from "./pagination";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
+import { parseBaseUrl } from "./validation";
+
+export interface ClientSettings {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** Defaults 5 000 / 30 000 / 30 000 ms. */
+  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
+  /** Defaults 6 attempts / 200 ms / 5 000 ms / 60 000 ms. */
+  retry?: Partial<RetryPolicy>;
+  /** Requests in flight per process and base URL; default 8. */
+  concurrency?: number;
+  /** PEM, for a service with a private CA. */
+  caCertificate?: string;
+  /** Items per list request; default (and maximum) 200, so a refresh costs the fewest calls. */
+  pageSize?: number;
+  /** Largest answer accepted; default 10 MiB. */
+  maxResponseBytes?: number;
+}
+
+export const DEFAULT_TIMEOUTS = { connectMs: 5_000, headersMs: 30_000, bodyMs: 30_000 } as const;
+export const DEFAULT_CONCURRENCY = 8;
+
+function positiveInt(name: string, value: number | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  const v = value ?? fallback;
+  if (!Number.isInteger(v) || v < 1 || v > max) {
+    throw new InvalidArgumentError(name, `${name} must be an integer from 1 to ${max}, got ${String(value)}`);
+  }
+  return v;
+}
+
+/** Settings with every default filled in and checked. */
+export function resolveSettings(settings: ClientSettings) {
+  const url = parseBaseUrl(settings.baseUrl);
+  if (typeof settings.clientId !== "string" || settings.clientId === "") {
+    throw new InvalidArgumentError("clientId", "clientId must be a non-empty string");
+  }
+  if (typeof settings.clientSecret !== "string" || settings.clientSecret === "") {
+    throw new InvalidArgumentError("clientSecret", "clientSecret must be a non-empty string");
+  }
+  const t = settings.timeouts ?? {};
+  const r = settings.retry ?? {};
+  return {
+    url,
+    clientId: settings.clientId,
+    clientSecret: settings.clientSecret,
+    timeouts: {
+      connectMs: positiveInt("timeouts.connectMs", t.connectMs, DEFAULT_TIMEOUTS.connectMs),
+      headersMs: positiveInt("timeouts.headersMs", t.headersMs, DEFAULT_TIMEOUTS.headersMs),
+      bodyMs: positiveInt("timeouts.bodyMs", t.bodyMs, DEFAULT_TIMEOUTS.bodyMs),
+    },
+    retry: {
+      maxAttempts: positiveInt("retry.maxAttempts", r.maxAttempts, DEFAULT_RETRY_POLICY.maxAttempts),
+      baseDelayMs: positiveInt("retry.baseDelayMs", r.baseDelayMs, DEFAULT_RETRY_POLICY.baseDelayMs),
+      maxDelayMs: positiveInt("retry.maxDelayMs", r.maxDelayMs, DEFAULT_RETRY_POLICY.maxDelayMs),
+      maxElapsedMs: positiveInt("retry.maxElapsedMs", r.maxElapsedMs, DEFAULT_RETRY_POLICY.maxElapsedMs),
+    },
+    concurrency: positiveInt("concurrency", settings.concurrency, DEFAULT_CONCURRENCY),
+    caCertificate: settings.caCertificate || undefined,
+    pageSize: positiveInt("pageSize", settings.pageSize, MAX_PAGE_SIZE, MAX_PAGE_SIZE),
+    maxResponseBytes: positiveInt("maxResponseBytes", settings.maxResponseBytes, MAX_RESPONSE_BYTES),
+  };
+}
+export type ResolvedSettings = ReturnType<typeof resolveSettings>;

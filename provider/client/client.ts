@@ -1,0 +1,278 @@
+// EmbeddedClient: the service's operations as typed methods. Each call goes through one
+// loop: shared token → limiter slot → one request → decode → retry decision (retry.ts).
+import type { z } from "zod";
+import { resolveSettings, type ClientSettings, type ResolvedSettings } from "./client-settings";
+import { AuthenticationError, InvalidArgumentError, NetworkError, RateLimitError, ServerError } from "./errors";
+import { createPool, decodeResponse, newRequestId, UndiciTransport, type Transport } from "./http";
+import { Limiter } from "./limiter";
+import { paginate } from "./pagination";
+import { buildTarget, ROUTES, routeLabel, type OperationName, type QueryValue, type RouteDefinition } from "./routes";
+import { shouldRetry } from "./retry";
+import {
+  AddResultSchema,
+  AddedConnectorViewSchema,
+  CatalogueConnectorSchema,
+  ConnectorConfigurationViewSchema,
+  ConnectorSchema,
+  RemoveResultSchema,
+  SupportedConnectorSchema,
+  pageSchema,
+  parseEnvelope,
+  parseToken,
+  type AddedConnectorView,
+  type BodyContext,
+  type CatalogueConnector,
+  type Connector,
+  type ConnectorConfigurationView,
+  type DataType,
+  type DataTypeCategory,
+  type PlatformType,
+  type SupportedConnector,
+  type SupportedType,
+} from "./schemas";
+import { TokenManager, type IssuedToken } from "./token";
+import { checkAccountId, checkConnectorIds, checkId } from "./validation";
+
+export type { ClientSettings };
+
+/** What tests (and the per-process registry) may replace. */
+export interface ClientDependencies {
+  transport: Transport;
+  limiter: Limiter;
+  now: () => number;
+  random: () => number;
+  sleep: (ms: number) => Promise<void>;
+}
+
+export interface ConnectorFilters {
+  dataType?: DataType;
+  dataTypeCategory?: DataTypeCategory;
+  platformType?: PlatformType;
+  supportedType?: SupportedType;
+  /** Case-insensitive substring of the name. */
+  name?: string;
+}
+
+export interface ConfigureBody {
+  configurationId: string;
+  name?: string;
+  secretName?: string;
+  secretConfig: Record<string, string | number | boolean | string[]>;
+}
+
+export interface AddConnectorsResult {
+  added: AddedConnectorView[];
+  alreadyAdded: string[];
+  /**
+   * True when an earlier attempt of this call may have been processed (no answer, or 5xx)
+   * before the one that succeeded: an id in `alreadyAdded` may then be this call's doing.
+   * Attempts refused outright (401 before a token renewal, 429) do not count.
+   */
+  retried: boolean;
+}
+
+interface CallParts {
+  params?: Record<string, string>;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+}
+
+interface Answer {
+  json: unknown;
+  ctx: BodyContext;
+  retried: boolean;
+}
+
+const USER_AGENT = "pulumi-embedded-connectors (undici)";
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class EmbeddedClient {
+  /** origin + base path: the key under which pools and limiters are shared. */
+  readonly baseUrl: string;
+  readonly limiter: Limiter;
+  private readonly settings: ResolvedSettings;
+  private readonly transport: Transport;
+  private readonly tokens: TokenManager;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private requests = 0;
+
+  constructor(settings: ClientSettings, deps: Partial<ClientDependencies> = {}) {
+    this.settings = resolveSettings(settings);
+    const { url, timeouts, caCertificate, concurrency, maxResponseBytes } = this.settings;
+    this.baseUrl = url.normalized;
+    this.transport =
+      deps.transport ?? new UndiciTransport(createPool(url.origin, { ...timeouts, caCertificate }), maxResponseBytes);
+    this.limiter = deps.limiter ?? new Limiter(concurrency);
+    this.now = deps.now ?? Date.now;
+    this.random = deps.random ?? Math.random;
+    this.sleep = deps.sleep ?? sleep;
+    this.tokens = new TokenManager(() => this.fetchToken(), { now: this.now });
+  }
+
+  /** Token requests made by this client (the target is one per process). */
+  get tokenRequests(): number {
+    return this.tokens.tokenRequests;
+  }
+
+  /** HTTP requests sent, token requests and retries included. */
+  get requestCount(): number {
+    return this.requests;
+  }
+
+  /** Get Connector: view G. */
+  async getConnector(accountId: string, connectorId: string): Promise<Connector> {
+    const query = { accountId: checkAccountId(accountId) };
+    const params = { connectorId: checkId("connectorId", connectorId) };
+    const answer = await this.call("getConnector", { params, query });
+    return parseEnvelope(ConnectorSchema, answer.json, answer.ctx);
+  }
+
+  /** List Connectors: view L, every page. */
+  listConnectors(accountId: string, filters: ConnectorFilters = {}): AsyncIterable<CatalogueConnector> {
+    return this.list("listConnectors", CatalogueConnectorSchema, { accountId: checkAccountId(accountId), ...filtersOf(filters) });
+  }
+
+  /** Add Connector: atomic; ids already added come back in `alreadyAdded`. */
+  async addConnectors(accountId: string, connectorIds: readonly string[]): Promise<AddConnectorsResult> {
+    const query = { accountId: checkAccountId(accountId) };
+    const body = { connectorIds: checkConnectorIds(connectorIds) };
+    const answer = await this.call("addConnectors", { query, body });
+    const result = parseEnvelope(AddResultSchema, answer.json, answer.ctx);
+    return { added: result.added, alreadyAdded: result.alreadyAdded, retried: answer.retried };
+  }
+
+  /** List Added Connectors: view A, every page. */
+  listAddedConnectors(accountId: string, filters: ConnectorFilters = {}): AsyncIterable<AddedConnectorView> {
+    return this.list("listAddedConnectors", AddedConnectorViewSchema, {
+      accountId: checkAccountId(accountId),
+      ...filtersOf(filters),
+    });
+  }
+
+  /** List Supported Connectors: the connectors that pair with `connectorId` (view S), every page. */
+  listSupportedConnectors(accountId: string, connectorId: string): AsyncIterable<SupportedConnector> {
+    return this.list("listSupportedConnectors", SupportedConnectorSchema, {
+      accountId: checkAccountId(accountId),
+      connectorId: checkId("connectorId", connectorId),
+    });
+  }
+
+  /** Get Connector Configuration (also for a connector that is not added: `configured: false`). */
+  async getConfiguration(accountId: string, connectorId: string): Promise<ConnectorConfigurationView> {
+    const query = { accountId: checkAccountId(accountId) };
+    const params = { connectorId: checkId("connectorId", connectorId) };
+    const answer = await this.call("getConfiguration", { params, query });
+    return parseEnvelope(ConnectorConfigurationViewSchema, answer.json, answer.ctx);
+  }
+
+  /** Configure Connector: replaces the whole secret configuration (PUT). */
+  async configure(accountId: string, connectorId: string, body: ConfigureBody): Promise<ConnectorConfigurationView> {
+    const query = { accountId: checkAccountId(accountId) };
+    const params = { connectorId: checkId("connectorId", connectorId) };
+    const answer = await this.call("configure", { params, query, body: configureBodyOf(body) });
+    return parseEnvelope(ConnectorConfigurationViewSchema, answer.json, answer.ctx);
+  }
+
+  /** Remove Connector: 409 (ConflictError with the counts) while it is used in connections. */
+  async removeConnector(accountId: string, connectorId: string): Promise<void> {
+    const query = { accountId: checkAccountId(accountId) };
+    const params = { connectorId: checkId("connectorId", connectorId) };
+    const answer = await this.call("removeConnector", { params, query });
+    parseEnvelope(RemoveResultSchema, answer.json, answer.ctx);
+  }
+
+  private list<T extends z.ZodType>(
+    operation: OperationName,
+    item: T,
+    query: Record<string, QueryValue>,
+  ): AsyncIterable<z.infer<T>> {
+    const schema = pageSchema(item);
+    // Arguments are checked by the caller before this returns, so a bad id throws at once.
+    return paginate(async (page, pageSize) => {
+      const answer = await this.call(operation, { query: { ...query, page, pageSize } });
+      return parseEnvelope(schema, answer.json, answer.ctx);
+    }, this.settings.pageSize);
+  }
+
+  private async fetchToken(): Promise<IssuedToken> {
+    const { clientId, clientSecret } = this.settings;
+    const answer = await this.call("getToken", { body: { clientId, clientSecret } });
+    const token = parseToken(answer.json, answer.ctx);
+    return { accessToken: token.accessToken, expirySeconds: token.expiry };
+  }
+
+  private headers(token: string | undefined, hasBody: boolean): Record<string, string> {
+    return {
+      accept: "application/json",
+      "user-agent": USER_AGENT,
+      ...(hasBody ? { "content-type": "application/json" } : {}),
+      ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),
+    };
+  }
+
+  /** One operation, with its retries. Token failures end the call (they had their own retries). */
+  private async call(operation: OperationName, parts: CallParts): Promise<Answer> {
+    const route: RouteDefinition = ROUTES[operation];
+    const label = routeLabel(operation);
+    const target = buildTarget(operation, this.settings.url.basePath, parts.params, parts.query);
+    const body = parts.body === undefined ? undefined : JSON.stringify(parts.body);
+    const started = this.now();
+    let attempt = 0;
+    let renewed = false;
+    let retried = false;
+    for (;;) {
+      const token = route.authenticated ? await this.tokens.get() : undefined;
+      attempt++;
+      const request = { method: route.method, target, headers: this.headers(token, body !== undefined), body, route: label, requestId: newRequestId() };
+      try {
+        const response = await this.limiter.run(() => {
+          this.requests++;
+          return this.transport.send(request);
+        });
+        const secrets = [this.settings.clientSecret, ...(token ? [token] : [])];
+        const json = decodeResponse(response, label, { secrets, now: this.now() });
+        return { json, ctx: { route: label, requestId: response.requestId, status: response.status }, retried };
+      } catch (error) {
+        if (error instanceof AuthenticationError && token !== undefined && !renewed) {
+          // Expired or revoked token: refused before any processing, so renew once and repeat for free.
+          renewed = true;
+          this.tokens.invalidate(token);
+          attempt--;
+          continue;
+        }
+        if (error instanceof RateLimitError) this.limiter.pause(error.retryAfterMs ?? this.settings.retry.baseDelayMs);
+        const decision = shouldRetry({
+          error,
+          attempt,
+          elapsedMs: this.now() - started,
+          retrySafe: route.retrySafe,
+          policy: this.settings.retry,
+          random: this.random,
+        });
+        if (!decision.retry) throw error;
+        if (error instanceof NetworkError || error instanceof ServerError) retried = true;
+        await this.sleep(decision.delayMs);
+      }
+    }
+  }
+}
+
+function filtersOf(filters: ConnectorFilters): Record<string, QueryValue> {
+  const { dataType, dataTypeCategory, platformType, supportedType, name } = filters;
+  return { dataType, dataTypeCategory, platformType, supportedType, name };
+}
+
+function configureBodyOf(body: ConfigureBody): ConfigureBody {
+  const configurationId = checkId("configurationId", body.configurationId);
+  const { secretConfig, name, secretName } = body;
+  if (secretConfig === null || typeof secretConfig !== "object" || Array.isArray(secretConfig)) {
+    throw new InvalidArgumentError("secretConfig", "secretConfig must be an object of field id to value");
+  }
+  for (const [key, value] of [["name", name], ["secretName", secretName]] as const) {
+    if (value !== undefined && typeof value !== "string") throw new InvalidArgumentError(key, `${key} must be a string`);
+  }
+  // Only the contract's fields go out, whatever else the caller's object holds.
+  return { configurationId, ...(name !== undefined ? { name } : {}), ...(secretName !== undefined ? { secretName } : {}), secretConfig };
+}

@@ -1,0 +1,236 @@
+// Typed errors of the client and the ONE factory that maps an HTTP answer to them.
+// Every message names the route and quotes `request id <id>` so that a user can hand
+// it to the service operator; no message ever contains a credential or a token.
+import { STATUS_CODES } from "node:http";
+
+export type ErrorKind =
+  | "authentication"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "validation"
+  | "rate_limit"
+  | "server"
+  | "network"
+  | "response_format"
+  | "http";
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export interface ApiErrorInit {
+  /** HTTP status; 0 when no answer came. */
+  status: number;
+  statusMessage: string;
+  requestId: string;
+  /** "METHOD /path/{template}" (see routes.ts). */
+  route: string;
+  /** Extra text for the message (already free of secrets). */
+  detail?: string;
+  cause?: unknown;
+}
+
+/** Base of every error that comes from a call to the service (or its absence). */
+export class EmbeddedApiError extends Error {
+  readonly kind: ErrorKind;
+  readonly status: number;
+  readonly statusMessage: string;
+  readonly requestId: string;
+  readonly retryable: boolean;
+  readonly route: string;
+
+  constructor(kind: ErrorKind, retryable: boolean, init: ApiErrorInit) {
+    const status = init.status > 0 ? `${init.status} ` : "";
+    const detail = init.detail ? `: ${init.detail}` : "";
+    super(`${init.route}: ${status}${init.statusMessage}${detail} (request id ${init.requestId})`, { cause: init.cause });
+    this.name = new.target.name;
+    this.kind = kind;
+    this.status = init.status;
+    this.statusMessage = init.statusMessage;
+    this.requestId = init.requestId;
+    this.retryable = retryable;
+    this.route = init.route;
+  }
+}
+
+/** 401: wrong client credentials, or an unknown or expired token. */
+export class AuthenticationError extends EmbeddedApiError {
+  constructor(init: ApiErrorInit) {
+    super("authentication", false, init);
+  }
+}
+
+/** 403: a sub-account of another customer. */
+export class ForbiddenError extends EmbeddedApiError {
+  constructor(init: ApiErrorInit) {
+    super("forbidden", false, init);
+  }
+}
+
+/** 404: unknown connector, connector not added, unknown route. */
+export class NotFoundError extends EmbeddedApiError {
+  constructor(init: ApiErrorInit) {
+    super("not_found", false, init);
+  }
+}
+
+/** 409: the connector is used in connections; the counts say how many. */
+export class ConflictError extends EmbeddedApiError {
+  readonly srcConnections: number | undefined;
+  readonly destConnections: number | undefined;
+
+  constructor(init: ApiErrorInit & { srcConnections?: number; destConnections?: number }) {
+    super("conflict", false, init);
+    this.srcConnections = init.srcConnections;
+    this.destConnections = init.destConnections;
+  }
+}
+
+/** 400: the request was refused; `fieldErrors` has one entry per offending field. */
+export class ValidationError extends EmbeddedApiError {
+  readonly fieldErrors: FieldError[];
+
+  constructor(init: ApiErrorInit & { fieldErrors?: FieldError[] }) {
+    super("validation", false, init);
+    this.fieldErrors = init.fieldErrors ?? [];
+  }
+}
+
+/** 429: over the rate limit; `retryAfterMs` from the Retry-After header when given. */
+export class RateLimitError extends EmbeddedApiError {
+  readonly retryAfterMs: number | undefined;
+
+  constructor(init: ApiErrorInit & { retryAfterMs?: number }) {
+    super("rate_limit", true, init);
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+/** 5xx: a fault of the service. */
+export class ServerError extends EmbeddedApiError {
+  constructor(init: ApiErrorInit) {
+    super("server", true, init);
+  }
+}
+
+/**
+ * No answer: refused or reset connection, connect/headers/body timeout. The request may
+ * or may not have been processed. Certificate failures are not retryable: repeating
+ * them cannot help.
+ */
+export class NetworkError extends EmbeddedApiError {
+  readonly code: string | undefined;
+
+  constructor(init: Omit<ApiErrorInit, "status" | "statusMessage"> & { code?: string; retryable?: boolean }) {
+    super("network", init.retryable ?? true, { ...init, status: 0, statusMessage: "no answer from the service" });
+    this.code = init.code;
+  }
+}
+
+/** An answer that breaks the contract: HTML page, truncated JSON, missing or wrong field, too large. */
+export class ResponseFormatError extends EmbeddedApiError {
+  /** Where in the body the first problem is ("response.items[0].name"); "" for the whole body. */
+  readonly fieldPath: string;
+
+  constructor(init: Omit<ApiErrorInit, "statusMessage"> & { problem: string; fieldPath?: string }) {
+    super("response_format", false, { ...init, statusMessage: `the answer breaks the contract: ${init.problem}` });
+    this.fieldPath = init.fieldPath ?? "";
+  }
+}
+
+/** Refused before any request: a malformed id, a plain-http URL to a remote host, … */
+export class InvalidArgumentError extends Error {
+  readonly kind = "invalid_argument";
+  constructor(
+    readonly argument: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "InvalidArgumentError";
+  }
+}
+
+/** Replaces every occurrence of the given secrets (client secret, token) by "[redacted]". */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length >= 4) out = out.split(secret).join("[redacted]");
+  }
+  return out;
+}
+
+export interface ErrorResponse {
+  status: number;
+  /** The parsed JSON body, or undefined when there was none or it was not JSON. */
+  body: unknown;
+  requestId: string;
+  route: string;
+  /** Retry-After already converted to milliseconds (see retry.ts parseRetryAfterMs). */
+  retryAfterMs?: number;
+  /** Values that must never appear in a message. */
+  secrets?: readonly string[];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function count(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
+function fieldErrorsOf(body: Record<string, unknown>, secrets: readonly string[]): FieldError[] {
+  const list = body.errors;
+  if (!Array.isArray(list)) return [];
+  return list.filter(isRecord).map((entry) => ({
+    field: typeof entry.field === "string" ? redact(entry.field, secrets) : "",
+    message: typeof entry.message === "string" ? redact(entry.message, secrets) : "invalid",
+  }));
+}
+
+/** The one mapping of a non-2xx answer to a typed error (the body is read leniently). */
+export function errorFromResponse(res: ErrorResponse): EmbeddedApiError {
+  const secrets = res.secrets ?? [];
+  const body = isRecord(res.body) ? res.body : {};
+  const fallback = STATUS_CODES[res.status] ?? "unexpected status";
+  const statusMessage =
+    typeof body.statusMessage === "string" && body.statusMessage.trim() !== ""
+      ? redact(body.statusMessage, secrets)
+      : fallback;
+  const init: ApiErrorInit = { status: res.status, statusMessage, requestId: res.requestId, route: res.route };
+  switch (res.status) {
+    case 400: {
+      const fieldErrors = fieldErrorsOf(body, secrets);
+      // Field names only: server messages may quote values.
+      const detail = fieldErrors.length > 0 ? `fields ${fieldErrors.map((e) => e.field).join(", ")}` : undefined;
+      return new ValidationError({ ...init, detail, fieldErrors });
+    }
+    case 401:
+      return new AuthenticationError(init);
+    case 403:
+      return new ForbiddenError(init);
+    case 404:
+      return new NotFoundError(init);
+    case 409: {
+      const counts = isRecord(body.response) ? body.response : {};
+      const srcConnections = count(counts.srcConnections);
+      const destConnections = count(counts.destConnections);
+      const detail =
+        srcConnections !== undefined || destConnections !== undefined
+          ? `srcConnections=${srcConnections ?? "?"}, destConnections=${destConnections ?? "?"}`
+          : undefined;
+      return new ConflictError({ ...init, detail, srcConnections, destConnections });
+    }
+    case 429:
+      return new RateLimitError({
+        ...init,
+        retryAfterMs: res.retryAfterMs,
+        detail: res.retryAfterMs !== undefined ? `retry after ${res.retryAfterMs} ms` : undefined,
+      });
+    default:
+      if (res.status >= 500 && res.status <= 599) return new ServerError(init);
+      return new EmbeddedApiError("http", false, init);
+  }
+}

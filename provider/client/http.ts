@@ -1,0 +1,191 @@
+// Request execution: one request, one answer (or a NetworkError), with the body read
+// under a size cap and decoded as JSON. Retries, tokens and limits live in client.ts.
+import { randomUUID } from "node:crypto";
+import { Pool, type Dispatcher } from "undici";
+import { errorFromResponse, NetworkError, ResponseFormatError } from "./errors";
+import type { HttpMethod } from "./routes";
+import { parseRetryAfterMs } from "./retry";
+
+export const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+
+export interface OutgoingRequest {
+  method: HttpMethod;
+  /** Path and query, relative to the origin. */
+  target: string;
+  headers: Record<string, string>;
+  /** Already serialized JSON. */
+  body?: string;
+  /** Route label for errors. */
+  route: string;
+  /** Sent as x-request-id; quoted when the service does not answer with its own. */
+  requestId: string;
+}
+
+export interface IncomingResponse {
+  status: number;
+  requestId: string;
+  contentType: string | undefined;
+  retryAfter: string | undefined;
+  body: Buffer;
+}
+
+/** Sends one request. Implementations throw NetworkError (or ResponseFormatError for an oversized body). */
+export interface Transport {
+  send(request: OutgoingRequest): Promise<IncomingResponse>;
+}
+
+export interface PoolOptions {
+  connectMs: number;
+  headersMs: number;
+  bodyMs: number;
+  /** PEM of a private CA, added to the TLS trust for this pool only. */
+  caCertificate?: string;
+}
+
+/** One long-lived keep-alive pool per origin (index.ts shares it per process). */
+export function createPool(origin: string, options: PoolOptions): Pool {
+  return new Pool(origin, {
+    connect: {
+      timeout: options.connectMs,
+      ...(options.caCertificate ? { ca: options.caCertificate } : {}),
+    },
+    headersTimeout: options.headersMs,
+    bodyTimeout: options.bodyMs,
+    keepAliveTimeout: 30_000,
+    keepAliveMaxTimeout: 120_000,
+  });
+}
+
+export function newRequestId(): string {
+  return randomUUID();
+}
+
+function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+// Failures of TLS verification: repeating them cannot help.
+const CERTIFICATE_CODES = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS|DEPTH_ZERO/;
+
+function codeOf(error: unknown): string | undefined {
+  if (error !== null && typeof error === "object" && "code" in error && typeof error.code === "string") {
+    return error.code;
+  }
+  return undefined;
+}
+
+export function networkError(error: unknown, request: Pick<OutgoingRequest, "route" | "requestId">): NetworkError {
+  const code = codeOf(error);
+  const reason = error instanceof Error ? error.message : String(error);
+  return new NetworkError({
+    route: request.route,
+    requestId: request.requestId,
+    code,
+    retryable: !(code !== undefined && CERTIFICATE_CODES.test(code)),
+    detail: code ? `${code}: ${reason}` : reason,
+    cause: error,
+  });
+}
+
+/** Sends requests through an undici dispatcher (a Pool, or a MockPool in tests). */
+export class UndiciTransport implements Transport {
+  constructor(
+    private readonly dispatcher: Dispatcher,
+    private readonly maxResponseBytes: number = MAX_RESPONSE_BYTES,
+  ) {}
+
+  async send(request: OutgoingRequest): Promise<IncomingResponse> {
+    let answer: Dispatcher.ResponseData;
+    try {
+      answer = await this.dispatcher.request({
+        method: request.method,
+        path: request.target,
+        headers: { ...request.headers, "x-request-id": request.requestId },
+        body: request.body,
+      });
+    } catch (error) {
+      throw networkError(error, request);
+    }
+    const requestId = header(answer.headers, "x-request-id") || request.requestId;
+    const declared = Number(header(answer.headers, "content-length"));
+    const tooLarge = () =>
+      new ResponseFormatError({
+        route: request.route,
+        requestId,
+        status: answer.statusCode,
+        problem: `the body is larger than ${this.maxResponseBytes} bytes`,
+      });
+    if (Number.isFinite(declared) && declared > this.maxResponseBytes) {
+      answer.body.destroy();
+      throw tooLarge();
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of answer.body) {
+        const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+        size += buffer.length;
+        if (size > this.maxResponseBytes) {
+          answer.body.destroy();
+          throw tooLarge();
+        }
+        chunks.push(buffer);
+      }
+    } catch (error) {
+      if (error instanceof ResponseFormatError) throw error;
+      // Cut off mid-body (reset, body timeout): no usable answer.
+      throw networkError(error, { route: request.route, requestId });
+    }
+    return {
+      status: answer.statusCode,
+      requestId,
+      contentType: header(answer.headers, "content-type"),
+      retryAfter: header(answer.headers, "retry-after"),
+      body: Buffer.concat(chunks),
+    };
+  }
+}
+
+export interface DecodeContext {
+  /** Values that must never appear in an error message. */
+  secrets: readonly string[];
+  now: number;
+}
+
+function isJsonType(contentType: string | undefined): boolean {
+  return contentType === undefined || /[/+]json\b/i.test(contentType);
+}
+
+/**
+ * The JSON body of a 2xx answer; for any other status, the typed error of the one factory.
+ * The body text itself never goes into a message (it may hold a token).
+ */
+export function decodeResponse(response: IncomingResponse, route: string, ctx: DecodeContext): unknown {
+  const { status, requestId, body } = response;
+  let json: unknown;
+  let problem: string | undefined;
+  if (!isJsonType(response.contentType)) {
+    problem = `expected a JSON body, got ${response.contentType?.split(";")[0] ?? "no content type"}`;
+  } else if (body.length === 0) {
+    problem = "the body is empty";
+  } else {
+    try {
+      json = JSON.parse(body.toString("utf8"));
+    } catch {
+      problem = `the body is not valid JSON (${body.length} bytes; truncated or malformed)`;
+    }
+  }
+  if (status < 200 || status > 299) {
+    throw errorFromResponse({
+      status,
+      body: json,
+      requestId,
+      route,
+      retryAfterMs: parseRetryAfterMs(response.retryAfter, ctx.now),
+      secrets: ctx.secrets,
+    });
+  }
+  if (problem !== undefined) throw new ResponseFormatError({ route, requestId, status, problem });
+  return json;
+}

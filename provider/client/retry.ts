@@ -1,0 +1,79 @@
+// The retry policy as pure functions: what to retry, and how long to wait. The client's
+// loop only applies the decision, so every rule here is tested without a clock or a network.
+import { EmbeddedApiError, RateLimitError } from "./errors";
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  maxAttempts: number;
+  /** Backoff of the first retry (before jitter). */
+  baseDelayMs: number;
+  /** Cap of the exponential backoff (before jitter). */
+  maxDelayMs: number;
+  /** No retry may start later than this after the call began. */
+  maxElapsedMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
+  maxAttempts: 6,
+  baseDelayMs: 200,
+  maxDelayMs: 5_000,
+  maxElapsedMs: 60_000,
+};
+
+export interface RetryInput {
+  error: unknown;
+  /** Attempts made so far (1 after the first failure). */
+  attempt: number;
+  /** Time since the call began. */
+  elapsedMs: number;
+  /** From the route table: whether repeating the operation is harmless. */
+  retrySafe: boolean;
+  policy: RetryPolicy;
+  /** Uniform in [0, 1); injectable so tests are deterministic. */
+  random: () => number;
+}
+
+export type RetryDecision = { retry: true; delayMs: number } | { retry: false; reason: string };
+
+/**
+ * Capped exponential backoff with full jitter: uniform in [0, min(cap, base·2^(attempt-1))].
+ * Full jitter spreads clients that failed together (the AWS architecture blog's analysis).
+ */
+export function backoffDelayMs(attempt: number, policy: RetryPolicy, random: () => number): number {
+  const exponent = Math.min(Math.max(attempt - 1, 0), 30); // 2^30 already exceeds any cap
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** exponent);
+  const r = Math.min(Math.max(random(), 0), 1);
+  return Math.floor(r * ceiling);
+}
+
+/**
+ * Retry-After in milliseconds: delta-seconds or an HTTP date (RFC 9110 §10.2.3).
+ * Undefined when absent or unreadable; never negative.
+ */
+export function parseRetryAfterMs(header: string | undefined, nowMs: number): number | undefined {
+  if (header === undefined) return undefined;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // HTTP dates start with a day name; Date.parse alone would read "-3" as a year.
+  if (!/^[A-Za-z]{3}/.test(text)) return undefined;
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - nowMs);
+}
+
+/** Whether the failed attempt should be repeated, and after how long. Pure. */
+export function shouldRetry(input: RetryInput): RetryDecision {
+  const { error, attempt, elapsedMs, retrySafe, policy, random } = input;
+  if (!(error instanceof EmbeddedApiError)) return { retry: false, reason: "not a service error" };
+  if (!error.retryable) return { retry: false, reason: `${error.kind} errors are final` };
+  if (!retrySafe) return { retry: false, reason: "the operation is not safe to repeat" };
+  if (attempt >= policy.maxAttempts) return { retry: false, reason: `${attempt} attempts made` };
+  const backoff = backoffDelayMs(attempt, policy, random);
+  // Retry-After is the service's own estimate: never come back sooner.
+  const retryAfter = error instanceof RateLimitError ? error.retryAfterMs : undefined;
+  const delayMs = retryAfter !== undefined ? Math.max(retryAfter, backoff) : backoff;
+  if (elapsedMs + delayMs > policy.maxElapsedMs) {
+    return { retry: false, reason: `the retry budget of ${policy.maxElapsedMs} ms would be exceeded` };
+  }
+  return { retry: true, delayMs };
+}

@@ -1,0 +1,85 @@
+// Checks made before any request, so that a malformed argument never reaches the service
+// (and never costs a token, a retry or a rate-limit slot).
+import { isIP } from "node:net";
+import { InvalidArgumentError } from "./errors";
+
+export const ID_PATTERN = /^[A-Za-z0-9]{16}$/;
+export const MAX_ADD_IDS = 50;
+
+function show(value: unknown): string {
+  return typeof value === "string" ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) : typeof value;
+}
+
+/** Connector and configuration ids: 16-character alphanumeric (service contract, "Routes"). */
+export function checkId(argument: string, value: unknown): string {
+  if (typeof value !== "string" || !ID_PATTERN.test(value)) {
+    throw new InvalidArgumentError(argument, `${argument} must be a 16-character alphanumeric id, got ${show(value)}`);
+  }
+  return value;
+}
+
+/**
+ * The sub-account id. The specification does not fix its format (the contract's ids are
+ * 16 characters, a hosted service may differ), so only what can never be valid is refused.
+ */
+export function checkAccountId(value: unknown): string {
+  if (typeof value !== "string" || value.trim() === "" || /[\s\p{Cc}]/u.test(value) || value.length > 128) {
+    throw new InvalidArgumentError("accountId", `accountId must be a non-empty sub-account id without spaces, got ${show(value)}`);
+  }
+  return value;
+}
+
+/** 1 to 50 valid ids; duplicates are dropped (order kept), since the service refuses them. */
+export function checkConnectorIds(values: unknown): string[] {
+  if (!Array.isArray(values)) throw new InvalidArgumentError("connectorIds", "connectorIds must be a list of connector ids");
+  const ids = [...new Set(values.map((v: unknown, i) => checkId(`connectorIds[${i}]`, v)))];
+  if (ids.length === 0 || ids.length > MAX_ADD_IDS) {
+    throw new InvalidArgumentError("connectorIds", `connectorIds must hold 1 to ${MAX_ADD_IDS} ids, got ${ids.length}`);
+  }
+  return ids;
+}
+
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  if (isIP(host) === 4) return host.startsWith("127.");
+  if (isIP(host) === 6) return host === "::1" || host === "0:0:0:0:0:0:0:1" || /^::ffff:127\./.test(host);
+  return false;
+}
+
+export interface ParsedBaseUrl {
+  /** "https://host:port" for the pool. */
+  origin: string;
+  /** Path prefix before every route ("" or "/prefix", no trailing slash). */
+  basePath: string;
+  /** origin + basePath: the registry key of pools and limiters. */
+  normalized: string;
+}
+
+/** Accepts https, and http only to a loopback host; refuses credentials, query and fragment. */
+export function parseBaseUrl(baseUrl: string): ParsedBaseUrl {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new InvalidArgumentError("baseUrl", `baseUrl must be an absolute URL, got ${show(baseUrl)}`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new InvalidArgumentError("baseUrl", `baseUrl must use https://, got ${url.protocol}//`);
+  }
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
+    throw new InvalidArgumentError(
+      "baseUrl",
+      `refusing plain http:// to ${url.hostname}: credentials and tokens would travel in clear. ` +
+        `Use https://, or http:// only to a loopback host (localhost, 127.0.0.0/8, ::1).`,
+    );
+  }
+  if (url.username !== "" || url.password !== "") {
+    throw new InvalidArgumentError("baseUrl", "baseUrl must not contain credentials; pass clientId and clientSecret");
+  }
+  if (url.search !== "" || url.hash !== "") {
+    throw new InvalidArgumentError("baseUrl", "baseUrl must not contain a query or a fragment");
+  }
+  const basePath = url.pathname.replace(/\/+$/, "");
+  return { origin: url.origin, basePath, normalized: `${url.origin}${basePath}` };
+}

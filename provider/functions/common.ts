@@ -1,0 +1,34 @@
+// Lookup functions run in the program process: settings from `new pulumi.Config("embedded")`,
+// then the environment (the same rules as the provider, provider/settings.ts).
+import * as pulumi from "@pulumi/pulumi";
+import { getClient, type EmbeddedClient } from "../client";
+import { configSourceFromNamespace, resolveAccountId, resolveSettings, toClientSettings } from "../settings";
+
+/** Every field of T may be given as an Input (the `…Output` forms' arguments). */
+export type InputArgs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
+
+export type ConnectorFilters = NonNullable<Parameters<EmbeddedClient["listConnectors"]>[1]>;
+export type AddedConnectorFilters = NonNullable<Parameters<EmbeddedClient["listAddedConnectors"]>[1]>;
+
+function stackConfig() {
+  return configSourceFromNamespace(new pulumi.Config("embedded"));
+}
+
+export function programClient(): EmbeddedClient {
+  return getClient(toClientSettings(resolveSettings(stackConfig())));
+}
+
+export function programAccountId(explicit: string | undefined): string {
+  return resolveAccountId(explicit, stackConfig());
+}
+
+export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
+/** Lifts a Promise-returning lookup into its Output form: waits for the Inputs, keeps secretness. */
+export function outputForm<A extends object, R>(fn: (args: A) => Promise<R>): (args: InputArgs<A>) => pulumi.Output<R> {
+  return (args) => pulumi.output(args).apply((resolved) => fn(resolved as unknown as A)) as unknown as pulumi.Output<R>;
+}

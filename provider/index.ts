@@ -1,0 +1,62 @@
+// The package's public API: `import … from "pulumi-embedded-connectors"`.
+export { AddedConnector, type AddedConnectorArgs } from "./resources/added-connector";
+export {
+  ConnectorConfiguration,
+  type ConnectorConfigurationArgs,
+  type SecretConfigValue,
+} from "./resources/connector-configuration";
+export {
+  findConnector,
+  findConnectorOutput,
+  getConnector,
+  getConnectorOutput,
+  listConnectors,
+  listConnectorsOutput,
+  type FindConnectorArgs,
+  type GetConnectorArgs,
+  type ListConnectorsArgs,
+  type ListConnectorsResult,
+} from "./functions/connectors";
+export {
+  getConnectorConfiguration,
+  getConnectorConfigurationOutput,
+  listAddedConnectors,
+  listAddedConnectorsOutput,
+  listSupportedConnectors,
+  listSupportedConnectorsOutput,
+  type GetConnectorConfigurationArgs,
+  type GetConnectorConfigurationResult,
+  type ListAddedConnectorsArgs,
+  type ListAddedConnectorsResult,
+  type ListSupportedConnectorsArgs,
+  type ListSupportedConnectorsResult,
+} from "./functions/added";
+export type { InputArgs } from "./functions/common";
+export {
+  SETTINGS,
+  SettingsError,
+  checkBaseUrl,
+  configSourceFromGetter,
+  configSourceFromNamespace,
+  resolveAccountId,
+  resolveSettings,
+  toClientSettings,
+  type ConfigSource,
+  type ProviderSettings,
+  type SettingName,
+} from "./settings";
+export {
+  AuthenticationError,
+  ConflictError,
+  EmbeddedApiError,
+  ForbiddenError,
+  InvalidArgumentError,
+  NetworkError,
+  NotFoundError,
+  RateLimitError,
+  ResponseFormatError,
+  ServerError,
+  ValidationError,
+  type ErrorKind,
+  type FieldError,
+} from "./client";

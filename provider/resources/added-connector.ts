@@ -1,0 +1,107 @@
+// The AddedConnector resource: a catalogue connector added to a sub-account.
+import * as pulumi from "@pulumi/pulumi";
+
+// The provider object is serialized by Pulumi's closure serializer and evaluated in the
+// dynamic-provider process: it holds only this path and loads the implementation (client,
+// zod, undici) at call time, from the installed package. The path ends in ".js": the
+// package's `exports` pattern "./dist/*" maps names as they are, without extension lookup.
+const IMPL = "pulumi-embedded-connectors/dist/provider/resources/added-connector-impl.js";
+type Impl = typeof import("./added-connector-impl");
+
+export const addedConnectorProvider: pulumi.dynamic.ResourceProvider = {
+  async configure(req) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const impl: Impl = require(IMPL);
+    impl.configureFromRequest(req);
+  },
+  async check(olds, news) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const impl: Impl = require(IMPL);
+    return impl.check(olds, news);
+  },
+  async diff(id, olds, news) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const impl: Impl = require(IMPL);
+    return impl.diff(id, olds, news);
+  },
+  async create(inputs) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const impl: Impl = require(IMPL);
+    return impl.create(inputs);
+  },
+  async read(id, props) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const impl: Impl = require(IMPL);
+    return impl.read(id, props);
+  },
+  async update(id, olds, news) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const impl: Impl = require(IMPL);
+    return impl.update(id, olds, news);
+  },
+  async delete(id, props) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const impl: Impl = require(IMPL);
+    return impl.remove(id, props);
+  },
+};
+
+export interface AddedConnectorArgs {
+  /** The 16-character id of the catalogue connector to add. Required. Changing it replaces the resource. */
+  connectorId: pulumi.Input<string>;
+  /**
+   * The sub-account to add it to. Default: stack config `embedded:accountId`, else the
+   * environment variable `EMBEDDED_ACCOUNT_ID`. Changing it replaces the resource.
+   */
+  accountId?: pulumi.Input<string>;
+  /**
+   * Take over a connector that is already added to the sub-account instead of failing.
+   * Default: false (an already-added connector is an error: `pulumi import` does not work
+   * for dynamic-provider resources, so this is the way to adopt one). Changing it alone
+   * changes nothing on the service.
+   */
+  adoptExisting?: pulumi.Input<boolean>;
+}
+
+/**
+ * A connector of the catalogue, added to a sub-account (the service's Add Connector).
+ * Deleting it removes the connector from the sub-account, which the service refuses while
+ * connections use it: delete those first, or set `retainOnDelete: true`.
+ * Id: `<accountId>/<connectorId>`.
+ */
+export class AddedConnector extends pulumi.dynamic.Resource {
+  declare readonly connectorId: pulumi.Output<string>;
+  declare readonly accountId: pulumi.Output<string>;
+  declare readonly adoptExisting: pulumi.Output<boolean>;
+  declare readonly platformId: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly logo: pulumi.Output<string>;
+  declare readonly dataType: pulumi.Output<string>;
+  declare readonly dataTypeCategory: pulumi.Output<string>;
+  declare readonly platformType: pulumi.Output<string>;
+  /** `Source` or `Destination`. */
+  declare readonly supportedType: pulumi.Output<string>;
+  declare readonly transfer: pulumi.Output<boolean>;
+  declare readonly configured: pulumi.Output<boolean>;
+  declare readonly description: pulumi.Output<string>;
+  /** Connections using the connector as source, as last read. */
+  declare readonly srcConnections: pulumi.Output<number>;
+  /** Connections using the connector as destination, as last read. */
+  declare readonly destConnections: pulumi.Output<number>;
+  declare readonly editable: pulumi.Output<boolean>;
+  /** The environment the connector was added from. */
+  declare readonly env: pulumi.Output<string>;
+
+  constructor(name: string, args: AddedConnectorArgs, opts?: pulumi.CustomResourceOptions) {
+    const props: pulumi.Inputs = {
+      connectorId: args.connectorId,
+      accountId: args.accountId,
+      adoptExisting: args.adoptExisting,
+      // Outputs only: undefined here so that they are registered as outputs.
+      platformId: undefined, name: undefined, logo: undefined, dataType: undefined, dataTypeCategory: undefined,
+      platformType: undefined, supportedType: undefined, transfer: undefined, configured: undefined,
+      description: undefined, srcConnections: undefined, destConnections: undefined, editable: undefined, env: undefined,
+    };
+    super(addedConnectorProvider, name, props, opts, "embedded-connectors", "AddedConnector");
+  }
+}

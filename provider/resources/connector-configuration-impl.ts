@@ -1,0 +1,229 @@
+// ConnectorConfiguration's provider implementation, loaded by the dynamic-provider process
+// at call time (see connector-configuration.ts). Rules: issue 3, ConnectorConfiguration.
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
+import type { ConnectorConfigurationView } from "../client";
+import { accountIdFor, cachedConfiguration, currentClient, runtime } from "./runtime";
+import { descriptorsOf, fingerprintOf, sameValue, validateSecretConfig, valuesOf } from "./configuration-rules";
+import { CONNECTOR_ID_PATTERN, containsUnknown, failure, isUnknown, splitId, statusOf, withRequestId } from "./shared";
+
+export { configureFromRequest } from "./runtime";
+
+const secretValue = z.union([z.string(), z.number(), z.array(z.string())]);
+
+export const configurationInputs = z.looseObject({
+  connectorId: z.string(),
+  accountId: z.string().optional(),
+  configurationId: z.string().optional(),
+  name: z.string().optional(),
+  secretName: z.string().optional(),
+  secretConfig: z.record(z.string(), secretValue),
+});
+type Inputs = z.infer<typeof configurationInputs>;
+
+export const configurationOutputs = z.looseObject({
+  connectorId: z.string(),
+  accountId: z.string(),
+  configurationId: z.string(),
+  name: z.string().nullish(),
+  secretName: z.string().nullish(),
+  configured: z.boolean(),
+  /** The service's lastUpdated as last read. */
+  lastUpdated: z.number(),
+  /** The lastUpdated our own last write produced; differs from lastUpdated after an out-of-band write. */
+  appliedLastUpdated: z.number(),
+  values: z.record(z.string(), z.unknown()),
+  fingerprint: z.string(),
+  fingerprintSalt: z.string(),
+});
+export type ConfigurationOutputs = z.infer<typeof configurationOutputs>;
+
+type Props = Record<string, unknown>;
+
+function nullishToUndefined(props: Props): Props {
+  return Object.fromEntries(Object.entries(props).filter(([, v]) => v !== null && v !== undefined));
+}
+
+/** Validates ids and secretConfig against the live descriptors; reads only (GET). */
+export async function check(_olds: Props, news: Props): Promise<CheckResult> {
+  const failures: CheckFailure[] = [];
+  const inputs: Props = { ...news };
+  const { connectorId, configurationId, secretConfig } = news;
+  const idOk = typeof connectorId === "string" && CONNECTOR_ID_PATTERN.test(connectorId);
+  if (!isUnknown(connectorId) && !idOk) {
+    failures.push({ property: "connectorId", reason: `connectorId must be a 16-character alphanumeric connector id, got ${JSON.stringify(connectorId ?? null)}` });
+  }
+  let accountId = news.accountId;
+  if (accountId === undefined || accountId === null) {
+    try {
+      accountId = inputs.accountId = accountIdFor(undefined);
+    } catch (error) {
+      failures.push({ property: "accountId", reason: error instanceof Error ? error.message : String(error) });
+    }
+  } else if (!isUnknown(accountId) && (typeof accountId !== "string" || accountId.trim() === "")) {
+    failures.push({ property: "accountId", reason: `accountId must be a non-empty sub-account id, got ${JSON.stringify(accountId)}` });
+  }
+  for (const key of ["configurationId", "name", "secretName"] as const) {
+    const value = news[key];
+    if (value !== undefined && value !== null && !isUnknown(value) && typeof value !== "string") {
+      failures.push({ property: key, reason: `${key} must be a string, got ${JSON.stringify(value)}` });
+    }
+  }
+  const configOk = secretConfig !== null && typeof secretConfig === "object" && !Array.isArray(secretConfig);
+  if (!isUnknown(secretConfig) && !configOk) {
+    failures.push({ property: "secretConfig", reason: `secretConfig must be an object of field id to value, got ${Array.isArray(secretConfig) ? "a list" : typeof secretConfig}` });
+  }
+  if (failures.length > 0 || !idOk || typeof accountId !== "string" || isUnknown(accountId)) return { inputs, failures };
+
+  let view: ConnectorConfigurationView;
+  try {
+    const { client, settings } = currentClient();
+    view = await cachedConfiguration(client, settings.baseUrl, accountId, connectorId as string);
+  } catch (error) {
+    const status = statusOf(error);
+    const property = status === 403 || status === 400 ? "accountId" : "connectorId";
+    const what = status === 404 ? `there is no connector ${connectorId} in the catalogue` : `could not read the fields of connector ${connectorId}`;
+    const message = error instanceof Error ? error.message : String(error);
+    failures.push({ property, reason: withRequestId(`${what} (sub-account ${accountId}): ${message}`, error) });
+    return { inputs, failures };
+  }
+  const first = view.secretConfig[0]?.configurationId;
+  if (configurationId === undefined || configurationId === null) {
+    if (first !== undefined) inputs.configurationId = first;
+  } else if (!isUnknown(configurationId) && first !== undefined && configurationId !== first) {
+    failures.push({
+      property: "configurationId",
+      reason: `configurationId must be the first secret configuration's id (${first}); only that one can be saved, got ${JSON.stringify(configurationId)}`,
+    });
+  }
+  if (configOk) failures.push(...validateSecretConfig(connectorId as string, descriptorsOf(view), secretConfig as Props));
+  return { inputs, failures };
+}
+
+const REPLACE_KEYS = ["connectorId", "accountId"] as const;
+
+/** Replace on a new connector or sub-account; update on changed secrets, values or drift. */
+export async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {
+  const replaces: string[] = [];
+  const newAccount = news.accountId ?? safeAccount();
+  for (const key of REPLACE_KEYS) {
+    const value = key === "accountId" ? newAccount : news[key];
+    if (isUnknown(value) || value !== olds[key]) replaces.push(key);
+  }
+  const parsed = configurationOutputs.safeParse(olds);
+  if (!parsed.success) return { changes: true, replaces };
+  const old = parsed.data;
+  return { changes: replaces.length > 0 || needsUpdate(old, news), replaces, deleteBeforeReplace: false };
+}
+
+function safeAccount(): string | undefined {
+  try {
+    return accountIdFor(undefined);
+  } catch {
+    return undefined;
+  }
+}
+
+function needsUpdate(old: ConfigurationOutputs, news: Props): boolean {
+  if (old.lastUpdated !== old.appliedLastUpdated) return true; // written out of band since our last write
+  const desired = news.secretConfig;
+  if (containsUnknown(desired) || desired === null || typeof desired !== "object") return true;
+  if (fingerprintOf(desired, old.fingerprintSalt, old.accountId, old.connectorId) !== old.fingerprint) return true;
+  const wanted = desired as Props;
+  for (const [key, live] of Object.entries(old.values)) {
+    if (key in wanted && !sameValue(wanted[key], live)) return true;
+  }
+  for (const key of ["configurationId", "name", "secretName"] as const) {
+    const value = news[key];
+    if (value !== undefined && value !== null && value !== old[key]) return true;
+  }
+  return false;
+}
+
+function outputsOf(view: ConnectorConfigurationView, inputs: Inputs & { accountId: string }, salt: string): ConfigurationOutputs {
+  const first = view.secretConfig[0];
+  return {
+    connectorId: inputs.connectorId,
+    accountId: inputs.accountId,
+    configurationId: first?.configurationId ?? inputs.configurationId ?? "",
+    name: inputs.name ?? first?.name ?? null,
+    secretName: view.secretName ?? first?.secretName ?? inputs.secretName ?? null,
+    configured: view.configured,
+    lastUpdated: view.lastUpdated,
+    appliedLastUpdated: view.lastUpdated,
+    values: valuesOf(view),
+    fingerprint: fingerprintOf(inputs.secretConfig, salt, inputs.accountId, inputs.connectorId),
+    fingerprintSalt: salt,
+  };
+}
+
+async function apply(props: Props, salt: string): Promise<ConfigurationOutputs> {
+  const parsed = configurationInputs.parse(nullishToUndefined(props));
+  const inputs = { ...parsed, accountId: accountIdFor(parsed.accountId) };
+  const { client, settings } = currentClient();
+  const where = `connector ${inputs.connectorId} of sub-account ${inputs.accountId}`;
+  const configurationId =
+    inputs.configurationId ??
+    (await cachedConfiguration(client, settings.baseUrl, inputs.accountId, inputs.connectorId)).secretConfig[0]?.configurationId;
+  if (!configurationId) throw new Error(`${where} has no secret configuration to save`);
+  try {
+    const body = { configurationId, name: inputs.name, secretName: inputs.secretName, secretConfig: inputs.secretConfig };
+    const view = await client.configure(inputs.accountId, inputs.connectorId, body);
+    return outputsOf(view, inputs, salt);
+  } catch (error) {
+    const hint = statusOf(error) === 404 ? " (is it added? create its AddedConnector first and pass `connectorId: added.connectorId`)" : "";
+    throw failure(`configuring ${where} failed${hint}${fieldErrors(error)}`, error);
+  }
+}
+
+// ValidationError carries one entry per field; list them (they never contain values).
+function fieldErrors(error: unknown): string {
+  const list = (error as { fieldErrors?: unknown } | null)?.fieldErrors;
+  if (!Array.isArray(list) || list.length === 0) return "";
+  const items = list.map((e: { field?: unknown; message?: unknown }) => `${String(e.field)}: ${String(e.message)}`);
+  return ` [${items.join("; ")}]`;
+}
+
+export async function create(inputs: Props): Promise<CreateResult> {
+  const outs = await apply(inputs, randomBytes(16).toString("hex"));
+  return { id: `${outs.accountId}/${outs.connectorId}`, outs };
+}
+
+export async function update(_id: string, olds: Props, news: Props): Promise<UpdateResult> {
+  const salt = typeof olds.fingerprintSalt === "string" ? olds.fingerprintSalt : randomBytes(16).toString("hex");
+  return { outs: await apply(news, salt) };
+}
+
+/**
+ * Refreshes lastUpdated, configured and the non-Password values, keeping appliedLastUpdated
+ * and the fingerprint. No configuration any more (connector removed) → no id. Returns no
+ * `inputs`: the engine then keeps the stored ones, whose secretConfig it holds encrypted and
+ * which cannot be rebuilt from outputs that never contain it.
+ */
+export async function read(id: string, props: Props = {}): Promise<ReadResult> {
+  const parsed = configurationOutputs.safeParse(props);
+  const { accountId, connectorId } = parsed.success ? parsed.data : splitId(id);
+  const { client } = currentClient();
+  let view: ConnectorConfigurationView;
+  try {
+    view = await client.getConfiguration(accountId, connectorId);
+  } catch (error) {
+    if (statusOf(error) === 404) return { id: "", props: {} };
+    throw failure(`reading the configuration of connector ${connectorId} of sub-account ${accountId} failed`, error);
+  }
+  if (!view.configured) return { id: "", props: {} };
+  const base: Props = parsed.success ? parsed.data : { accountId, connectorId, appliedLastUpdated: -1 };
+  return {
+    id,
+    props: { ...base, configured: view.configured, lastUpdated: view.lastUpdated, values: valuesOf(view), secretName: view.secretName ?? base.secretName ?? null },
+  };
+}
+
+/** The service has no "unconfigure": the saved configuration stays (removing the AddedConnector drops it). */
+export async function remove(id: string): Promise<void> {
+  runtime().warn(
+    `ConnectorConfiguration ${id}: the service cannot unconfigure a connector; the saved configuration stays ` +
+      `until the connector is removed from the sub-account (delete its AddedConnector)`,
+  );
+}

@@ -1,0 +1,94 @@
+// The dynamic-provider process's shared state: the stack config handed to configure(),
+// the field-descriptor cache, and the warning sink. Impl modules load this at call time;
+// the object lives on globalThis so that two copies of the module (symlinked install,
+// relative import in tests) still share one state, and so one client/token per process.
+import { getClient, type ConnectorConfigurationView, type EmbeddedClient } from "../client";
+import {
+  configSourceFromGetter,
+  noConfig,
+  resolveAccountId,
+  resolveSettings,
+  toClientSettings,
+  type ConfigSource,
+  type ProviderSettings,
+} from "../settings";
+
+export interface ProviderRuntime {
+  /** Stack config from configure(); environment variables are consulted at call time. */
+  config: ConfigSource;
+  /** Live configuration (descriptors) per base URL, sub-account and connector, fetched once. */
+  descriptors: Map<string, Promise<ConnectorConfigurationView>>;
+  /** Where warnings go; the provider process has no pulumi.log, so stderr by default. */
+  warn: (message: string) => void;
+  /** Tests only: a client to use instead of getClient(settings). */
+  clientOverride?: EmbeddedClient;
+}
+
+const KEY = Symbol.for("pulumi-embedded-connectors/provider-runtime");
+type Holder = { [KEY]?: ProviderRuntime };
+
+function fresh(): ProviderRuntime {
+  return {
+    config: noConfig,
+    descriptors: new Map(),
+    warn: (message) => console.error(`warning: ${message}`),
+  };
+}
+
+export function runtime(): ProviderRuntime {
+  const holder = globalThis as Holder;
+  holder[KEY] ??= fresh();
+  return holder[KEY];
+}
+
+/** What the dynamic provider's configure() receives: `req.config.get("embedded:baseUrl")`. */
+export interface ConfigureRequestLike {
+  config: { get(key: string): unknown };
+}
+
+/** Stores the stack config (secrets arrive unwrapped); read again at every call. */
+export function configureFromRequest(req: ConfigureRequestLike): void {
+  runtime().config = configSourceFromGetter(req.config);
+}
+
+/** Tests: replaces the config source and the client, and drops the descriptor cache. */
+export function configureRuntime(config: ConfigSource, clientOverride?: EmbeddedClient): void {
+  const state = runtime();
+  state.config = config;
+  state.clientOverride = clientOverride;
+  state.descriptors.clear();
+}
+
+/** Settings resolved now: config from configure(), then the environment. */
+export function currentSettings(): ProviderSettings {
+  return resolveSettings(runtime().config);
+}
+
+export function currentClient(): { client: EmbeddedClient; settings: ProviderSettings } {
+  const settings = currentSettings();
+  const override = runtime().clientOverride;
+  return { client: override ?? getClient(toClientSettings(settings)), settings };
+}
+
+/** The resource's accountId, else the default sub-account setting. */
+export function accountIdFor(explicit: string | undefined): string {
+  return resolveAccountId(explicit, runtime().config);
+}
+
+/** Configuration of a connector (descriptors), fetched once per process; failures are not cached. */
+export function cachedConfiguration(
+  client: EmbeddedClient,
+  baseUrl: string,
+  accountId: string,
+  connectorId: string,
+): Promise<ConnectorConfigurationView> {
+  const key = `${baseUrl}|${accountId}|${connectorId}`;
+  const cache = runtime().descriptors;
+  let pending = cache.get(key);
+  if (!pending) {
+    pending = client.getConfiguration(accountId, connectorId);
+    cache.set(key, pending);
+    pending.catch(() => cache.delete(key));
+  }
+  return pending;
+}

@@ -1,0 +1,76 @@
+// Helpers shared by the provider implementations (loaded in the dynamic-provider process).
+import type { AddedConnectorView, EmbeddedClient } from "../client";
+
+/** pulumi.runtime's unknownValue: how an unknown input reaches a dynamic provider during preview. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export const CONNECTOR_ID_PATTERN = /^[A-Za-z0-9]{16}$/;
+
+export function isUnknown(value: unknown): boolean {
+  return value === UNKNOWN;
+}
+
+/** True when the value or anything inside it is unknown. */
+export function containsUnknown(value: unknown): boolean {
+  if (isUnknown(value)) return true;
+  if (Array.isArray(value)) return value.some(containsUnknown);
+  if (value !== null && typeof value === "object") return Object.values(value).some(containsUnknown);
+  return false;
+}
+
+/** The request id of a service error, if the error carries one. */
+export function requestIdOf(error: unknown): string | undefined {
+  if (error !== null && typeof error === "object" && "requestId" in error) {
+    const id = (error as { requestId?: unknown }).requestId;
+    if (typeof id === "string" && id !== "") return id;
+  }
+  return undefined;
+}
+
+/** The message, plus " (request id X)" when the error carries one the message does not quote yet. */
+export function withRequestId(message: string, error: unknown): string {
+  const id = requestIdOf(error);
+  return id && !message.includes(id) ? `${message} (request id ${id})` : message;
+}
+
+/** Wraps a service failure with what we were doing; keeps the request id, never secrets. */
+export function failure(context: string, error: unknown): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  return new Error(withRequestId(`${context}: ${message}`, error), { cause: error });
+}
+
+/** The List Added Connectors entry of one connector, or undefined when it is not added. */
+export async function findAddedConnector(
+  client: EmbeddedClient,
+  accountId: string,
+  connectorId: string,
+): Promise<AddedConnectorView | undefined> {
+  for await (const view of client.listAddedConnectors(accountId)) {
+    if (view.connectorId === connectorId) return view;
+  }
+  return undefined;
+}
+
+/** `<accountId>/<connectorId>` → its parts (the connector id never contains "/"). */
+export function splitId(id: string): { accountId: string; connectorId: string } {
+  const at = id.lastIndexOf("/");
+  return { accountId: id.slice(0, at), connectorId: id.slice(at + 1) };
+}
+
+/** HTTP status of a service error (404, 409, …), if any; avoids instanceof across module copies. */
+export function statusOf(error: unknown): number | undefined {
+  if (error !== null && typeof error === "object" && "status" in error) {
+    const status = (error as { status?: unknown }).status;
+    if (typeof status === "number") return status;
+  }
+  return undefined;
+}
+
+/** A numeric property of an error (ConflictError's connection counts), if present. */
+export function countOf(error: unknown, field: "srcConnections" | "destConnections"): number | undefined {
+  if (error !== null && typeof error === "object" && field in error) {
+    const value = (error as Record<string, unknown>)[field];
+    if (typeof value === "number") return value;
+  }
+  return undefined;
+}

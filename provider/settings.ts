@@ -1,0 +1,160 @@
+// Provider settings: stack config namespace `embedded`, then EMBEDDED_* environment
+// variables, then defaults (docs/DESIGN.md, "Provider settings"). This module is pure
+// (no @pulumi/pulumi import) so that the dynamic-provider process can load it cheaply.
+import type { ClientSettings } from "./client";
+
+/** Every setting: its stack config key, its environment variable, whether it is a secret. */
+export const SETTINGS = {
+  baseUrl: { key: "embedded:baseUrl", env: "EMBEDDED_BASE_URL", secret: false },
+  clientId: { key: "embedded:clientId", env: "EMBEDDED_CLIENT_ID", secret: false },
+  clientSecret: { key: "embedded:clientSecret", env: "EMBEDDED_CLIENT_SECRET", secret: true },
+  accountId: { key: "embedded:accountId", env: "EMBEDDED_ACCOUNT_ID", secret: false },
+  timeoutMs: { key: "embedded:timeoutMs", env: "EMBEDDED_TIMEOUT_MS", secret: false },
+  maxRetries: { key: "embedded:maxRetries", env: "EMBEDDED_MAX_RETRIES", secret: false },
+  concurrency: { key: "embedded:concurrency", env: "EMBEDDED_CONCURRENCY", secret: false },
+  caCertificate: { key: "embedded:caCertificate", env: "EMBEDDED_CA_CERTIFICATE", secret: false },
+} as const;
+
+export type SettingName = keyof typeof SETTINGS;
+
+/** Where stack config values come from: returns the raw value of `embedded:<name>`, if set. */
+export type ConfigSource = (name: SettingName) => string | undefined;
+
+export interface ProviderSettings {
+  /** Base URL of the service. Required. Plain http only to a loopback host. */
+  baseUrl: string;
+  /** OAuth client id. Required. */
+  clientId: string;
+  /** OAuth client secret. Required; never printed. */
+  clientSecret: string;
+  /** Default sub-account for resources and lookups that do not name one. Default: none. */
+  accountId?: string;
+  /** Per-request timeout (headers and body), milliseconds. Default: 30000. */
+  timeoutMs: number;
+  /** Retries after the first attempt of a retryable call. Default: 5. */
+  maxRetries: number;
+  /** Requests in flight per process and base URL. Default: 8. */
+  concurrency: number;
+  /** PEM certificate of a private CA. Default: none (system CAs). */
+  caCertificate?: string;
+}
+
+/** A missing or invalid setting; the message names the config key and the environment variable. */
+export class SettingsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SettingsError";
+  }
+}
+
+/** No stack config at all: only the environment counts. */
+export const noConfig: ConfigSource = () => undefined;
+
+/**
+ * Adapts anything with `get(fullKey)` — the dynamic provider's `configure()` request config
+ * (keys like "embedded:baseUrl"), or a plain map — into a ConfigSource.
+ */
+export function configSourceFromGetter(config: { get(key: string): unknown }): ConfigSource {
+  return (name) => asText(config.get(SETTINGS[name].key));
+}
+
+/** Adapts a `new pulumi.Config("embedded")` (keys without the namespace) into a ConfigSource. */
+export function configSourceFromNamespace(config: { get(key: string): string | undefined }): ConfigSource {
+  return (name) => asText(config.get(name));
+}
+
+// Config values arrive as strings, but a structured stack value could be a number.
+function asText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const text = typeof value === "string" ? value : String(value);
+  return text.trim() === "" ? undefined : text;
+}
+
+function lookup(name: SettingName, config: ConfigSource, env: NodeJS.ProcessEnv): string | undefined {
+  return config(name) ?? asText(env[SETTINGS[name].env]);
+}
+
+function where(name: SettingName): string {
+  return `${SETTINGS[name].key} (or ${SETTINGS[name].env})`;
+}
+
+function required(name: SettingName, config: ConfigSource, env: NodeJS.ProcessEnv): string {
+  const value = lookup(name, config, env);
+  if (value === undefined) {
+    const how = SETTINGS[name].secret
+      ? `pulumi config set --secret ${SETTINGS[name].key} <value>`
+      : `pulumi config set ${SETTINGS[name].key} <value>`;
+    throw new SettingsError(`missing ${where(name)}: set it with \`${how}\` or export ${SETTINGS[name].env}`);
+  }
+  return value;
+}
+
+function positiveInt(name: SettingName, fallback: number, config: ConfigSource, env: NodeJS.ProcessEnv, min: number): number {
+  const raw = lookup(name, config, env);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new SettingsError(`invalid ${where(name)}: expected an integer >= ${min}, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+/** Refuses anything but https, except plain http to a loopback host (the local service). */
+export function checkBaseUrl(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new SettingsError(`invalid ${where("baseUrl")}: ${JSON.stringify(baseUrl)} is not an absolute URL`);
+  }
+  const loopback = LOOPBACK.has(url.hostname) || url.hostname.startsWith("127.");
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
+    throw new SettingsError(
+      `invalid ${where("baseUrl")}: ${url.protocol}//${url.host} is refused; use https (plain http only to a loopback host)`,
+    );
+  }
+  return baseUrl.replace(/\/+$/, "");
+}
+
+/** Resolves every setting, config first, then environment, then defaults. Throws SettingsError. */
+export function resolveSettings(config: ConfigSource, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
+  return {
+    baseUrl: checkBaseUrl(required("baseUrl", config, env)),
+    clientId: required("clientId", config, env),
+    clientSecret: required("clientSecret", config, env),
+    accountId: lookup("accountId", config, env),
+    timeoutMs: positiveInt("timeoutMs", 30_000, config, env, 1),
+    maxRetries: positiveInt("maxRetries", 5, config, env, 0),
+    concurrency: positiveInt("concurrency", 8, config, env, 1),
+    caCertificate: lookup("caCertificate", config, env),
+  };
+}
+
+/** The sub-account to use: the explicit one, else the default setting; SettingsError if neither. */
+export function resolveAccountId(
+  explicit: string | undefined,
+  config: ConfigSource,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  if (explicit !== undefined && explicit !== "") return explicit;
+  const fallback = lookup("accountId", config, env);
+  if (fallback === undefined) {
+    throw new SettingsError(`missing accountId: pass it, or set ${where("accountId")} as the default sub-account`);
+  }
+  return fallback;
+}
+
+/** Maps provider settings onto the client's knobs. */
+export function toClientSettings(settings: ProviderSettings): ClientSettings {
+  return {
+    baseUrl: settings.baseUrl,
+    clientId: settings.clientId,
+    clientSecret: settings.clientSecret,
+    timeouts: { headersMs: settings.timeoutMs, bodyMs: settings.timeoutMs },
+    retry: { maxAttempts: settings.maxRetries + 1 },
+    concurrency: settings.concurrency,
+    caCertificate: settings.caCertificate,
+  };
+}

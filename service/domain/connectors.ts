@@ -1,0 +1,162 @@
+// The rules of the connector operations (specification + contract), over the
+// catalogue (code) and the repository (state of each sub-account).
+import { CATALOGUE, pairs, type CatalogueConnector } from "../seed/catalogue";
+import type { AddedRow, Counts, Repository } from "../storage/repository";
+import { configurationView, validateConfigure } from "./configuration";
+import { ApiError, notFound } from "./errors";
+import type {
+  Configuration, ConfigureBody, ConnectorA, ConnectorG, ConnectorL, ConnectorS, ListFilters,
+} from "./schemas";
+
+export interface Page<T> {
+  items: T[];
+  page: number;
+  pageSize: number;
+  total: number;
+}
+
+const ENV = "production";
+
+function paginate<T>(all: T[], page: number, pageSize: number): Page<T> {
+  return { items: all.slice((page - 1) * pageSize, page * pageSize), page, pageSize, total: all.length };
+}
+
+function matches(c: CatalogueConnector, f: Partial<ListFilters>): boolean {
+  return (
+    (f.dataType === undefined || c.dataType === f.dataType) &&
+    (f.dataTypeCategory === undefined || c.dataTypeCategory === f.dataTypeCategory) &&
+    (f.platformType === undefined || c.platformType === f.platformType) &&
+    (f.supportedType === undefined || c.supportedType === f.supportedType) &&
+    (f.name === undefined || c.name.toLowerCase().includes(f.name.toLowerCase()))
+  );
+}
+
+const base = (c: CatalogueConnector) => ({
+  connectorId: c.connectorId, platformId: c.platformId, name: c.name, logo: c.logo, dataType: c.dataType,
+  dataTypeCategory: c.dataTypeCategory, platformType: c.platformType, supportedType: c.supportedType,
+});
+const urls = (c: CatalogueConnector) => ({
+  ...(c.docUrl === undefined ? {} : { docUrl: c.docUrl }),
+  ...(c.overviewUrl === undefined ? {} : { overviewUrl: c.overviewUrl }),
+});
+
+export class Connectors {
+  private readonly byId = new Map<string, CatalogueConnector>();
+  /** Sorted by name then id, so pages are stable. */
+  private readonly sorted: CatalogueConnector[];
+
+  constructor(
+    private readonly repo: Repository,
+    private readonly now: () => number,
+  ) {
+    for (const c of CATALOGUE) this.byId.set(c.connectorId, c);
+    this.sorted = [...CATALOGUE].sort((a, b) => a.name.localeCompare(b.name) || a.connectorId.localeCompare(b.connectorId));
+  }
+
+  catalogue(connectorId: string): CatalogueConnector {
+    const c = this.byId.get(connectorId);
+    if (!c) throw notFound(`connector ${connectorId} not found`);
+    return c;
+  }
+
+  private requireAdded(accountId: string, connectorId: string): { c: CatalogueConnector; row: AddedRow } {
+    const c = this.catalogue(connectorId);
+    const row = this.repo.added(accountId, connectorId);
+    if (!row) throw notFound("connector is not added to this sub-account");
+    return { c, row };
+  }
+
+  private viewA(c: CatalogueConnector, row: AddedRow, counts: Counts): ConnectorA {
+    return {
+      ...base(c), transfer: c.transfer, configured: row.configured === 1, description: c.description, ...counts,
+      editable: true, env: ENV,
+    };
+  }
+
+  getConnector(connectorId: string): ConnectorG {
+    const c = this.catalogue(connectorId);
+    return { ...base(c), ...urls(c), integrated: c.integrated, status: c.status };
+  }
+
+  list(filters: ListFilters): Page<ConnectorL> {
+    const all = this.sorted.filter((c) => matches(c, filters)).map((c) => ({ ...base(c), ...urls(c), transfer: c.transfer }));
+    return paginate(all, filters.page, filters.pageSize);
+  }
+
+  /** Atomic: one unknown id refuses the whole call before anything is written. */
+  add(accountId: string, connectorIds: string[]): { added: ConnectorA[]; alreadyAdded: string[] } {
+    const unknown = connectorIds.filter((id) => !this.byId.has(id));
+    if (unknown.length > 0) throw notFound(`unknown connector id(s): ${unknown.join(", ")}`);
+    const now = this.now();
+    return this.repo.transaction(() => {
+      const added: ConnectorA[] = [];
+      const alreadyAdded: string[] = [];
+      for (const id of connectorIds) {
+        if (this.repo.addConnector(accountId, id, now)) {
+          added.push(this.viewA(this.catalogue(id), this.repo.added(accountId, id) as AddedRow, this.repo.counts(accountId, id)));
+        } else {
+          alreadyAdded.push(id);
+        }
+      }
+      return { added, alreadyAdded };
+    });
+  }
+
+  listAdded(accountId: string, filters: ListFilters): Page<ConnectorA> {
+    const rows = new Map(this.repo.addedAll(accountId).map((r) => [r.connector_id, r]));
+    const all = this.sorted
+      .filter((c) => rows.has(c.connectorId) && matches(c, filters))
+      .map((c) => this.viewA(c, rows.get(c.connectorId) as AddedRow, this.repo.counts(accountId, c.connectorId)));
+    return paginate(all, filters.page, filters.pageSize);
+  }
+
+  listSupported(accountId: string, connectorId: string, page: number, pageSize: number): Page<ConnectorS> {
+    const given = this.catalogue(connectorId);
+    const rows = new Map(this.repo.addedAll(accountId).map((r) => [r.connector_id, r]));
+    const all = this.sorted
+      .filter((c) => pairs(given, c))
+      .map((c): ConnectorS => {
+        const row = rows.get(c.connectorId);
+        const counts = row ? this.repo.counts(accountId, c.connectorId) : { srcConnections: 0, destConnections: 0 };
+        return { ...base(c), transfer: c.transfer, configured: row?.configured === 1, description: c.description, ...counts };
+      });
+    return paginate(all, page, pageSize);
+  }
+
+  getConfiguration(accountId: string, connectorId: string): Configuration {
+    const c = this.catalogue(connectorId);
+    return configurationView(c, accountId, this.repo.added(accountId, connectorId));
+  }
+
+  configure(accountId: string, connectorId: string, body: ConfigureBody): Configuration {
+    const { c } = this.requireAdded(accountId, connectorId);
+    const checked = validateConfigure(c, body);
+    if ("errors" in checked) throw new ApiError(400, "invalid configuration", { errors: checked.errors });
+    const nowSeconds = Math.floor(this.now() / 1000);
+    return this.repo.transaction(() => {
+      // Re-read inside the transaction: a Remove may have won the race.
+      if (!this.repo.added(accountId, connectorId)) throw notFound("connector is not added to this sub-account");
+      const lastUpdated = Math.max(nowSeconds, this.repo.lastConfigured(accountId, connectorId) + 1);
+      this.repo.saveConfiguration(accountId, connectorId, {
+        name: body.name ?? null,
+        secretName: body.secretName ?? null,
+        values: JSON.stringify(checked.values),
+        lastUpdated,
+      });
+      return configurationView(c, accountId, this.repo.added(accountId, connectorId));
+    });
+  }
+
+  remove(accountId: string, connectorId: string): { removed: string } {
+    this.catalogue(connectorId);
+    return this.repo.transaction(() => {
+      if (!this.repo.added(accountId, connectorId)) throw notFound("connector is not added to this sub-account");
+      const counts = this.repo.counts(accountId, connectorId);
+      if (counts.srcConnections + counts.destConnections > 0) {
+        throw new ApiError(409, "connector is used in connections", { response: counts });
+      }
+      this.repo.removeAdded(accountId, connectorId);
+      return { removed: connectorId };
+    });
+  }
+}

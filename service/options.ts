@@ -1,0 +1,28 @@
+// The knobs of buildApp (the command line maps its flags onto these).
+import type { FastifyServerOptions } from "fastify";
+import type { FaultSettings } from "./faults";
+import type { CustomerCredentials } from "./seed/customers";
+
+export interface BuildAppOptions {
+  /** A file path or ":memory:". */
+  db: string;
+  /** Lifetime of access tokens, in seconds. */
+  tokenTtlSeconds: number;
+  /** Requests per second per client id (token bucket, burst of one second); 0 = off. */
+  rateLimitPerSecond: number;
+  /** Enables /_admin/* (header x-admin-key) when set. */
+  adminKey?: string;
+  /** Credentials of the first seeded customer (defaults demo-client / demo-secret). */
+  firstCustomer?: Partial<CustomerCredentials>;
+  faults?: FaultSettings;
+  /** Fastify logger: false (default), true, or pino options. */
+  logger?: FastifyServerOptions["logger"];
+  /** Clock in milliseconds; tests replace it to expire tokens and refill buckets without waiting. */
+  now?: () => number;
+}
+
+export const DEFAULT_OPTIONS: BuildAppOptions = {
+  db: ":memory:",
+  tokenTtlSeconds: 3600,
+  rateLimitPerSecond: 50,
+};

@@ -1,0 +1,35 @@
+// The two seeded customers. Account ids derive from the customer's position,
+// not its clientId, so that --client-id does not move the demo sub-accounts.
+import { stableId } from "../domain/ids";
+
+export interface CustomerCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface SeededCustomer extends CustomerCredentials {
+  organizationAccountId: string;
+  subAccountIds: string[];
+}
+
+export const DEFAULT_CUSTOMERS: readonly CustomerCredentials[] = [
+  { clientId: "demo-client", clientSecret: "demo-secret" },
+  { clientId: "other-client", clientSecret: "other-secret" },
+];
+
+const SUB_ACCOUNTS_PER_CUSTOMER = 3;
+
+export function seedCustomers(firstCustomer?: Partial<CustomerCredentials>): SeededCustomer[] {
+  return DEFAULT_CUSTOMERS.map((defaults, index) => {
+    const credentials = index === 0 ? { ...defaults, ...firstCustomer } : defaults;
+    const key = `customer-${index + 1}`;
+    return {
+      clientId: credentials.clientId,
+      clientSecret: credentials.clientSecret,
+      organizationAccountId: stableId("organization-account", key),
+      subAccountIds: Array.from({ length: SUB_ACCOUNTS_PER_CUSTOMER }, (_, n) =>
+        stableId("sub-account", `${key}/sub-${n + 1}`),
+      ),
+    };
+  });
+}

@@ -1,0 +1,95 @@
+// The command line: `npm run service -- --port 8787 --db .data/service.db ...`.
+// Listens, prints what a user needs to start a curl session, stops on signals.
+import { Command, InvalidArgumentError } from "commander";
+import { buildApp } from "./app";
+import { faultsFromFlags } from "./faults";
+import { seedCustomers } from "./seed/customers";
+
+function integer(min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected an integer from ${min} to ${max}`);
+    return n;
+  };
+}
+function rate(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError("expected a number from 0 to 1");
+  return n;
+}
+
+interface Flags {
+  port: number;
+  host: string;
+  db: string;
+  tokenTtl: number;
+  rateLimit: number;
+  adminKey?: string;
+  clientId: string;
+  clientSecret: string;
+  latencyMs: number;
+  faultRate: number;
+  log: boolean;
+}
+
+async function main(): Promise<void> {
+  const program = new Command()
+    .name("embedded-connectors-service")
+    .description("The local Embedded Connectors Service")
+    .option("--port <port>", "port to listen on (0 = a free port)", integer(0, 65535), 8787)
+    .option("--host <host>", "address to bind", "127.0.0.1")
+    .option("--db <path>", "SQLite database file, or :memory:", ".data/service.db")
+    .option("--token-ttl <seconds>", "lifetime of access tokens", integer(1, 86400 * 30), 3600)
+    .option("--rate-limit <n>", "requests per second per client (0 = off)", integer(0, 1_000_000), 50)
+    .option("--admin-key <key>", "enables /_admin/* with header x-admin-key")
+    .option("--client-id <id>", "client id of the first seeded customer", "demo-client")
+    .option("--client-secret <secret>", "client secret of the first seeded customer", "demo-secret")
+    .option("--latency-ms <ms>", "added latency per request (jitter up to half of it)", integer(0, 60_000), 0)
+    .option("--fault-rate <rate>", "share of requests answered 500/503", rate, 0)
+    .option("--no-log", "no request log")
+    .parse();
+  const flags = program.opts<Flags>();
+
+  const firstCustomer = { clientId: flags.clientId, clientSecret: flags.clientSecret };
+  const app = buildApp({
+    db: flags.db,
+    tokenTtlSeconds: flags.tokenTtl,
+    rateLimitPerSecond: flags.rateLimit,
+    adminKey: flags.adminKey,
+    firstCustomer,
+    faults: faultsFromFlags(flags.latencyMs, flags.faultRate),
+    logger: flags.log,
+  });
+  const baseUrl = await app.listen({ port: flags.port, host: flags.host });
+
+  const lines = [`Embedded Connectors Service listening on ${baseUrl}`, `  database: ${flags.db}`];
+  for (const c of seedCustomers(firstCustomer)) {
+    lines.push(`  customer ${c.clientId} / ${c.clientSecret}`);
+    lines.push(`    organization account ${c.organizationAccountId} (connectors are not managed here)`);
+    lines.push(`    sub-accounts ${c.subAccountIds.join(", ")}`);
+  }
+  lines.push(flags.adminKey ? "  admin API: /_admin/* with header x-admin-key" : "  admin API: off (--admin-key)");
+  lines.push(`  OpenAPI: ${baseUrl}/es/v2/openapi.json`);
+  process.stdout.write(`${lines.join("\n")}\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`${signal}: stopping\n`);
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        process.stderr.write(`error while stopping: ${String(err)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { collect, paginate, type Page } from "../../provider/client";
+
+function source(total: number, cap = Number.POSITIVE_INFINITY) {
+  const calls: [number, number][] = [];
+  const fetch = async (page: number, pageSize: number): Promise<Page<number>> => {
+    calls.push([page, pageSize]);
+    const size = Math.min(pageSize, cap);
+    const start = (page - 1) * size;
+    const items = Array.from({ length: Math.max(0, Math.min(size, total - start)) }, (_, i) => start + i);
+    return { items, page, pageSize: size, total };
+  };
+  return { fetch, calls };
+}
+
+describe("client pagination", () => {
+  it("walks every page until total, with the fewest requests", async () => {
+    const s = source(450);
+    const items = await collect(paginate(s.fetch, 200));
+    assert.deepEqual(items, Array.from({ length: 450 }, (_, i) => i));
+    assert.deepEqual(s.calls, [[1, 200], [2, 200], [3, 200]]);
+  });
+
+  it("makes one request for an exact single page and for an empty list", async () => {
+    const one = source(200);
+    assert.equal((await collect(paginate(one.fetch, 200))).length, 200);
+    assert.equal(one.calls.length, 1);
+    const none = source(0);
+    assert.deepEqual(await collect(paginate(none.fetch, 200)), []);
+    assert.equal(none.calls.length, 1);
+  });
+
+  it("follows the service's own page size when it caps the one asked for", async () => {
+    const s = source(120, 50);
+    assert.equal((await collect(paginate(s.fetch, 200))).length, 120);
+    assert.deepEqual(s.calls.map(([p]) => p), [1, 2, 3]);
+  });
+
+  it("stops at an empty page even if total says more", async () => {
+    let calls = 0;
+    const fetch = async (page: number): Promise<Page<number>> => {
+      calls++;
+      return { items: page === 1 ? [1, 2] : [], page, pageSize: 2, total: 10 };
+    };
+    assert.deepEqual(await collect(paginate(fetch, 2)), [1, 2]);
+    assert.equal(calls, 2);
+  });
+
+  it("is lazy: stopping early fetches no further page", async () => {
+    const s = source(1000);
+    for await (const item of paginate(s.fetch, 100)) {
+      if (item === 150) break;
+    }
+    assert.equal(s.calls.length, 2);
+  });
+
+  it("bounds the pages when total keeps growing", async () => {
+    let calls = 0;
+    const fetch = async (page: number): Promise<Page<number>> => {
+      calls++;
+      return { items: [page], page, pageSize: 1, total: 3 + page * 10 };
+    };
+    await collect(paginate(fetch, 1));
+    assert.equal(calls, 14);
+  });
+
+  it("passes errors of a page through", async () => {
+    const fetch = async (page: number): Promise<Page<number>> => {
+      if (page === 2) throw new Error("page 2 failed");
+      return { items: [1], page, pageSize: 1, total: 5 };
+    };
+    await assert.rejects(collect(paginate(fetch, 1)), /page 2 failed/);
+  });
+});

@@ -1,0 +1,81 @@
+// Issue 4, item 6: bad input fails at `preview`, naming the field, before the
+// service sees any mutating call. One stack; each case sets its own program
+// config and previews.
+import { strict as assert } from "node:assert";
+import { E2EStack, ENGINE_TIMEOUT_MS, ensureEngine } from "./harness";
+import { apiKeyFields, connectorsStack, mutatingCalls, SEGMENT, startService, type E2EService } from "./fixtures";
+
+describe("e2e: bad input fails at preview, naming the field, with no mutating call", function () {
+    this.timeout(ENGINE_TIMEOUT_MS);
+    let svc: E2EService;
+    let stack: E2EStack;
+
+    before(async function () {
+        this.timeout(30 * 60_000);
+        await ensureEngine();
+        svc = await startService();
+        stack = await connectorsStack(svc, "bad-input");
+    });
+
+    after(async function () {
+        await stack?.dispose();
+        await svc?.service.stop();
+    });
+
+    afterEach(async function () {
+        // Whatever the case did, the service changed nothing.
+        assert.equal(mutatingCalls(await svc.service.stats()), 0, JSON.stringify((await svc.service.stats()).byRoute));
+        assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), []);
+    });
+
+    /** Previews with these connectors and configurations; returns what the failed preview printed. */
+    async function failedPreview(connectors: object[], configurations: object[]): Promise<string> {
+        await stack.setConfig({ connectors, configurations });
+        const text = await stack.expectFailure((s) => s.preview());
+        return text;
+    }
+
+    /** A configuration of Segment, added in the same program, with one field changed or dropped. */
+    function segment(fields: Record<string, string | number | string[] | null>): [object[], object[]] {
+        const secretConfig: Record<string, unknown> = { ...apiKeyFields(), apiKey: "bad-input-key" };
+        for (const [field, value] of Object.entries(fields)) {
+            if (value === null) {
+                delete secretConfig[field];
+            } else {
+                secretConfig[field] = value;
+            }
+        }
+        return [
+            [{ key: "segment", connectorId: SEGMENT }],
+            [{ key: "segmentConfig", connectorId: SEGMENT, after: "segment", secretConfig }],
+        ];
+    }
+
+    it("an invalid connectorId", async () => {
+        const text = await failedPreview([{ key: "broken", connectorId: "not-a-connector-id" }], []);
+        assert.match(text, /connectorId/);
+        assert.match(text, /not-a-connector-id/);
+    });
+
+    it("an unknown field", async () => {
+        const text = await failedPreview(...segment({ notAField: "x" }));
+        assert.match(text, /notAField/);
+    });
+
+    it("a missing required field", async () => {
+        const text = await failedPreview(...segment({ workspace: null }));
+        assert.match(text, /workspace/);
+    });
+
+    it("a Number out of range", async () => {
+        const text = await failedPreview(...segment({ batchSize: 20000 }));
+        assert.match(text, /batchSize/);
+        assert.match(text, /10000/, "says the bound");
+    });
+
+    it("several bad fields at once: each is named (readonly set, value not among options)", async () => {
+        const text = await failedPreview(...segment({ apiBaseUrl: "https://elsewhere.example.com", dataCenter: "MARS" }));
+        assert.match(text, /apiBaseUrl/);
+        assert.match(text, /dataCenter/);
+    });
+});

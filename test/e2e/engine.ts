@@ -1,0 +1,147 @@
+// The Pulumi engine of the end-to-end tests: the CLI and language host built
+// (or reused) by scripts/ensure-pulumi.sh once per mocha run, and the hermetic
+// environment every engine run gets.
+import { execFile, spawn } from "node:child_process";
+import { promises as fs } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { PulumiCommand } from "@pulumi/pulumi/automation";
+
+export const execFileAsync = promisify(execFile);
+
+/** The repository root (this file compiles to dist/test/e2e/engine.js). */
+export const repoRoot = findRepoRoot(__dirname);
+/** Where the program sources live (not compiled by the root tsconfig). */
+export const programsDir = path.join(repoRoot, "test", "e2e", "programs");
+
+/** Long enough for the slowest engine run on a 2-core CI machine. */
+export const ENGINE_TIMEOUT_MS = 180_000;
+
+function findRepoRoot(start: string): string {
+    let dir = start;
+    for (;;) {
+        try {
+            // eslint-disable-next-line @typescript-eslint/no-require-imports
+            const pkg = require(path.join(dir, "package.json")) as { name?: string };
+            if (pkg.name === "pulumi-embedded-connectors") {
+                return dir;
+            }
+        } catch {
+            // not here; keep walking up
+        }
+        const parent = path.dirname(dir);
+        if (parent === dir) {
+            throw new Error(`cannot find the repository root above ${start}`);
+        }
+        dir = parent;
+    }
+}
+
+export interface Engine {
+    /** The directory holding pulumi, pulumi-language-nodejs and pulumi-resource-pulumi-nodejs. */
+    binDir: string;
+    command: PulumiCommand;
+    /** The hermetic environment every engine run gets (on top of process.env). */
+    env: Record<string, string>;
+    /** The temporary directory holding PULUMI_HOME and the file:// backend. */
+    tmpDir: string;
+    /** The file:// backend's directory. */
+    backendDir: string;
+}
+
+let enginePromise: Promise<Engine> | undefined;
+
+/**
+ * Builds or reuses the engine (once per mocha run) and prepares the hermetic
+ * environment: a temporary PULUMI_HOME, a file:// backend in a temporary
+ * directory, a passphrase, no update check, no plugin acquisition, and the
+ * engine's bin directory first on PATH.
+ */
+export function ensureEngine(): Promise<Engine> {
+    enginePromise ??= prepareEngine();
+    return enginePromise;
+}
+
+async function prepareEngine(): Promise<Engine> {
+    // The programs import the package by its name, as a user's program does;
+    // `npm ci` links it (scripts/link-self.js, the prepare script) and the
+    // provider must have been built.
+    try {
+        require.resolve("pulumi-embedded-connectors", { paths: [programsDir] });
+    } catch {
+        throw new Error(
+            "the e2e programs cannot load pulumi-embedded-connectors: run `npm ci` (which links the package " +
+                "into node_modules via scripts/link-self.js) and `npm run build`",
+        );
+    }
+    const binDir = await runEnsureScript();
+    const tmpDir = await fs.mkdtemp(path.join(os.tmpdir(), "embedded-e2e-"));
+    const home = path.join(tmpDir, "home");
+    const backend = path.join(tmpDir, "backend");
+    await fs.mkdir(home, { recursive: true });
+    await fs.mkdir(backend, { recursive: true });
+    const env: Record<string, string> = {
+        PATH: `${binDir}${path.delimiter}${process.env.PATH ?? ""}`,
+        PULUMI_HOME: home,
+        PULUMI_BACKEND_URL: `file://${backend}`,
+        PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase-not-a-secret",
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+        PULUMI_SKIP_CONFIRMATIONS: "true",
+        PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+        // No colour codes in what the tests match against.
+        NO_COLOR: "1",
+    };
+    // PulumiCommand.get runs <root>/bin/pulumi and checks its version against
+    // the SDK's; a link gives it that layout wherever the binaries are.
+    const root = path.join(tmpDir, "pulumi");
+    await fs.mkdir(root);
+    await fs.symlink(binDir, path.join(root, "bin"), "dir");
+    const command = await PulumiCommand.get({ root });
+    return { binDir, command, env, tmpDir, backendDir: backend };
+}
+
+// A root hook: after the whole mocha run, drop the temporary PULUMI_HOME and backend.
+if (typeof after === "function") {
+    after(async () => disposeEngine());
+}
+
+/**
+ * Runs scripts/ensure-pulumi.sh (a cold build takes minutes, a warm one returns
+ * at once), its progress on our stderr; returns the bin directory it prints last.
+ */
+function runEnsureScript(): Promise<string> {
+    const script = path.join(repoRoot, "scripts", "ensure-pulumi.sh");
+    return new Promise((resolve, reject) => {
+        const child = spawn("bash", [script], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
+        let stdout = "";
+        child.stdout.on("data", (chunk: Buffer) => {
+            stdout += chunk.toString();
+        });
+        child.on("error", reject);
+        child.on("close", (code) => {
+            const lines = stdout.trim().split("\n");
+            const binDir = lines[lines.length - 1].trim();
+            if (code !== 0) {
+                reject(new Error(`scripts/ensure-pulumi.sh failed with exit code ${code}`));
+            } else if (!binDir || !path.isAbsolute(binDir)) {
+                reject(new Error(`scripts/ensure-pulumi.sh printed no bin directory: ${JSON.stringify(stdout)}`));
+            } else {
+                resolve(binDir);
+            }
+        });
+    });
+}
+
+/** Removes the temporary PULUMI_HOME and backend (call once, after every stack is gone). */
+export async function disposeEngine(): Promise<void> {
+    if (!enginePromise) {
+        return;
+    }
+    const engine = await enginePromise.catch(() => undefined);
+    enginePromise = undefined;
+    if (engine) {
+        await fs.rm(engine.tmpDir, { recursive: true, force: true });
+    }
+}

@@ -1,0 +1,187 @@
+// Issue 4, items 1-3: the whole lifecycle under the real engine. One stack,
+// one service; the tests run in order and each builds on the one before.
+import { strict as assert } from "node:assert";
+import { E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, resourceName } from "./harness";
+import {
+    apiKeyFields,
+    connectorsStack,
+    FACEBOOK,
+    fieldValue,
+    S3,
+    SEGMENT,
+    startService,
+    storageFields,
+    type E2EService,
+} from "./fixtures";
+
+type Props = Record<string, unknown>;
+
+/** The fields of the List Added Connectors view that an AddedConnector outputs. */
+const LIVE_FIELDS = [
+    "name", "logo", "dataType", "dataTypeCategory", "platformType", "supportedType", "configured",
+    "description", "srcConnections", "destConnections", "editable", "env", "transfer", "platformId",
+];
+
+function record(value: unknown, what: string): Record<string, Props> {
+    assert.ok(value && typeof value === "object", `${what} is an object`);
+    return value as Record<string, Props>;
+}
+
+describe("e2e: lifecycle (up, no-change preview, drift, out-of-band remove)", function () {
+    this.timeout(ENGINE_TIMEOUT_MS);
+    let svc: E2EService;
+    let stack: E2EStack;
+
+    before(async function () {
+        this.timeout(30 * 60_000); // a cold engine build
+        await ensureEngine();
+        svc = await startService();
+        stack = await connectorsStack(
+            svc,
+            "lifecycle",
+            {
+                connectors: [
+                    { key: "segment", connectorId: SEGMENT },
+                    { key: "s3", connectorId: S3 },
+                    { key: "facebook", connectorId: FACEBOOK },
+                ],
+                configurations: [
+                    { key: "segmentConfig", connectorId: SEGMENT, after: "segment", secretConfig: apiKeyFields(), secretRefs: { apiKey: "segmentKey" } },
+                    { key: "s3Config", connectorId: S3, after: "s3", secretConfig: storageFields(), secretRefs: { secretAccessKey: "s3Key" } },
+                ],
+            },
+            { secretValues: { segmentKey: "lifecycle-segment-key", s3Key: "lifecycle-s3-key" } },
+        );
+    });
+
+    after(async function () {
+        await stack?.dispose();
+        await svc?.service.stop();
+    });
+
+    it("up adds 3 connectors and configures 2; the service holds exactly that", async () => {
+        const result = await stack.up();
+        assert.equal(result.summary.result, "succeeded");
+        assert.equal(result.summary.resourceChanges?.create, 6); // 5 resources and the stack
+
+        assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [SEGMENT, S3, FACEBOOK].sort());
+        assert.deepEqual(await svc.outOfBand.addedIds(svc.otherAccountId), []);
+        const live = new Map((await svc.outOfBand.listAdded(svc.accountId)).map((c) => [c.connectorId, c]));
+        assert.equal(live.get(SEGMENT)?.configured, true);
+        assert.equal(live.get(S3)?.configured, true);
+        assert.equal(live.get(FACEBOOK)?.configured, false);
+        const segmentConfig = await svc.outOfBand.getConfiguration(svc.accountId, SEGMENT);
+        assert.equal(fieldValue(segmentConfig, "workspace"), "acme");
+        // The service returns every value as a string (Multi-Select comma-separated).
+        assert.equal(fieldValue(segmentConfig, "batchSize"), "500");
+        assert.equal(fieldValue(await svc.outOfBand.getConfiguration(svc.accountId, S3), "bucket"), "acme-exports");
+    });
+
+    it("outputs carry the live fields", async () => {
+        const outputs = await stack.outputValues();
+        const connectors = record(outputs.connectors, "connectors output");
+        assert.deepEqual(Object.keys(connectors).sort(), ["facebook", "s3", "segment"]);
+        const live = new Map((await svc.outOfBand.listAdded(svc.accountId)).map((c) => [c.connectorId, c]));
+        for (const [key, id] of [["segment", SEGMENT], ["s3", S3], ["facebook", FACEBOOK]] as const) {
+            const out = connectors[key];
+            const view = live.get(id);
+            assert.ok(view, `${key} is live`);
+            assert.equal(out.id, `${svc.accountId}/${id}`);
+            assert.equal(out.connectorId, id);
+            assert.equal(out.accountId, svc.accountId);
+            // `configured` is as the Add left it: the configurations came after.
+            assert.equal(out.configured, false, `${key}.configured`);
+            for (const field of LIVE_FIELDS.filter((f) => f !== "configured")) {
+                assert.deepEqual(out[field], view[field], `${key}.${field}`);
+            }
+        }
+        assert.equal(connectors.segment.name, "Segment");
+        assert.equal(connectors.facebook.supportedType, "Destination");
+
+        const configurations = record(outputs.configurations, "configurations output");
+        const segment = configurations.segmentConfig;
+        const liveSegment = await svc.outOfBand.getConfiguration(svc.accountId, SEGMENT);
+        assert.equal(segment.connectorId, SEGMENT);
+        assert.equal(segment.configured, true);
+        assert.equal(segment.lastUpdated, liveSegment.lastUpdated);
+        assert.ok(Number(segment.lastUpdated) > 0, "lastUpdated is set");
+        const values = segment.values as Props;
+        assert.equal(values.workspace, "acme");
+        assert.equal(values.dataCenter, "EU");
+        assert.ok(!("apiKey" in values), "no Password value among the outputs' values");
+        assert.equal(typeof segment.fingerprint, "string");
+        assert.equal((configurations.s3Config.values as Props).region, "eu-west-1");
+    });
+
+    it("a second preview reports no changes", async () => {
+        const preview = await stack.preview({ expectNoChanges: true });
+        assert.equal(preview.changeSummary.same, 6);
+    });
+
+    it("an out-of-band configure is drift: refresh then preview show an update, up re-applies", async () => {
+        await svc.outOfBand.configure(svc.accountId, SEGMENT, {
+            apiKey: "out-of-band-key",
+            workspace: "changed-elsewhere",
+            dataCenter: "US",
+            batchSize: 7,
+        });
+        // `pulumi preview --refresh --expect-no-changes` is how users catch it.
+        await stack.expectFailure((s) => s.preview({ refresh: true, expectNoChanges: true }));
+
+        await stack.refresh();
+        // Refresh also brought every AddedConnector's outputs up to date.
+        const live = new Map((await svc.outOfBand.listAdded(svc.accountId)).map((c) => [c.connectorId, c]));
+        for (const resource of await stack.resources()) {
+            const view = resource.type.endsWith(":AddedConnector") ? live.get(String(resource.outputs?.connectorId)) : undefined;
+            for (const field of view ? LIVE_FIELDS : []) {
+                assert.deepEqual(resource.outputs?.[field], view?.[field], `${resourceName(resource)}.${field} after refresh`);
+            }
+        }
+        assert.equal(live.get(SEGMENT)?.configured, true);
+
+        const preview = await stack.preview();
+        assert.equal(preview.changeSummary.update, 1, JSON.stringify(preview.changeSummary));
+        assert.match(preview.stdout, /segmentConfig/);
+
+        const up = await stack.up();
+        assert.equal(up.summary.resourceChanges?.update, 1, JSON.stringify(up.summary.resourceChanges));
+        const reapplied = await svc.outOfBand.getConfiguration(svc.accountId, SEGMENT);
+        assert.equal(fieldValue(reapplied, "workspace"), "acme");
+        assert.equal(fieldValue(reapplied, "batchSize"), "500");
+
+        await stack.preview({ refresh: true, expectNoChanges: true });
+    });
+
+    it("an out-of-band remove: refresh drops the connector, up adds it back", async () => {
+        await svc.outOfBand.remove(svc.accountId, FACEBOOK);
+        await stack.refresh();
+        const names = (await stack.resources()).map(resourceName);
+        assert.ok(!names.includes("facebook"), `refresh dropped facebook: ${names.join(", ")}`);
+
+        const up = await stack.up();
+        assert.equal(up.summary.resourceChanges?.create, 1, JSON.stringify(up.summary.resourceChanges));
+        assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [SEGMENT, S3, FACEBOOK].sort());
+        const facebook = (await stack.resources()).find((r) => resourceName(r) === "facebook");
+        assert.equal(facebook?.id, `${svc.accountId}/${FACEBOOK}`);
+    });
+
+    it("an out-of-band remove of a configured connector: up adds and configures it again", async () => {
+        // Removing a connector drops its saved configuration too (service contract).
+        await svc.outOfBand.remove(svc.accountId, S3);
+        assert.equal((await svc.outOfBand.getConfiguration(svc.accountId, S3)).configured, false);
+
+        await stack.refresh();
+        await stack.up();
+        const live = new Map((await svc.outOfBand.listAdded(svc.accountId)).map((c) => [c.connectorId, c]));
+        assert.equal(live.get(S3)?.configured, true);
+        assert.equal(fieldValue(await svc.outOfBand.getConfiguration(svc.accountId, S3), "bucket"), "acme-exports");
+        await stack.preview({ refresh: true, expectNoChanges: true });
+    });
+
+    it("destroy empties the sub-account", async () => {
+        const result = await stack.destroy();
+        assert.equal(result.summary.result, "succeeded");
+        assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), []);
+        assert.deepEqual(await stack.resources(), []);
+    });
+});

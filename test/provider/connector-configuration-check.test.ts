@@ -1,0 +1,103 @@
+// ConnectorConfiguration.check: validation against the live field descriptors, one failure
+// per field, no mutating call, descriptors fetched once per connector.
+import assert from "node:assert/strict";
+import * as impl from "../../provider/resources/connector-configuration-impl";
+import { UNKNOWN } from "../../provider/resources/shared";
+import { callsTo, CONNECTORS, mutatingCalls, SEGMENT_CONFIG, startFixture, useConfig, type ProviderFixture } from "./fixtures";
+
+const GET_CONFIGURATION = "GET /es/v2/connectors/:connectorId/configuration";
+
+describe("ConnectorConfiguration provider: check", () => {
+  let fx: ProviderFixture;
+  before(async () => {
+    fx = await startFixture();
+  });
+  after(async () => fx.service.stop());
+  beforeEach(async () => {
+    await fx.service.reset();
+    useConfig(fx);
+  });
+
+  const news = (secretConfig: unknown, extra: Record<string, unknown> = {}) => ({
+    connectorId: CONNECTORS.segment,
+    secretConfig,
+    __provider: "p",
+    ...extra,
+  });
+
+  it("accepts a valid configuration of a connector that is not added yet, and fills the defaults", async () => {
+    const result = await impl.check({}, news(SEGMENT_CONFIG));
+    assert.deepEqual(result.failures, []);
+    assert.equal(result.inputs?.accountId, fx.accountId);
+    assert.match(String(result.inputs?.configurationId), /^[a-f0-9]{16}$/);
+  });
+
+  it("reports one failure per bad field, with the property path, and changes nothing", async () => {
+    const before = await fx.service.stats();
+    const bad = {
+      workspace: "acme",
+      apiKey: "k",
+      dataCenter: "MARS", // not among the options
+      eventTypes: ["page", "teleport"], // one value not among the options
+      batchSize: 0, // below min 1
+      apiBaseUrl: "https://evil.example.com", // read-only
+      colour: "blue", // unknown field
+    };
+    const result = await impl.check({}, news(bad));
+    const byProperty = new Map(result.failures?.map((f) => [f.property, f.reason]));
+    assert.deepEqual([...byProperty.keys()].sort(), [
+      "secretConfig.apiBaseUrl",
+      "secretConfig.batchSize",
+      "secretConfig.colour",
+      "secretConfig.dataCenter",
+      "secretConfig.eventTypes",
+    ]);
+    assert.match(byProperty.get("secretConfig.batchSize") ?? "", /at least 1/);
+    assert.match(byProperty.get("secretConfig.apiBaseUrl") ?? "", /read-only/);
+    assert.match(byProperty.get("secretConfig.colour") ?? "", /no field "colour"/);
+    assert.match(byProperty.get("secretConfig.dataCenter") ?? "", /one of US, EU, APAC/);
+    assert.match(byProperty.get("secretConfig.eventTypes") ?? "", /1 of 2 are not/);
+    assert.ok(!JSON.stringify(result.failures).includes("MARS"), "values are never quoted");
+    assert.equal(mutatingCalls(await fx.service.stats()), mutatingCalls(before));
+  });
+
+  it("reports missing required fields, non-numbers and non-strings", async () => {
+    const result = await impl.check({}, news({ workspace: 42, batchSize: "lots" }));
+    const properties = result.failures?.map((f) => f.property).sort();
+    assert.deepEqual(properties, ["secretConfig.apiKey", "secretConfig.batchSize", "secretConfig.dataCenter", "secretConfig.workspace"]);
+    assert.match(result.failures?.find((f) => f.property === "secretConfig.workspace")?.reason ?? "", /must be a string/);
+    assert.match(result.failures?.find((f) => f.property === "secretConfig.batchSize")?.reason ?? "", /must be a number/);
+    assert.match(result.failures?.find((f) => f.property === "secretConfig.apiKey")?.reason ?? "", /required/);
+  });
+
+  it("refuses a configurationId other than the first secret configuration's", async () => {
+    const result = await impl.check({}, news(SEGMENT_CONFIG, { configurationId: "0000000000000000" }));
+    assert.deepEqual(result.failures?.map((f) => f.property), ["configurationId"]);
+  });
+
+  it("skips fields whose values are unknown during preview", async () => {
+    const partly = await impl.check({}, news({ ...SEGMENT_CONFIG, apiKey: UNKNOWN, batchSize: UNKNOWN }));
+    assert.deepEqual(partly.failures, []);
+    const wholly = await impl.check({}, news(UNKNOWN));
+    assert.deepEqual(wholly.failures, []);
+    const noConnector = await impl.check({}, news(SEGMENT_CONFIG, { connectorId: UNKNOWN }));
+    assert.deepEqual(noConnector.failures, []);
+  });
+
+  it("fetches the descriptors once per connector", async () => {
+    const before = callsTo(await fx.service.stats(), GET_CONFIGURATION);
+    await impl.check({}, news(SEGMENT_CONFIG));
+    await impl.check({}, news({ ...SEGMENT_CONFIG, workspace: "other" }));
+    assert.equal(callsTo(await fx.service.stats(), GET_CONFIGURATION) - before, 1);
+  });
+
+  it("reports an unknown connector on connectorId, and a bad id without calling the service", async () => {
+    const unknown = await impl.check({}, news(SEGMENT_CONFIG, { connectorId: "ffffffffffffffff" }));
+    assert.deepEqual(unknown.failures?.map((f) => f.property), ["connectorId"]);
+    assert.match(unknown.failures?.[0].reason ?? "", /request id/);
+    const before = await fx.service.stats();
+    const malformed = await impl.check({}, news([1, 2], { connectorId: "nope" }));
+    assert.deepEqual(malformed.failures?.map((f) => f.property).sort(), ["connectorId", "secretConfig"]);
+    assert.deepEqual(await fx.service.stats(), before);
+  });
+});

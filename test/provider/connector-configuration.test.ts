@@ -1,0 +1,149 @@
+// ConnectorConfiguration's create/read/diff/update/delete against the local service:
+// outputs without plaintext secrets, fingerprint, drift through lastUpdated.
+import assert from "node:assert/strict";
+import * as impl from "../../provider/resources/connector-configuration-impl";
+import { UNKNOWN } from "../../provider/resources/shared";
+import {
+  captureWarnings,
+  CONNECTORS,
+  mutatingCalls,
+  rejection,
+  SEGMENT_CONFIG,
+  startFixture,
+  useConfig,
+  type ProviderFixture,
+} from "./fixtures";
+
+type Props = Record<string, unknown>;
+
+describe("ConnectorConfiguration provider", () => {
+  let fx: ProviderFixture;
+  before(async () => {
+    fx = await startFixture();
+  });
+  after(async () => fx.service.stop());
+  beforeEach(async () => {
+    await fx.service.reset();
+    useConfig(fx);
+  });
+
+  const inputs = (secretConfig: Props = SEGMENT_CONFIG, extra: Props = {}): Props => ({
+    connectorId: CONNECTORS.segment,
+    accountId: fx.accountId,
+    secretConfig,
+    __provider: "p",
+    ...extra,
+  });
+
+  async function configured(secretConfig: Props = SEGMENT_CONFIG): Promise<{ id: string; outs: Props }> {
+    await fx.client.addConnectors(fx.accountId, [CONNECTORS.segment]);
+    const { id, outs } = await impl.create(inputs(secretConfig));
+    return { id, outs: outs as Props };
+  }
+
+  it("fails clearly when the connector is not added", async () => {
+    const error = await rejection(impl.create(inputs()));
+    assert.match(error.message, /is it added\?/);
+    assert.match(error.message, /request id/);
+  });
+
+  it("creates with the non-Password values, a keyed fingerprint and no plaintext secret", async () => {
+    const { id, outs } = await configured();
+    assert.equal(id, `${fx.accountId}/${CONNECTORS.segment}`);
+    assert.equal(outs.configured, true);
+    assert.ok(typeof outs.lastUpdated === "number" && outs.lastUpdated > 0);
+    assert.equal(outs.appliedLastUpdated, outs.lastUpdated);
+    assert.deepEqual(outs.values, {
+      workspace: "acme",
+      dataCenter: "EU",
+      eventTypes: "page,track",
+      batchSize: "100",
+      apiBaseUrl: "https://api.segment.example.com/v1",
+    });
+    assert.match(String(outs.fingerprint), /^hmac-sha256:[0-9a-f]{64}$/);
+    assert.ok(!JSON.stringify(outs).includes(SEGMENT_CONFIG.apiKey), "the secret must not be in the outputs");
+  });
+
+  it("sees no change for the same desired configuration", async () => {
+    const { id, outs } = await configured();
+    const result = await impl.diff(id, outs, inputs({ ...SEGMENT_CONFIG, eventTypes: ["page", "track"] }));
+    assert.deepEqual([result.changes, result.replaces], [false, []]);
+  });
+
+  it("updates (does not replace) when a secret value changes, and the fingerprint changes", async () => {
+    const { id, outs } = await configured();
+    const changed = inputs({ ...SEGMENT_CONFIG, apiKey: "rotated-key" });
+    const result = await impl.diff(id, outs, changed);
+    assert.deepEqual([result.changes, result.replaces], [true, []]);
+    const updated = (await impl.update(id, outs, changed)).outs as Props;
+    assert.notEqual(updated.fingerprint, outs.fingerprint);
+    assert.equal(updated.fingerprintSalt, outs.fingerprintSalt);
+    assert.ok(Number(updated.lastUpdated) > Number(outs.lastUpdated));
+    assert.equal((await impl.diff(id, updated, changed)).changes, false);
+  });
+
+  it("replaces on another connector or sub-account; updates on unknown values", async () => {
+    const { id, outs } = await configured();
+    assert.deepEqual((await impl.diff(id, outs, inputs(SEGMENT_CONFIG, { connectorId: CONNECTORS.amplitude }))).replaces, ["connectorId"]);
+    assert.deepEqual((await impl.diff(id, outs, inputs(SEGMENT_CONFIG, { accountId: fx.otherAccountId }))).replaces, ["accountId"]);
+    const unknown = await impl.diff(id, outs, inputs({ ...SEGMENT_CONFIG, apiKey: UNKNOWN }));
+    assert.deepEqual([unknown.changes, unknown.replaces], [true, []]);
+  });
+
+  it("keys the fingerprint per resource: the same secrets elsewhere hash differently", async () => {
+    const first = await configured();
+    await fx.client.removeConnector(fx.accountId, CONNECTORS.segment);
+    const second = await configured();
+    assert.notEqual(first.outs.fingerprint, second.outs.fingerprint);
+  });
+
+  it("detects an out-of-band write through lastUpdated, and a re-apply clears it", async () => {
+    const { id, outs } = await configured();
+    await fx.client.configure(fx.accountId, CONNECTORS.segment, {
+      configurationId: String(outs.configurationId),
+      secretConfig: { ...SEGMENT_CONFIG, apiKey: "changed-by-hand" },
+    });
+    const refreshed = await impl.read(id, outs);
+    assert.equal(refreshed.id, id);
+    const props = refreshed.props as Props;
+    assert.notEqual(props.lastUpdated, props.appliedLastUpdated);
+    assert.equal(props.fingerprint, outs.fingerprint);
+    assert.equal(refreshed.inputs, undefined, "the engine keeps the stored (encrypted) inputs");
+    assert.deepEqual((await impl.diff(id, props, inputs())).changes, true);
+
+    const reapplied = (await impl.update(id, props, inputs())).outs as Props;
+    assert.equal(reapplied.appliedLastUpdated, reapplied.lastUpdated);
+    const again = await impl.read(id, reapplied);
+    assert.equal((await impl.diff(id, again.props as Props, inputs())).changes, false);
+  });
+
+  it("detects a changed non-Password value even when lastUpdated agrees", async () => {
+    const { id, outs } = await configured();
+    const drifted = { ...outs, values: { ...(outs.values as Props), workspace: "someone-else" } };
+    assert.equal((await impl.diff(id, drifted, inputs())).changes, true);
+  });
+
+  it("returns no id on refresh once the connector was removed", async () => {
+    const { id, outs } = await configured();
+    await fx.client.removeConnector(fx.accountId, CONNECTORS.segment);
+    assert.equal((await impl.read(id, outs)).id, "");
+  });
+
+  it("delete leaves the configuration in place with a warning and calls nothing", async () => {
+    const { id } = await configured();
+    const warnings = captureWarnings();
+    const before = mutatingCalls(await fx.service.stats());
+    await impl.remove(id);
+    assert.equal(mutatingCalls(await fx.service.stats()), before);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0], /cannot unconfigure/);
+    assert.equal((await fx.client.getConfiguration(fx.accountId, CONNECTORS.segment)).configured, true);
+  });
+
+  it("maps service validation errors with their fields", async () => {
+    await fx.client.addConnectors(fx.accountId, [CONNECTORS.segment]);
+    const error = await rejection(impl.create(inputs({ ...SEGMENT_CONFIG, batchSize: 999999 })));
+    assert.match(error.message, /secretConfig\.batchSize/);
+    assert.ok(!error.message.includes(SEGMENT_CONFIG.apiKey));
+  });
+});

@@ -1,0 +1,90 @@
+// Shared set-up of the provider tests: a local service, the provider runtime pointed at it,
+// the seeded connector ids, and request counts from the service's stats.
+import { getClient, type EmbeddedClient } from "../../provider/client";
+import { configureRuntime, runtime } from "../../provider/resources/runtime";
+import { configSourceFromGetter, resolveSettings, SETTINGS, toClientSettings } from "../../provider/settings";
+import { stableId } from "../../service/domain/ids";
+import { startLocalService, type LocalService, type Stats } from "../helpers/local-service";
+
+/** Seeded catalogue connectors (ids are hashes of the names, as the seed makes them). */
+export const CONNECTORS = {
+  segment: stableId("connector", "Segment"), // Source, events, API-key fields
+  tiktokEvents: stableId("connector", "TikTok Events API"), // Destination, events
+  amplitude: stableId("connector", "Amplitude"),
+} as const;
+
+/** A valid secretConfig of an API-key connector such as Segment. */
+export const SEGMENT_CONFIG = {
+  apiKey: "s3cr3t-api-key-value",
+  workspace: "acme",
+  dataCenter: "EU",
+  eventTypes: ["page", "track"],
+  batchSize: 100,
+};
+
+export interface ProviderFixture {
+  service: LocalService;
+  accountId: string;
+  otherAccountId: string;
+  client: EmbeddedClient;
+  /** Stack config as the provider's configure() would see it. */
+  config: Record<string, string | undefined>;
+}
+
+export async function startFixture(): Promise<ProviderFixture> {
+  // The environment must not leak settings into tests of the config-then-env rules.
+  for (const setting of Object.values(SETTINGS)) delete process.env[setting.env];
+  const service = await startLocalService();
+  const customer = service.customers[0];
+  const config = {
+    "embedded:baseUrl": service.baseUrl,
+    "embedded:clientId": customer.clientId,
+    "embedded:clientSecret": customer.clientSecret,
+    "embedded:accountId": customer.subAccountIds[0],
+  };
+  const source = configSourceFromGetter({ get: (key) => config[key as keyof typeof config] });
+  const client = getClient(toClientSettings(resolveSettings(source)));
+  const fixture = { service, accountId: customer.subAccountIds[0], otherAccountId: customer.subAccountIds[1], client, config };
+  useConfig(fixture);
+  return fixture;
+}
+
+/** Points the provider runtime at the fixture's config, with overrides (undefined = unset). */
+export function useConfig(
+  fixture: ProviderFixture,
+  overrides: Record<string, string | undefined> = {},
+  clientOverride?: EmbeddedClient,
+): void {
+  const merged: Record<string, string | undefined> = { ...fixture.config, ...overrides };
+  configureRuntime(configSourceFromGetter({ get: (key) => merged[key] }), clientOverride);
+}
+
+/** Captures the provider's warnings instead of writing them to stderr. */
+export function captureWarnings(): string[] {
+  const warnings: string[] = [];
+  runtime().warn = (message) => warnings.push(message);
+  return warnings;
+}
+
+/** Requests to one route ("METHOD /pattern"), whatever their status. */
+export function callsTo(stats: Stats, route: string): number {
+  return Object.values(stats.byRoute[route] ?? {}).reduce((sum, n) => sum + n, 0);
+}
+
+/** Requests that can change the service: POST, PUT and DELETE on the connectors routes. */
+export function mutatingCalls(stats: Stats): number {
+  return Object.keys(stats.byRoute)
+    .filter((route) => /^(POST|PUT|DELETE) \/es\//.test(route) && !route.includes("oauth"))
+    .reduce((sum, route) => sum + callsTo(stats, route), 0);
+}
+
+/** The error a promise rejects with (fails the test if it resolves). */
+export async function rejection(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof Error) return error;
+    throw new Error(`rejected with a non-Error: ${String(error)}`);
+  }
+  throw new Error("expected a rejection, but the promise resolved");
+}

@@ -1,0 +1,83 @@
+// Lookup functions in the program process: settings from the stack config `embedded:*`.
+import assert from "node:assert/strict";
+import * as pulumi from "@pulumi/pulumi";
+import {
+  findConnector,
+  getConnector,
+  getConnectorConfiguration,
+  getConnectorConfigurationOutput,
+  getConnectorOutput,
+  listAddedConnectors,
+  listConnectors,
+  listSupportedConnectors,
+} from "../../provider";
+import { SEED_ROWS } from "../../service/seed/connectors";
+import { CONNECTORS, rejection, startFixture, type ProviderFixture } from "./fixtures";
+
+function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
+  return new Promise((resolve) => output.apply((value) => resolve(value)));
+}
+
+describe("lookup functions", () => {
+  let fx: ProviderFixture;
+  before(async () => {
+    fx = await startFixture();
+    const config: Record<string, string> = {};
+    for (const [key, value] of Object.entries(fx.config)) if (value !== undefined) config[key] = value;
+    pulumi.runtime.setAllConfig({ ...pulumi.runtime.allConfig(), ...config });
+  });
+  after(async () => {
+    const rest = Object.fromEntries(Object.entries(pulumi.runtime.allConfig()).filter(([k]) => !k.startsWith("embedded:")));
+    pulumi.runtime.setAllConfig(rest);
+    await fx.service.stop();
+  });
+
+  it("getConnector reads one connector of the default sub-account", async () => {
+    const connector = await getConnector({ connectorId: CONNECTORS.segment });
+    assert.equal(connector.name, "Segment");
+    assert.equal(typeof connector.integrated, "boolean");
+  });
+
+  it("listConnectors returns every page, and filters", async () => {
+    const all = await listConnectors();
+    assert.equal(all.connectors.length, SEED_ROWS.length);
+    assert.equal(all.accountId, fx.accountId);
+    const sources = await listConnectors({ supportedType: "Source" });
+    assert.ok(sources.connectors.length > 0);
+    assert.ok(sources.connectors.every((c) => c.supportedType === "Source"));
+  });
+
+  it("findConnector finds by exact name and side, and lists near matches otherwise", async () => {
+    assert.equal((await findConnector({ name: "Segment", supportedType: "Source" })).connectorId, CONNECTORS.segment);
+    const error = await rejection(findConnector({ name: "Segmnt", supportedType: "Source" }));
+    assert.match(error.message, /no connector named "Segmnt" with supportedType Source/);
+    assert.match(error.message, /near matches: .*"Segment"/);
+  });
+
+  it("listAddedConnectors and listSupportedConnectors see the sub-account", async () => {
+    await fx.service.reset();
+    await fx.client.addConnectors(fx.accountId, [CONNECTORS.segment]);
+    const added = await listAddedConnectors({});
+    assert.deepEqual(added.connectors.map((c) => c.connectorId), [CONNECTORS.segment]);
+    const supported = await listSupportedConnectors({ connectorId: CONNECTORS.segment });
+    assert.ok(supported.connectors.some((c) => c.connectorId === CONNECTORS.tiktokEvents));
+    assert.ok(supported.connectors.every((c) => c.supportedType === "Destination"));
+  });
+
+  it("getConnectorConfiguration gives descriptors and non-secret state only", async () => {
+    const result = await getConnectorConfiguration({ connectorId: CONNECTORS.segment, accountId: fx.otherAccountId });
+    assert.equal(result.configured, false);
+    assert.equal(result.lastUpdated, 0);
+    assert.match(String(result.configurationId), /^[a-f0-9]{16}$/);
+    const apiKey = result.fields.find((f) => f.id === "apiKey");
+    assert.equal(apiKey?.type, "Password");
+    assert.equal(apiKey?.value, undefined);
+  });
+
+  it("has Output forms that take Inputs", async () => {
+    const connector = getConnectorOutput({ connectorId: pulumi.output(CONNECTORS.segment) });
+    assert.equal(await valueOf(connector.apply((c) => c.name)), "Segment");
+    const config = getConnectorConfigurationOutput({ connectorId: Promise.resolve(CONNECTORS.segment) });
+    assert.equal(await valueOf(config.apply((c) => c.connectorId)), CONNECTORS.segment);
+  });
+});

@@ -1,0 +1,79 @@
+// Resource wiring under pulumi.runtime.setMocks: type tokens, secret marking, declared
+// outputs, and a provider object that serializes small (it captures no heavy module).
+import assert from "node:assert/strict";
+import * as pulumi from "@pulumi/pulumi";
+import { AddedConnector, ConnectorConfiguration } from "../../provider";
+import { CONNECTORS, SEGMENT_CONFIG } from "./fixtures";
+
+function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
+  return new Promise((resolve) => output.apply((value) => resolve(value)));
+}
+
+interface Seen {
+  type: string;
+  props: pulumi.Inputs;
+  opts: pulumi.ResourceOptions;
+}
+
+describe("resource wiring (mocks)", () => {
+  const registered: pulumi.runtime.MockResourceArgs[] = [];
+  const seen: Seen[] = [];
+  // A legacy transformation sees the final props and options the resource registers with.
+  const record: pulumi.ResourceTransformation = (args) => {
+    seen.push({ type: args.type, props: args.props, opts: args.opts });
+    return undefined;
+  };
+
+  before(async () => {
+    await pulumi.runtime.setMocks(
+      {
+        newResource: (args) => {
+          registered.push(args);
+          const outputs = { name: "Segment", srcConnections: 2, fingerprint: "hmac-sha256:abc", lastUpdated: 7 };
+          return { id: `${args.name}-id`, state: { ...args.inputs, ...outputs } };
+        },
+        call: (args) => args.inputs,
+      },
+      "project",
+      "stack",
+      false,
+    );
+  });
+
+  it("registers AddedConnector with its type token and declared outputs", async () => {
+    const added = new AddedConnector("segment", { connectorId: CONNECTORS.segment }, { transformations: [record] });
+    assert.equal(await valueOf(added.srcConnections), 2);
+    assert.equal(await valueOf(added.name), "Segment");
+    const args = registered.find((r) => r.name === "segment");
+    assert.equal(args?.type, "pulumi-nodejs:dynamic/embedded-connectors:AddedConnector");
+    assert.equal(args?.inputs.connectorId, CONNECTORS.segment);
+  });
+
+  it("makes secretConfig secret whatever was passed, and the fingerprint a secret output", async () => {
+    const config = new ConnectorConfiguration(
+      "segment-config",
+      { connectorId: CONNECTORS.segment, secretConfig: SEGMENT_CONFIG },
+      { transformations: [record], additionalSecretOutputs: ["values"] },
+    );
+    assert.equal(await valueOf(config.lastUpdated), 7);
+    const args = registered.find((r) => r.name === "segment-config");
+    assert.equal(args?.type, "pulumi-nodejs:dynamic/embedded-connectors:ConnectorConfiguration");
+    assert.ok(pulumi.runtime.isRpcSecret(args?.inputs.secretConfig), "secretConfig must reach the engine as a secret");
+    const registration = seen.find((s) => s.type.endsWith(":ConnectorConfiguration"));
+    assert.ok(pulumi.Output.isInstance(registration?.props.secretConfig));
+    assert.equal(await pulumi.isSecret(registration?.props.secretConfig as pulumi.Output<unknown>), true);
+    const secretOutputs = (registration?.opts as pulumi.CustomResourceOptions).additionalSecretOutputs;
+    assert.deepEqual([...(secretOutputs ?? [])].sort(), ["fingerprint", "values"]);
+    assert.equal(await valueOf(config.fingerprint), "hmac-sha256:abc");
+  });
+
+  it("serializes a small provider that loads its implementation at call time", async () => {
+    const args = registered.find((r) => r.name === "segment-config");
+    const text = String(args?.inputs.__provider);
+    assert.match(text, /pulumi-embedded-connectors\/dist\/provider\/resources\/connector-configuration-impl/);
+    for (const heavy of ["undici", "zod", "clientSecret", "createHmac"]) {
+      assert.ok(!text.includes(heavy), `the serialized provider must not capture ${heavy}`);
+    }
+    assert.ok(text.length < 8000, `serialized provider is ${text.length} characters`);
+  });
+});
