@@ -16,4 +16,10 @@ export default tseslint.config(
     files: ["**/*.mjs", "**/*.js"],
     languageOptions: { globals: { process: "readonly", console: "readonly" } },
   },
+  {
+    // Plain CommonJS scripts run by npm (no build step).
+    files: ["scripts/**/*.js"],
+    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", __dirname: "readonly" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
 );
