@@ -43,6 +43,8 @@ export type ProgramConfigValue = string | number | boolean | object;
 export interface StackOptions {
     /** A directory name under test/e2e/programs/. */
     program: string;
+    /** An absolute directory to copy instead (examples/…, a generated program); `program` then only names it. */
+    programDir?: string;
     /** A short name for the stack; a random suffix keeps it unique. */
     name: string;
     service?: ServiceSettings;
@@ -85,7 +87,7 @@ export class E2EStack {
         const stackName = `${options.name}-${randomBytes(4).toString("hex")}`;
         const workDir = path.join(workRoot, stackName);
         await fs.mkdir(workRoot, { recursive: true });
-        await fs.cp(path.join(programsDir, options.program), workDir, { recursive: true });
+        await fs.cp(options.programDir ?? path.join(programsDir, options.program), workDir, { recursive: true });
         const workspace = await LocalWorkspace.create({
             workDir,
             pulumiHome: engine.env.PULUMI_HOME,
