@@ -2,6 +2,7 @@
 // variables, then defaults (docs/DESIGN.md, "Provider settings"). This module is pure
 // (no @pulumi/pulumi import) so that the dynamic-provider process can load it cheaply.
 import type { ClientSettings } from "./client";
+import { isLoopbackHost } from "./client/validation";
 
 /** Every setting: its stack config key, its environment variable, whether it is a secret. */
 export const SETTINGS = {
@@ -99,8 +100,6 @@ function positiveInt(name: SettingName, fallback: number, config: ConfigSource, 
   return value;
 }
 
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
-
 /** Refuses anything but https, except plain http to a loopback host (the local service). */
 export function checkBaseUrl(baseUrl: string): string {
   let url: URL;
@@ -109,7 +108,8 @@ export function checkBaseUrl(baseUrl: string): string {
   } catch {
     throw new SettingsError(`invalid ${where("baseUrl")}: ${JSON.stringify(baseUrl)} is not an absolute URL`);
   }
-  const loopback = LOOPBACK.has(url.hostname) || url.hostname.startsWith("127.");
+  // Not a prefix test: "127.attacker.example" is a DNS name, not a loopback address (issue 7).
+  const loopback = isLoopbackHost(url.hostname);
   if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
     throw new SettingsError(
       `invalid ${where("baseUrl")}: ${url.protocol}//${url.host} is refused; use https (plain http only to a loopback host)`,

@@ -1,19 +1,20 @@
 // buildApp: the whole service as a FastifyInstance that never listens (the
 // command line in server.ts and the tests decide how it is served).
-import fastify, { type FastifyInstance } from "fastify";
+import fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import fastifySwagger from "@fastify/swagger";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { Admin } from "./domain/admin";
 import { Auth, storeCustomers } from "./domain/auth";
 import { Connectors } from "./domain/connectors";
 import { FaultInjector } from "./faults";
-import { genReqId, installHooks } from "./http";
+import { errorEnvelope, genReqId, installHooks } from "./http";
 import { DEFAULT_OPTIONS, type BuildAppOptions } from "./options";
 import { RateLimiter } from "./rate-limit";
 import { adminRoutes } from "./routes/admin";
 import { connectorRoutes } from "./routes/connectors";
 import { openapiRoutes } from "./routes/openapi";
 import { tokenRoutes } from "./routes/token";
+import { catalogueWithExtra } from "./seed/catalogue";
 import { seedCustomers } from "./seed/customers";
 import { StatsRecorder } from "./stats";
 import { Repository } from "./storage/repository";
@@ -30,7 +31,7 @@ export function buildApp(options: Partial<BuildAppOptions> = {}): FastifyInstanc
   const ctx: ServiceContext = {
     repo,
     auth: new Auth(repo, opts.tokenTtlSeconds, now),
-    connectors: new Connectors(repo, now),
+    connectors: new Connectors(repo, now, catalogueWithExtra(opts.extraConnectors ?? 0)),
     admin: new Admin(repo),
     faults: new FaultInjector(opts.faults),
     stats: new StatsRecorder(),
@@ -49,6 +50,15 @@ export function buildApp(options: Partial<BuildAppOptions> = {}): FastifyInstanc
     requestIdHeader: false,
     exposeHeadRoutes: false,
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors raised before routing (a malformed URL, a path parameter over the router's length
+    // limit) get the contract's envelope and x-request-id too; an overlong id names no
+    // connector, so it is a 404 like any unknown id (found by the fuzzer, issue 7).
+    frameworkErrors: (error, request, reply) => {
+      const status = error.code === "FST_ERR_MAX_PARAM_LENGTH" ? 404 : (error.statusCode ?? 400);
+      const message = status === 404 ? "not found: a path parameter is longer than any id" : "malformed request URL";
+      const plain: FastifyReply = reply;
+      void plain.code(status).header("x-request-id", request.id).send(errorEnvelope(status, message));
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

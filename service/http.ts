@@ -35,6 +35,9 @@ export function installHooks(app: App, ctx: ServiceContext): void {
     reply.header("x-request-id", request.id);
     const cfg = request.routeOptions.config;
     const matched = request.routeOptions.url !== undefined;
+    // Found by the fuzzer (issue 7): an unknown route with a body method (QUERY) answered 400
+    // "must provide a Content-Type" before reaching the not-found handler. The contract says 404.
+    if (!matched) throw new ApiError(404, `route not found: ${request.method} ${request.url.split("?")[0]}`);
     if (cfg.auth === "admin") {
       const given = request.headers["x-admin-key"];
       const valid = typeof given === "string" && ctx.adminKey !== undefined &&

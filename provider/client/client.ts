@@ -29,9 +29,10 @@ import {
   type PlatformType,
   type SupportedConnector,
   type SupportedType,
+  SUPPORTED_TYPES,
 } from "./schemas";
 import { TokenManager, type IssuedToken } from "./token";
-import { checkAccountId, checkConnectorIds, checkId } from "./validation";
+import { checkAccountId, checkConnectorIds, checkFilters, checkId } from "./validation";
 
 export type { ClientSettings };
 
@@ -260,7 +261,7 @@ export class EmbeddedClient {
 }
 
 function filtersOf(filters: ConnectorFilters): Record<string, QueryValue> {
-  const { dataType, dataTypeCategory, platformType, supportedType, name } = filters;
+  const { dataType, dataTypeCategory, platformType, supportedType, name } = checkFilters(filters, SUPPORTED_TYPES);
   return { dataType, dataTypeCategory, platformType, supportedType, name };
 }
 

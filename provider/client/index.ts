@@ -39,7 +39,10 @@ function hash(text: string): string {
 export function getClient(settings: ClientSettings): EmbeddedClient {
   const resolved = resolveSettings(settings);
   const { url, timeouts, caCertificate, concurrency, maxResponseBytes } = resolved;
-  const clientKey = `${url.normalized}\n${resolved.clientId}\n${hash(resolved.clientSecret)}`;
+  // The trusted CA is part of the key: a client that trusts a private CA is never handed to a
+  // caller that did not ask for it (found by test/security/transport.test.ts).
+  const trust = caCertificate ? hash(caCertificate) : "-";
+  const clientKey = `${url.normalized}\n${resolved.clientId}\n${hash(resolved.clientSecret)}\n${trust}`;
   let limiter = clientRegistry.limiters.get(url.normalized);
   if (limiter) {
     // Only an explicit setting moves the bound; a caller relying on the default does not.
@@ -50,7 +53,7 @@ export function getClient(settings: ClientSettings): EmbeddedClient {
   }
   const existing = clientRegistry.clients.get(clientKey);
   if (existing) return existing;
-  const poolKey = `${url.origin}\n${caCertificate ? hash(caCertificate) : "-"}\n${timeouts.connectMs}/${timeouts.headersMs}/${timeouts.bodyMs}`;
+  const poolKey = `${url.origin}\n${trust}\n${timeouts.connectMs}/${timeouts.headersMs}/${timeouts.bodyMs}`;
   let pool = clientRegistry.pools.get(poolKey);
   if (!pool) {
     pool = createPool(url.origin, { ...timeouts, caCertificate });

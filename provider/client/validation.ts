@@ -39,6 +39,30 @@ export function checkConnectorIds(values: unknown): string[] {
   return ids;
 }
 
+/**
+ * List filters (found by test/property/functions.property.test.ts: an object gave "Cannot
+ * convert object to primitive value", a wrong supportedType cost a request). supportedType is
+ * a closed set; the other enumerations may grow on the service, so only their type is checked.
+ */
+export function checkFilters(filters: unknown, supportedTypes: readonly string[]): Record<string, string | undefined> {
+  if (filters === undefined || filters === null) return {};
+  if (typeof filters !== "object" || Array.isArray(filters)) throw new InvalidArgumentError("filters", "filters must be an object");
+  const given = filters as Record<string, unknown>;
+  const out: Record<string, string | undefined> = {};
+  for (const key of ["dataType", "dataTypeCategory", "platformType", "supportedType", "name"]) {
+    const value = given[key];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== "string" || value.trim() === "" || value.length > 200) {
+      throw new InvalidArgumentError(key, `${key} must be a non-empty string, got ${show(value)}`);
+    }
+    if (key === "supportedType" && !supportedTypes.includes(value)) {
+      throw new InvalidArgumentError(key, `supportedType must be one of ${supportedTypes.join(", ")}, got ${show(value)}`);
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
   if (host === "localhost" || host.endsWith(".localhost")) return true;

@@ -3,16 +3,16 @@
 import { z } from "zod";
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
 import type { AddedConnectorView } from "../client";
-import { accountIdFor, currentClient } from "./runtime";
+import { accountIdFor, currentClient, runtime } from "./runtime";
 import {
   CONNECTOR_ID_PATTERN,
   countOf,
   failure,
-  findAddedConnector,
   isUnknown,
   splitId,
   statusOf,
   withRequestId,
+  accountIdProblem,
 } from "./shared";
 
 export { configureFromRequest } from "./runtime";
@@ -72,8 +72,9 @@ export async function check(_olds: Props, news: Props): Promise<CheckResult> {
     } catch (error) {
       failures.push({ property: "accountId", reason: error instanceof Error ? error.message : String(error) });
     }
-  } else if (!isUnknown(accountId) && (typeof accountId !== "string" || accountId.trim() === "")) {
-    failures.push({ property: "accountId", reason: `accountId must be a non-empty sub-account id, got ${JSON.stringify(accountId)}` });
+  } else {
+    const problem = accountIdProblem(accountId);
+    if (problem) failures.push({ property: "accountId", reason: problem });
   }
   if (adoptExisting === undefined || adoptExisting === null) {
     inputs.adoptExisting = false;
@@ -120,20 +121,37 @@ export function inUseMessage(name: string | undefined, connectorId: string, acco
   );
 }
 
+/**
+ * Adds through the coalescer: concurrent creates of one sub-account share an Add call, and
+ * each gets its own outcome (see add-coalescer.ts).
+ */
 export async function create(inputs: Props): Promise<CreateResult> {
   const { connectorId, accountId, adoptExisting } = parseInputs(inputs);
   const { client } = currentClient();
-  let result: Awaited<ReturnType<typeof client.addConnectors>>;
+  const state = runtime();
+  if (adoptExisting) {
+    // Adoption reads first (one shared listing per sub-account), so taking over what is
+    // already there sends no Add at all; only connectors that are missing get added.
+    let present: AddedConnectorView | undefined;
+    try {
+      present = await state.added.find(client, accountId, connectorId);
+    } catch (error) {
+      throw failure(`reading sub-account ${accountId} to adopt connector ${connectorId} failed`, error);
+    }
+    if (present) return { id: `${accountId}/${connectorId}`, outs: outputsOf(present, accountId, connectorId, true) };
+  }
+  let outcome: Awaited<ReturnType<typeof state.adds.add>>;
   try {
-    result = await client.addConnectors(accountId, [connectorId]);
+    outcome = await state.adds.add(client, accountId, connectorId);
   } catch (error) {
     throw failure(`adding connector ${connectorId} to sub-account ${accountId} failed`, error);
   }
-  let view = result.added.find((v) => v.connectorId === connectorId);
+  let view = outcome.view;
   if (!view) {
     // Already there: ours only if an earlier attempt of this very call added it (retried).
-    const existing = await findAddedConnector(client, accountId, connectorId);
-    if (!adoptExisting && !result.retried) throw new Error(alreadyAddedMessage(connectorId, accountId, existing?.name));
+    // The Add invalidated the listing, so this reads one made after it (shared by the batch).
+    const existing = await state.added.find(client, accountId, connectorId);
+    if (!adoptExisting && !outcome.retried) throw new Error(alreadyAddedMessage(connectorId, accountId, existing?.name));
     view = existing;
   }
   if (!view) throw new Error(`connector ${connectorId} was not found in sub-account ${accountId} after adding it`);
@@ -149,13 +167,16 @@ function locate(id: string, props: Props): { accountId: string; connectorId: str
   return { ...splitId(id), adoptExisting: false };
 }
 
-/** Live fields; a connector that is not added any more → no id, so refresh drops it. */
+/**
+ * Live fields; a connector that is not added any more → no id, so refresh drops it. Served
+ * from the process's listing of the sub-account: a refresh of N connectors lists once.
+ */
 export async function read(id: string, props: Props = {}): Promise<ReadResult> {
   const { accountId, connectorId, adoptExisting } = locate(id, props);
   const { client } = currentClient();
   let view: AddedConnectorView | undefined;
   try {
-    view = await findAddedConnector(client, accountId, connectorId);
+    view = await runtime().added.find(client, accountId, connectorId);
   } catch (error) {
     throw failure(`reading connector ${connectorId} of sub-account ${accountId} failed`, error);
   }
@@ -172,7 +193,7 @@ export async function update(id: string, olds: Props, news: Props): Promise<Upda
   const { accountId, connectorId } = locate(id, olds);
   const adoptExisting = news.adoptExisting === true;
   const { client } = currentClient();
-  const view = await findAddedConnector(client, accountId, connectorId);
+  const view = await runtime().added.find(client, accountId, connectorId);
   if (!view) {
     throw new Error(
       `connector ${connectorId} is no longer added to sub-account ${accountId}; run \`pulumi refresh\` and then \`pulumi up\` to add it again`,
@@ -181,13 +202,18 @@ export async function update(id: string, olds: Props, news: Props): Promise<Upda
   return { outs: outputsOf(view, accountId, connectorId, adoptExisting) };
 }
 
-/** The delete guard: refuse while connections use the connector; a connector already gone is fine. */
+/**
+ * The delete guard: refuse while connections use the connector; a connector already gone is
+ * fine. The counts come from a listing that started after this call (never the cached one:
+ * a connection made since would be missed); deletes arriving together share that listing.
+ */
 export async function remove(id: string, props: Props): Promise<void> {
   const { accountId, connectorId } = locate(id, props);
   const { client } = currentClient();
+  const cache = runtime().added;
   let view: AddedConnectorView | undefined;
   try {
-    view = await findAddedConnector(client, accountId, connectorId);
+    view = await cache.findFresh(client, accountId, connectorId);
   } catch (error) {
     throw failure(`reading connector ${connectorId} of sub-account ${accountId} before removing it failed`, error);
   }
@@ -195,9 +221,12 @@ export async function remove(id: string, props: Props): Promise<void> {
   if (view.srcConnections > 0 || view.destConnections > 0) {
     throw new Error(inUseMessage(view.name, connectorId, accountId, view.srcConnections, view.destConnections));
   }
+  cache.invalidate(client, accountId);
   try {
     await client.removeConnector(accountId, connectorId);
+    cache.invalidate(client, accountId);
   } catch (error) {
+    cache.invalidate(client, accountId);
     const status = statusOf(error);
     if (status === 404) return;
     if (status === 409) {

@@ -6,7 +6,7 @@ import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, U
 import type { ConnectorConfigurationView } from "../client";
 import { accountIdFor, cachedConfiguration, currentClient, runtime } from "./runtime";
 import { descriptorsOf, fingerprintOf, sameValue, validateSecretConfig, valuesOf } from "./configuration-rules";
-import { CONNECTOR_ID_PATTERN, containsUnknown, failure, isUnknown, splitId, statusOf, withRequestId } from "./shared";
+import { CONNECTOR_ID_PATTERN, accountIdProblem, containsUnknown, failure, isUnknown, splitId, statusOf, withRequestId } from "./shared";
 
 export { configureFromRequest } from "./runtime";
 
@@ -61,8 +61,9 @@ export async function check(_olds: Props, news: Props): Promise<CheckResult> {
     } catch (error) {
       failures.push({ property: "accountId", reason: error instanceof Error ? error.message : String(error) });
     }
-  } else if (!isUnknown(accountId) && (typeof accountId !== "string" || accountId.trim() === "")) {
-    failures.push({ property: "accountId", reason: `accountId must be a non-empty sub-account id, got ${JSON.stringify(accountId)}` });
+  } else {
+    const problem = accountIdProblem(accountId);
+    if (problem) failures.push({ property: "accountId", reason: problem });
   }
   for (const key of ["configurationId", "name", "secretName"] as const) {
     const value = news[key];
@@ -167,11 +168,16 @@ async function apply(props: Props, salt: string): Promise<ConfigurationOutputs> 
     inputs.configurationId ??
     (await cachedConfiguration(client, settings.baseUrl, inputs.accountId, inputs.connectorId)).secretConfig[0]?.configurationId;
   if (!configurationId) throw new Error(`${where} has no secret configuration to save`);
+  // Configure changes the connector's `configured` in List Added Connectors: drop the listing.
+  const cache = runtime().added;
+  cache.invalidate(client, inputs.accountId);
   try {
     const body = { configurationId, name: inputs.name, secretName: inputs.secretName, secretConfig: inputs.secretConfig };
     const view = await client.configure(inputs.accountId, inputs.connectorId, body);
+    cache.invalidate(client, inputs.accountId);
     return outputsOf(view, inputs, salt);
   } catch (error) {
+    cache.invalidate(client, inputs.accountId);
     const hint = statusOf(error) === 404 ? " (is it added? create its AddedConnector first and pass `connectorId: added.connectorId`)" : "";
     throw failure(`configuring ${where} failed${hint}${fieldErrors(error)}`, error);
   }
@@ -199,7 +205,10 @@ export async function update(_id: string, olds: Props, news: Props): Promise<Upd
  * Refreshes lastUpdated, configured and the non-Password values, keeping appliedLastUpdated
  * and the fingerprint. No configuration any more (connector removed) → no id. Returns no
  * `inputs`: the engine then keeps the stored ones, whose secretConfig it holds encrypted and
- * which cannot be rebuilt from outputs that never contain it.
+ * which cannot be rebuilt from outputs that never contain it. Whether the connector is still
+ * added and configured comes from the process's listing of the sub-account (shared with the
+ * AddedConnector reads of the same refresh): a connector gone costs no Get; lastUpdated and
+ * the values exist only in Get Connector Configuration, so a configured one costs one.
  */
 export async function read(id: string, props: Props = {}): Promise<ReadResult> {
   const parsed = configurationOutputs.safeParse(props);
@@ -207,6 +216,8 @@ export async function read(id: string, props: Props = {}): Promise<ReadResult> {
   const { client } = currentClient();
   let view: ConnectorConfigurationView;
   try {
+    const listed = await runtime().added.find(client, accountId, connectorId);
+    if (!listed || !listed.configured) return { id: "", props: {} };
     view = await client.getConfiguration(accountId, connectorId);
   } catch (error) {
     if (statusOf(error) === 404) return { id: "", props: {} };

@@ -3,6 +3,8 @@
 // the object lives on globalThis so that two copies of the module (symlinked install,
 // relative import in tests) still share one state, and so one client/token per process.
 import { getClient, type ConnectorConfigurationView, type EmbeddedClient } from "../client";
+import { AddCoalescer } from "./add-coalescer";
+import { AddedConnectorsCache } from "./added-connectors-cache";
 import {
   configSourceFromGetter,
   noConfig,
@@ -18,6 +20,10 @@ export interface ProviderRuntime {
   config: ConfigSource;
   /** Live configuration (descriptors) per base URL, sub-account and connector, fetched once. */
   descriptors: Map<string, Promise<ConnectorConfigurationView>>;
+  /** List Added Connectors per client and sub-account, listed once (see added-connectors-cache.ts). */
+  added: AddedConnectorsCache;
+  /** Coalesced Add calls (see add-coalescer.ts); its writes invalidate `added`. */
+  adds: AddCoalescer;
   /** Where warnings go; the provider process has no pulumi.log, so stderr by default. */
   warn: (message: string) => void;
   /** Tests only: a client to use instead of getClient(settings). */
@@ -28,9 +34,12 @@ const KEY = Symbol.for("pulumi-embedded-connectors/provider-runtime");
 type Holder = { [KEY]?: ProviderRuntime };
 
 function fresh(): ProviderRuntime {
+  const added = new AddedConnectorsCache();
   return {
     config: noConfig,
     descriptors: new Map(),
+    added,
+    adds: new AddCoalescer({ onWrite: (client, accountId) => added.invalidate(client, accountId) }),
     warn: (message) => console.error(`warning: ${message}`),
   };
 }
@@ -51,12 +60,13 @@ export function configureFromRequest(req: ConfigureRequestLike): void {
   runtime().config = configSourceFromGetter(req.config);
 }
 
-/** Tests: replaces the config source and the client, and drops the descriptor cache. */
+/** Tests: replaces the config source and the client, and drops the descriptor and listing caches. */
 export function configureRuntime(config: ConfigSource, clientOverride?: EmbeddedClient): void {
   const state = runtime();
   state.config = config;
   state.clientOverride = clientOverride;
   state.descriptors.clear();
+  state.added.clear();
 }
 
 /** Settings resolved now: config from configure(), then the environment. */

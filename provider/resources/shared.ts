@@ -1,5 +1,5 @@
 // Helpers shared by the provider implementations (loaded in the dynamic-provider process).
-import type { AddedConnectorView, EmbeddedClient } from "../client";
+import { checkAccountId, type AddedConnectorView, type EmbeddedClient } from "../client";
 
 /** pulumi.runtime's unknownValue: how an unknown input reaches a dynamic provider during preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -73,4 +73,18 @@ export function countOf(error: unknown, field: "srcConnections" | "destConnectio
     if (typeof value === "number") return value;
   }
   return undefined;
+}
+
+/**
+ * The check() rule for an explicit `accountId`: the client's own rule, so that whatever
+ * check accepts is never refused later at create (unknown values pass during preview).
+ */
+export function accountIdProblem(value: unknown): string | undefined {
+  if (isUnknown(value)) return undefined;
+  try {
+    checkAccountId(value);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
 }

@@ -1,8 +1,14 @@
 // The admin surface's rules: connections (which drive srcConnections /
 // destConnections and the Remove guard), customers, reset.
 import { randomBytes } from "node:crypto";
+import { CATALOGUE } from "../seed/catalogue";
 import type { Repository } from "../storage/repository";
-import { ApiError, notFound } from "./errors";
+import { ApiError, badRequest, notFound } from "./errors";
+
+/** The connector's side in the catalogue, or undefined for an unknown id. */
+function sideOf(connectorId: string): "Source" | "Destination" | undefined {
+  return CATALOGUE.find((c) => c.connectorId === connectorId)?.supportedType as "Source" | "Destination" | undefined;
+}
 
 export class Admin {
   constructor(private readonly repo: Repository) {}
@@ -12,8 +18,19 @@ export class Admin {
       const owner = this.repo.accountOwner(accountId);
       if (!owner) throw notFound(`account ${accountId} not found`);
       if (owner.kind !== "sub") throw new ApiError(400, "connectors are managed only in sub-accounts");
+      if (sourceConnectorId === destinationConnectorId) {
+        throw badRequest(`a connection needs two different connectors: ${sourceConnectorId} is both its source and its destination`);
+      }
       for (const id of [sourceConnectorId, destinationConnectorId]) {
         if (!this.repo.added(accountId, id)) throw notFound(`connector ${id} is not added to this sub-account`);
+      }
+      const sourceSide = sideOf(sourceConnectorId);
+      if (sourceSide !== "Source") {
+        throw badRequest(`sourceConnectorId ${sourceConnectorId} is a ${sourceSide ?? "unknown"} connector; a connection's source must have supportedType Source`);
+      }
+      const destinationSide = sideOf(destinationConnectorId);
+      if (destinationSide !== "Destination") {
+        throw badRequest(`destinationConnectorId ${destinationConnectorId} is a ${destinationSide ?? "unknown"} connector; a connection's destination must have supportedType Destination`);
       }
       const connectionId = randomBytes(8).toString("hex");
       this.repo.insertConnection({

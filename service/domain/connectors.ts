@@ -48,9 +48,10 @@ export class Connectors {
   constructor(
     private readonly repo: Repository,
     private readonly now: () => number,
+    catalogue: readonly CatalogueConnector[] = CATALOGUE,
   ) {
-    for (const c of CATALOGUE) this.byId.set(c.connectorId, c);
-    this.sorted = [...CATALOGUE].sort((a, b) => a.name.localeCompare(b.name) || a.connectorId.localeCompare(b.connectorId));
+    for (const c of catalogue) this.byId.set(c.connectorId, c);
+    this.sorted = [...catalogue].sort((a, b) => a.name.localeCompare(b.name) || a.connectorId.localeCompare(b.connectorId));
   }
 
   catalogue(connectorId: string): CatalogueConnector {

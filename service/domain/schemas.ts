@@ -111,7 +111,9 @@ export const AddBodySchema = z.object({
     .array(IdSchema)
     .min(1)
     .max(50)
-    .refine((ids) => new Set(ids).size === ids.length, "connectorIds must be unique"),
+    .refine((ids) => new Set(ids).size === ids.length, "connectorIds must be unique")
+    // Declared in the OpenAPI document too (the fuzzer sent duplicates the schema allowed).
+    .meta({ uniqueItems: true }),
 });
 
 export const FieldErrorSchema = z.object({ field: z.string(), message: z.string() });

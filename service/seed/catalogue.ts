@@ -121,6 +121,19 @@ function connector(row: SeedRow, index: number): CatalogueConnector {
 export const CATALOGUE: readonly CatalogueConnector[] = SEED_ROWS.map(connector);
 
 /**
+ * The catalogue plus `extra` synthetic API-key sources ("Synthetic Source 0001", …), for
+ * benchmarks that add hundreds of connectors to one sub-account (the seeded catalogue holds
+ * fewer). Ids are hashes of the names, as for the seeded ones, so they are stable too.
+ */
+export function catalogueWithExtra(extra: number): readonly CatalogueConnector[] {
+  if (extra <= 0) return CATALOGUE;
+  const rows: SeedRow[] = Array.from({ length: extra }, (_, i) => [
+    `Synthetic Source ${String(i + 1).padStart(4, "0")}`, "Synthetic", "Source", "events", "events", "Customer Data Platform (CDP)",
+  ]);
+  return [...CATALOGUE, ...rows.map((row, i) => connector(row, SEED_ROWS.length + i))];
+}
+
+/**
  * Pairing rule of List Supported Connectors: a source pairs with every
  * destination of its dataTypeCategory, and warehouses ("data store") pair
  * with everything on the other side.

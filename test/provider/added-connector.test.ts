@@ -99,11 +99,21 @@ describe("AddedConnector provider", () => {
       assert.match(error.message, /"Segment"/);
     });
 
-    it("adopts it with adoptExisting: true", async () => {
+    it("adopts it with adoptExisting: true, without sending an Add", async () => {
       await fx.client.addConnectors(fx.accountId, [CONNECTORS.segment]);
+      const addsBefore = callsTo(await fx.service.stats(), ADD);
       const { id, outs } = await impl.create({ connectorId: CONNECTORS.segment, accountId: fx.accountId, adoptExisting: true });
       assert.equal(id, `${fx.accountId}/${CONNECTORS.segment}`);
       assert.equal(outs.adoptExisting, true);
+      assert.equal(outs.name, "Segment");
+      assert.equal(callsTo(await fx.service.stats(), ADD), addsBefore, "Add calls while adopting");
+    });
+
+    it("adds a connector that adoptExisting: true finds missing", async () => {
+      const { outs } = await impl.create({ connectorId: CONNECTORS.segment, accountId: fx.accountId, adoptExisting: true });
+      assert.equal(outs.connectorId, CONNECTORS.segment);
+      const added = await fx.client.addConnectors(fx.accountId, [CONNECTORS.segment]);
+      assert.deepEqual(added.alreadyAdded, [CONNECTORS.segment], "the connector is now added");
     });
 
     it("succeeds when its own first attempt added it but the answer was lost", async () => {

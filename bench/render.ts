@@ -1,0 +1,164 @@
+// BENCHMARKS.md, rendered from bench/results.json: the machine, the commands, one table per
+// latency and N, and the issue's targets with the measured value beside each. The prose
+// that explains misses lives in bench/analysis.md (written by a person, after a run) and is
+// appended as is, so re-rendering never loses it.
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import { apiCalls, callsMatching, OPERATIONS, PROVIDERS, type BenchRecord, type Results } from "./results";
+
+const ADD = /^POST \/es\/v2\/connectors$/;
+const LIST_ADDED = /^GET \/es\/v2\/connectors\/added$/;
+const GET_CONNECTOR = /^GET \/es\/v2\/connectors\/:connectorId$/;
+const GET_CONFIGURATION = /^GET \/es\/v2\/connectors\/:connectorId\/configuration$/;
+const PUT_CONFIGURATION = /^PUT /;
+const REMOVE = /^DELETE /;
+
+const seconds = (ms: number) => (ms / 1000).toFixed(1);
+const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined && b > 0 ? (a / b).toFixed(2) : "–");
+
+function find(records: BenchRecord[], provider: string, n: number, latencyMs: number, operation: string): BenchRecord | undefined {
+  return records.find((r) => r.provider === provider && r.n === n && r.latencyMs === latencyMs && r.operation === operation);
+}
+
+function routes(r: BenchRecord): string {
+  const parts: [string, number][] = [
+    ["Add", callsMatching(r, ADD)],
+    ["List added", callsMatching(r, LIST_ADDED)],
+    ["Get", callsMatching(r, GET_CONNECTOR)],
+    ["Get config", callsMatching(r, GET_CONFIGURATION)],
+    ["Configure", callsMatching(r, PUT_CONFIGURATION)],
+    ["Remove", callsMatching(r, REMOVE)],
+  ];
+  const shown = parts.filter(([, n]) => n > 0).map(([label, n]) => `${label} ${n}`);
+  return shown.length > 0 ? shown.join(", ") : "–";
+}
+
+function table(records: BenchRecord[], n: number, latencyMs: number): string[] {
+  const lines = [
+    `### N = ${n}, latency ${latencyMs} ms`,
+    "",
+    "| operation | provider | wall s | API calls | by route | tokens | peak RSS MiB | this / floor | naive / this |",
+    "|---|---|---:|---:|---|---:|---:|---:|---:|",
+  ];
+  for (const operation of OPERATIONS) {
+    const mine = find(records, "this", n, latencyMs, operation);
+    const floor = find(records, "floor", n, latencyMs, operation);
+    const naive = find(records, "naive", n, latencyMs, operation);
+    for (const provider of PROVIDERS) {
+      const r = find(records, provider, n, latencyMs, operation);
+      if (!r) continue;
+      const vsFloor = provider === "this" ? ratio(mine?.wallMs, floor?.wallMs) : "";
+      const vsNaive = provider === "this" ? ratio(naive?.wallMs, mine?.wallMs) : "";
+      lines.push(
+        `| ${operation} | ${provider} | ${seconds(r.wallMs)} | ${apiCalls(r)} | ${routes(r)} | ${r.tokenRequests} | ${r.peakRssMiB ?? "–"} | ${vsFloor} | ${vsNaive} |`,
+      );
+    }
+  }
+  return [...lines, ""];
+}
+
+function targets(records: BenchRecord[]): string[] {
+  const mine = records.filter((r) => r.provider === "this");
+  const lines = ["## Targets (issue 6) and the measured values", "", "| target | measured | met? |", "|---|---|---|"];
+  const row = (target: string, measured: string, met: boolean | undefined) =>
+    lines.push(`| ${target} | ${measured} | ${met === undefined ? "not measured" : met ? "yes" : "**no**"} |`);
+
+  const maxTokens = Math.max(...mine.map((r) => r.tokenRequests));
+  row("Token requests ≤ 1 per engine process", mine.length ? `max ${maxTokens} per operation (each operation is one engine process)` : "–", mine.length ? maxTokens <= 1 : undefined);
+
+  const refreshes = mine.filter((r) => r.operation === "refresh");
+  const refreshText = refreshes
+    .map((r) => `N=${r.n}/${r.latencyMs} ms: ${callsMatching(r, LIST_ADDED)} list (limit ${Math.ceil(r.n / 200) + 1}), ${callsMatching(r, GET_CONNECTOR)} Get`)
+    .join("; ");
+  const refreshMet = refreshes.every((r) => callsMatching(r, LIST_ADDED) <= Math.ceil(r.n / 200) + 1 && callsMatching(r, GET_CONNECTOR) === 0);
+  row("`refresh`: ≤ ceil(N/200)+1 list calls, no per-resource Get", refreshText || "–", refreshes.length ? refreshMet : undefined);
+
+  const up100 = mine.filter((r) => r.operation === "up" && r.n === 100);
+  const perAdd = up100.map((r) => `${(r.n / Math.max(1, callsMatching(r, ADD))).toFixed(1)} ids/Add (${callsMatching(r, ADD)} Adds, ${r.latencyMs} ms)`);
+  row("`up` N=100: ≥ 10 ids per Add on average", perAdd.join("; ") || "–", up100.length ? up100.every((r) => r.n / Math.max(1, callsMatching(r, ADD)) >= 10) : undefined);
+
+  const floorChecks: string[] = [];
+  let floorMet: boolean | undefined;
+  for (const n of [100, 500]) {
+    for (const operation of OPERATIONS) {
+      const a = find(records, "this", n, 0, operation);
+      const b = find(records, "floor", n, 0, operation);
+      if (!a || !b) continue;
+      const x = a.wallMs / b.wallMs;
+      floorChecks.push(`N=${n} ${operation} ${x.toFixed(2)}`);
+      floorMet = (floorMet ?? true) && x <= 1.15;
+    }
+  }
+  row("0 ms: wall ≤ 1.15 × floor, every operation, N=100 and 500", floorChecks.join("; ") || "–", floorMet);
+
+  const naiveChecks: string[] = [];
+  let naiveMet: boolean | undefined;
+  for (const operation of ["up", "refresh"]) {
+    const a = find(records, "this", 100, 50, operation);
+    const b = find(records, "naive", 100, 50, operation);
+    if (!a || !b) continue;
+    const x = b.wallMs / a.wallMs;
+    naiveChecks.push(`${operation} ${x.toFixed(2)}×`);
+    naiveMet = (naiveMet ?? true) && x >= 3;
+  }
+  row("50 ms, N=100: ≥ 3 × faster than naive for `up` and `refresh`", naiveChecks.join("; ") || "–", naiveMet);
+
+  const rss500 = mine.filter((r) => r.n === 500 && r.peakRssMiB !== null).map((r) => r.peakRssMiB ?? 0);
+  const rssAny = mine.filter((r) => r.peakRssMiB !== null);
+  const largestN = Math.max(0, ...rssAny.map((r) => r.n));
+  const rssLargest = rssAny.filter((r) => r.n === largestN).map((r) => r.peakRssMiB ?? 0);
+  row(
+    "Peak RSS of the provider process < 150 MiB at N=500",
+    rss500.length ? `${Math.max(...rss500)} MiB` : rssLargest.length ? `not run at N=500; ${Math.max(...rssLargest)} MiB at N=${largestN}` : "–",
+    rss500.length ? Math.max(...rss500) < 150 : undefined,
+  );
+  return [...lines, ""];
+}
+
+export async function renderBenchmarks(results: Results, file: string): Promise<void> {
+  const { machine, commands, records } = results;
+  const cells = [...new Set(records.map((r) => `${r.latencyMs}|${r.n}`))]
+    .map((key) => key.split("|").map(Number) as [number, number])
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const lines = [
+    "# Benchmarks",
+    "",
+    "Rendered by `bench/render.ts` from `bench/results.json`; do not edit the tables by hand (the prose",
+    "at the end comes from `bench/analysis.md`).",
+    "",
+    "The real Pulumi engine (Automation API, the CLI of `scripts/ensure-pulumi.sh`, default `--parallel`)",
+    "runs `bench/programs/fleet` against the local service (in process, rate limiting off, latency by",
+    "fault injection): N AddedConnectors in one sub-account, half of them with a ConnectorConfiguration.",
+    "Operations: `up` (create), a no-change `preview`, `refresh`, `rotate` (an `up` that changes the",
+    "secret of every configuration) and `destroy`. Providers: **this** package; **floor**, a dynamic",
+    "provider whose operations do nothing (the engine's own cost); **naive**, a new token and a new",
+    "connection per operation, one Get per read, one Add per create.",
+    "",
+    "Columns: wall time of the engine operation; API calls = service requests other than the token",
+    "route; tokens = token requests; peak RSS = the largest VmHWM of the dynamic-provider process.",
+    "",
+    "## Machine",
+    "",
+    `${machine.nproc} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB memory, ${machine.platform}, Node ${machine.node}, Pulumi CLI ${machine.pulumi}.${machine.loadAverage === undefined ? "" : ` Load average (1 min) at the start: ${machine.loadAverage}.`}`,
+    "",
+    "## Commands that produced these results",
+    "",
+    ...commands.map((c) => `- \`${c}\``),
+    "",
+    "Quick mode: `npm run build && npm run bench -- --quick` (N = 10 and 100, 0 ms). Full mode:",
+    "`npm run build && npm run bench` (N = 10, 100 and 500 at 0 and 50 ms; long, not run by CI).",
+    "`--n`, `--latency`, `--providers` select cells; `--append` merges them into the existing results.",
+    "",
+    ...targets(records),
+    "## Results",
+    "",
+    ...cells.flatMap(([latencyMs, n]) => table(records, n, latencyMs)),
+  ];
+  let analysis = "";
+  try {
+    analysis = await fs.readFile(path.join(path.dirname(file), "bench", "analysis.md"), "utf8");
+  } catch {
+    analysis = "";
+  }
+  await fs.writeFile(file, `${lines.join("\n")}\n${analysis ? `\n${analysis.trim()}\n` : ""}`);
+}

@@ -1,0 +1,88 @@
+// bench/results.json: one record per measurement, plus the machine and the commands that
+// produced them. Records of a later run replace those of the same provider, N, latency and
+// operation, so a partial run (`--append`) adds to a full one instead of erasing it.
+import { promises as fs } from "node:fs";
+import { z } from "zod";
+
+export const PROVIDERS = ["this", "floor", "naive"] as const;
+export const OPERATIONS = ["up", "preview", "refresh", "rotate", "destroy"] as const;
+
+export const RecordSchema = z.object({
+  provider: z.enum(PROVIDERS),
+  n: z.number().int().positive(),
+  latencyMs: z.number().int().min(0),
+  /** up (create), preview (no change), refresh, rotate (secret-rotation up), destroy. */
+  operation: z.enum(OPERATIONS),
+  wallMs: z.number(),
+  /** Requests per route ("METHOD /pattern"), any status, token route included. */
+  calls: z.record(z.string(), z.number().int()),
+  /** Requests that did not answer 2xx. */
+  failedCalls: z.number().int(),
+  tokenRequests: z.number().int(),
+  /** Largest VmHWM of the dynamic-provider process(es) of the operation; null when not seen. */
+  peakRssMiB: z.number().nullable(),
+  /** Resources the engine reported for the operation (create, same, update, delete …). */
+  resourceChanges: z.record(z.string(), z.number()),
+  measuredAt: z.string(),
+});
+export type BenchRecord = z.infer<typeof RecordSchema>;
+
+export const MachineSchema = z.object({
+  nproc: z.number().int(),
+  memoryGiB: z.number(),
+  cpuModel: z.string(),
+  node: z.string(),
+  pulumi: z.string(),
+  platform: z.string(),
+  /** 1-minute load average when the run started: other work on the machine skews wall times. */
+  loadAverage: z.number().optional(),
+});
+export type Machine = z.infer<typeof MachineSchema>;
+
+export const ResultsSchema = z.object({
+  machine: MachineSchema,
+  /** Every command that contributed records, in order. */
+  commands: z.array(z.string()),
+  records: z.array(RecordSchema),
+});
+export type Results = z.infer<typeof ResultsSchema>;
+
+export function recordKey(r: Pick<BenchRecord, "provider" | "n" | "latencyMs" | "operation">): string {
+  return `${r.provider}|${r.n}|${r.latencyMs}|${r.operation}`;
+}
+
+export async function loadResults(file: string): Promise<Results | undefined> {
+  try {
+    return ResultsSchema.parse(JSON.parse(await fs.readFile(file, "utf8")));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Merges `next` into `base` (same key: the newer record wins). */
+export function mergeResults(base: Results | undefined, next: Results): Results {
+  if (!base) return next;
+  const byKey = new Map(base.records.map((r) => [recordKey(r), r]));
+  for (const r of next.records) byKey.set(recordKey(r), r);
+  return { machine: next.machine, commands: [...base.commands, ...next.commands], records: [...byKey.values()] };
+}
+
+export async function saveResults(file: string, results: Results): Promise<void> {
+  const order = (r: BenchRecord) => [r.latencyMs, r.n, PROVIDERS.indexOf(r.provider), OPERATIONS.indexOf(r.operation)];
+  const sorted = [...results.records].sort((a, b) => {
+    const [x, y] = [order(a), order(b)];
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] - y[i];
+    return 0;
+  });
+  await fs.writeFile(file, `${JSON.stringify({ ...results, records: sorted }, null, 2)}\n`);
+}
+
+/** Calls to routes whose key matches `pattern`, summed. */
+export function callsMatching(r: BenchRecord, pattern: RegExp): number {
+  return Object.entries(r.calls).reduce((sum, [route, n]) => sum + (pattern.test(route) ? n : 0), 0);
+}
+
+/** Service calls excluding the token route. */
+export function apiCalls(r: BenchRecord): number {
+  return callsMatching(r, /^(?!POST \/es\/v2\/oauth)/);
+}

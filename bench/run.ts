@@ -1,0 +1,216 @@
+// `npm run bench [-- options]`: drives the real Pulumi engine (Automation API, the CLI that
+// scripts/ensure-pulumi.sh provides) against the local service, for this package's provider
+// and the two baselines, and writes bench/results.json and BENCHMARKS.md.
+//
+//   --quick              N = 10 and 100 at 0 ms (a few minutes)
+//   (default: full)      N = 10, 100 and 500 at 0 and 50 ms (long; not run by CI)
+//   --n 100,500          N values (override)
+//   --latency 0,50       service latencies in ms (override)
+//   --providers this,naive
+//   --append             merge into the existing results.json instead of replacing it
+//   --render             only re-render BENCHMARKS.md from bench/results.json (after editing bench/analysis.md)
+import * as os from "node:os";
+import * as path from "node:path";
+import { performance } from "node:perf_hooks";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { z } from "zod";
+import { catalogueWithExtra } from "../service/seed/catalogue";
+import { startLocalService, type LocalService, type Stats } from "../test/helpers/local-service";
+import { disposeEngine, ensureEngine, repoRoot } from "../test/e2e/engine";
+import { renderBenchmarks } from "./render";
+import { loadResults, mergeResults, PROVIDERS, saveResults, type BenchRecord, type Machine, type Results } from "./results";
+import { watchProviderRss } from "./rss";
+import { createBenchStack, type ServiceSettings } from "./stack";
+
+const numbers = (text: string) => text.split(",").map((v) => z.coerce.number().int().min(0).parse(v.trim()));
+
+const ArgsSchema = z.object({
+  quick: z.boolean(),
+  append: z.boolean(),
+  n: z.array(z.number().int().positive()),
+  latency: z.array(z.number().int().min(0)),
+  providers: z.array(z.enum(PROVIDERS)),
+});
+type Args = z.infer<typeof ArgsSchema>;
+
+function parseArgs(argv: string[]): Args {
+  const flag = (name: string) => argv.includes(`--${name}`);
+  const value = (name: string) => {
+    const at = argv.indexOf(`--${name}`);
+    return at >= 0 ? argv[at + 1] : undefined;
+  };
+  const quick = flag("quick");
+  const n = value("n");
+  const latency = value("latency");
+  const providers = value("providers");
+  return ArgsSchema.parse({
+    quick,
+    append: flag("append"),
+    n: n ? numbers(n) : quick ? [10, 100] : [10, 100, 500],
+    latency: latency ? numbers(latency) : quick ? [0] : [0, 50],
+    providers: providers ? providers.split(",").map((p) => p.trim()) : ["floor", "naive", "this"],
+  });
+}
+
+/** Per-route request counts of `after` minus `before` (any status), and the non-2xx ones. */
+function callsBetween(before: Stats, after: Stats): { calls: Record<string, number>; failed: number } {
+  const calls: Record<string, number> = {};
+  let failed = 0;
+  for (const [route, statuses] of Object.entries(after.byRoute)) {
+    for (const [status, count] of Object.entries(statuses)) {
+      const delta = count - (before.byRoute[route]?.[status] ?? 0);
+      if (delta === 0) continue;
+      calls[route] = (calls[route] ?? 0) + delta;
+      if (!/^2\d\d$/.test(status)) failed += delta;
+    }
+  }
+  return { calls, failed };
+}
+
+type Operation = BenchRecord["operation"];
+type Changes = Record<string, number>;
+
+interface Cell {
+  provider: BenchRecord["provider"];
+  n: number;
+  latencyMs: number;
+}
+
+async function measure(service: LocalService, cell: Cell, operation: Operation, run: () => Promise<Changes>): Promise<BenchRecord> {
+  const before = await service.stats();
+  const rss = watchProviderRss();
+  const started = performance.now();
+  let resourceChanges: Changes;
+  let peakRssMiB: number | null = null;
+  let wallMs: number;
+  try {
+    resourceChanges = await run();
+  } finally {
+    wallMs = Math.round(performance.now() - started);
+    peakRssMiB = await rss.stop().catch(() => null);
+  }
+  const after = await service.stats();
+  const { calls, failed } = callsBetween(before, after);
+  const record: BenchRecord = {
+    ...cell,
+    operation,
+    wallMs,
+    calls,
+    failedCalls: failed,
+    tokenRequests: after.tokenRequests - before.tokenRequests,
+    peakRssMiB,
+    resourceChanges,
+    measuredAt: new Date().toISOString(),
+  };
+  console.log(`bench: ${cell.provider} n=${cell.n} ${cell.latencyMs}ms ${operation}: ${wallMs} ms, ${JSON.stringify(calls)}, rss ${peakRssMiB} MiB`);
+  return record;
+}
+
+/** The engine's summary must match what the operation should do: the bench measures only correct runs. */
+function expectChanges(operation: Operation, changes: Changes, expected: Changes): Changes {
+  for (const [kind, count] of Object.entries(expected)) {
+    if ((changes[kind] ?? 0) !== count) {
+      throw new Error(`${operation}: expected ${count} × ${kind}, the engine reported ${JSON.stringify(changes)}`);
+    }
+  }
+  return changes;
+}
+
+async function runCell(service: LocalService, settings: ServiceSettings, ids: string[], cell: Cell): Promise<BenchRecord[]> {
+  const connectorIds = ids.slice(0, cell.n);
+  const total = cell.n + Math.ceil(cell.n / 2) + 1; // + the stack itself
+  const configurations = Math.ceil(cell.n / 2);
+  const bench = await createBenchStack("fleet", settings, {
+    provider: cell.provider,
+    connectorIds: JSON.stringify(connectorIds),
+    secretVersion: "1",
+  });
+  const stack: Stack = bench.stack;
+  const records: BenchRecord[] = [];
+  try {
+    const upChanges = async () => (await stack.up()).summary.resourceChanges ?? {};
+    records.push(await measure(service, cell, "up", async () => expectChanges("up", await upChanges(), { create: total })));
+    records.push(
+      await measure(service, cell, "preview", async () =>
+        expectChanges("preview", (await stack.preview()).changeSummary ?? {}, { same: total, update: 0, create: 0 }),
+      ),
+    );
+    records.push(await measure(service, cell, "refresh", async () => (await stack.refresh()).summary.resourceChanges ?? {}));
+    await stack.setConfig("secretVersion", { value: "2" });
+    records.push(await measure(service, cell, "rotate", async () => expectChanges("rotate", await upChanges(), { update: configurations })));
+    records.push(
+      await measure(service, cell, "destroy", async () =>
+        expectChanges("destroy", (await stack.destroy()).summary.resourceChanges ?? {}, { delete: total }),
+      ),
+    );
+  } finally {
+    await bench.dispose();
+  }
+  return records;
+}
+
+const loadAtStart = Math.round(os.loadavg()[0] * 100) / 100;
+
+async function machine(): Promise<Machine> {
+  const engine = await ensureEngine();
+  return {
+    nproc: os.availableParallelism(),
+    memoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
+    cpuModel: os.cpus()[0]?.model ?? "unknown",
+    node: process.version,
+    pulumi: engine.command.version?.toString() ?? "unknown",
+    platform: `${os.platform()} ${os.release()}`,
+    loadAverage: loadAtStart,
+  };
+}
+
+async function main(): Promise<void> {
+  if (process.argv.includes("--render")) {
+    const saved = await loadResults(path.join(repoRoot, "bench", "results.json"));
+    if (!saved) throw new Error("bench/results.json is missing or malformed: run the bench first");
+    await renderBenchmarks(saved, path.join(repoRoot, "BENCHMARKS.md"));
+    return;
+  }
+  const args = parseArgs(process.argv.slice(2));
+  const maxN = Math.max(...args.n);
+  // The seeded catalogue holds 72 connectors; N up to 500 in one sub-account needs more.
+  const ids = catalogueWithExtra(maxN)
+    .filter((c) => c.name.startsWith("Synthetic Source"))
+    .map((c) => c.connectorId);
+  const service = await startLocalService({ extraConnectors: maxN });
+  const customer = service.customers[0];
+  const settings: ServiceSettings = {
+    baseUrl: service.baseUrl,
+    clientId: customer.clientId,
+    clientSecret: customer.clientSecret,
+    accountId: customer.subAccountIds[0],
+  };
+  const command = `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim();
+  const records: BenchRecord[] = [];
+  try {
+    for (const latencyMs of args.latency) {
+      for (const n of args.n) {
+        for (const provider of args.providers) {
+          await service.reset();
+          if (latencyMs > 0) await service.setFaults({ rules: [{ mode: "latency", latencyMs }] });
+          records.push(...(await runCell(service, settings, ids, { provider, n, latencyMs })));
+        }
+      }
+    }
+  } finally {
+    await service.stop();
+  }
+  const file = path.join(repoRoot, "bench", "results.json");
+  const next: Results = { machine: await machine(), commands: [command], records };
+  const results = args.append ? mergeResults(await loadResults(file), next) : next;
+  await saveResults(file, results);
+  await renderBenchmarks(results, path.join(repoRoot, "BENCHMARKS.md"));
+  await disposeEngine();
+  console.log(`bench: wrote ${path.relative(repoRoot, file)} and BENCHMARKS.md (${records.length} records)`);
+}
+
+main().catch(async (error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  await disposeEngine().catch(() => undefined);
+  process.exit(1);
+});

@@ -1,0 +1,200 @@
+// The fault matrix of issue 7 and one run of a scenario: up (then a second up if needed),
+// checks, destroy (then a second destroy if needed), checks. Faults stay on for both runs
+// of a phase; the checks run with them off.
+import { randomBytes } from "node:crypto";
+import type { FaultSettings } from "../../service/faults";
+import { E2EStack } from "../e2e/harness";
+import { interruptedRun } from "./interrupt";
+import { desiredState } from "./program";
+import { callsTo, ChaosService } from "./service";
+import { clean, verify, type Verdict } from "./verify";
+
+export interface Scenario {
+  name: string;
+  what: string;
+  faults: (seed: number) => FaultSettings;
+  tokenTtlSeconds?: number;
+  timeoutMs?: number;
+  restartMidRun?: boolean;
+  interrupt?: boolean;
+}
+
+const none = (): FaultSettings => ({ rules: [] });
+const ADD = "POST /es/v2/connectors";
+const CONFIGURE = "PUT /es/v2/connectors/:connectorId/configuration";
+const REMOVE = "DELETE /es/v2/connectors/:connectorId";
+
+export const SCENARIOS: Scenario[] = [
+  { name: "errors", what: "20 % of answers 500/503 on every route", faults: (seed) => ({ seed, rules: [{ mode: "error", rate: 0.2 }] }) },
+  {
+    name: "rate-limit",
+    what: "429 bursts with Retry-After (half the requests until 40 were refused)",
+    faults: (seed) => ({ seed, rules: [{ mode: "rateLimit", rate: 0.5, count: 40, retryAfterSeconds: 1 }] }),
+  },
+  { name: "resets", what: "15 % of connections reset without an answer", faults: (seed) => ({ seed, rules: [{ mode: "reset", rate: 0.15 }] }) },
+  {
+    name: "latency",
+    what: "10 % of requests delayed 2.5 s, beyond embedded:timeoutMs=1000",
+    timeoutMs: 1000,
+    faults: (seed) => ({ seed, rules: [{ mode: "latency", rate: 0.1, latencyMs: 2500 }] }),
+  },
+  {
+    name: "commit-then-drop",
+    what: "30 % of Add, Configure and Remove applied, then the answer dropped",
+    faults: (seed) => ({
+      seed,
+      rules: [ADD, CONFIGURE, REMOVE].map((route) => ({ route, mode: "commitThenDrop" as const, rate: 0.3 })),
+    }),
+  },
+  { name: "token-restart", what: "3 s tokens, and a service restart mid-up and mid-destroy (file DB)", tokenTtlSeconds: 3, restartMidRun: true, faults: none },
+  { name: "interrupt", what: "engine SIGINT then SIGKILL at a random point of up and destroy, then refresh and up/destroy", interrupt: true, faults: none },
+];
+
+export interface RunResult {
+  scenario: string;
+  up: 1 | 2 | 0;
+  destroy: 1 | 2 | 0;
+  after: Verdict;
+  restarts: number;
+  /** Answers the fault injection decided (500/503, 429, resets, drops), as the service counted them. */
+  faultsHit: number;
+  notes: string[];
+  seconds: number;
+}
+
+export interface RunOptions {
+  connectors: number;
+  configurations: number;
+  seed: number;
+  log: (line: string) => void;
+}
+
+/** The provider's own error line of an engine failure (not the CLI's "Command failed"). */
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const lines = text.split("\n").map((l) => l.trim());
+  const useful = lines.find((l) => /^error: .*(failed|refus|\(request id)/i.test(l) && !/Command failed|update failed/.test(l)) ??
+    lines.find((l) => /error:/i.test(l) && !/Command failed/.test(l)) ?? lines[0];
+  return useful.slice(0, 400);
+}
+
+/** Restarts the service once, when `threshold` requests have reached the route. */
+function restartWhenBusy(svc: ChaosService, route: string, threshold: number, faults: FaultSettings): { done: Promise<void>; stop: () => void } {
+  let stopped = false;
+  const done = (async () => {
+    while (!stopped) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      if (callsTo(await svc.stats(), route) >= threshold) {
+        await svc.restart(faults);
+        return;
+      }
+    }
+  })();
+  return { done, stop: () => void (stopped = true) };
+}
+
+export async function runScenario(scenario: Scenario, opts: RunOptions): Promise<RunResult> {
+  const started = Date.now();
+  const canaries = [`canary-password-${randomBytes(6).toString("hex")}`, `canary-client-secret-${randomBytes(6).toString("hex")}`];
+  const svc = await ChaosService.start({ tokenTtlSeconds: scenario.tokenTtlSeconds ?? 3600, clientSecret: canaries[1] });
+  const desired = desiredState(opts.connectors, opts.configurations, canaries[0]);
+  const faults = scenario.faults(opts.seed);
+  const stack = await E2EStack.create({
+    program: "connectors",
+    name: `chaos-${scenario.name}`,
+    service: { baseUrl: svc.baseUrl, clientId: svc.clientId, clientSecret: svc.clientSecret, accountId: svc.accountId },
+    config: { ...desired.config, ...(scenario.timeoutMs ? { "embedded:timeoutMs": String(scenario.timeoutMs) } : {}) },
+    secretConfig: desired.secretConfig,
+  });
+  const notes: string[] = [];
+  const extraOutput: string[] = [];
+  const result: RunResult = { scenario: scenario.name, up: 0, destroy: 0, after: emptyVerdict(), restarts: 0, faultsHit: 0, notes, seconds: 0 };
+  try {
+    result.up = await phase("up", scenario, svc, stack, faults, opts, notes, desired.connectorIds.length, extraOutput);
+    await svc.setFaults(none());
+    const afterUp = await verify(svc, stack, desired, "up", canaries, extraOutput);
+    if (!clean(afterUp)) notes.push(`after up: ${JSON.stringify(afterUp)}`);
+    result.destroy = await phase("destroy", scenario, svc, stack, faults, opts, notes, desired.connectorIds.length, extraOutput);
+    await svc.setFaults(none());
+    const afterDestroy = await verify(svc, stack, desired, "destroy", canaries, extraOutput);
+    result.after = sum(afterUp, afterDestroy);
+  } catch (error) {
+    notes.push(`run aborted: ${firstLine(error)}`);
+  } finally {
+    result.restarts = svc.restarts;
+    if (svc.restarts > 0) notes.push(`service restarted ${svc.restarts} time(s)`);
+    result.faultsHit = await faultCount(svc);
+    await svc.setFaults(none()).catch(() => undefined);
+    await stack.dispose().catch(() => undefined);
+    await svc.stop();
+    result.seconds = Math.round((Date.now() - started) / 1000);
+  }
+  opts.log(`${scenario.name}: up ${result.up}, destroy ${result.destroy}, faults ${result.faultsHit}, ${JSON.stringify(result.after)} ${notes.join(" | ")} (${result.seconds}s)`);
+  return result;
+}
+
+/** One phase: first run (faulted, maybe interrupted or restarted), and a second run if the first failed. Returns 1, 2 or 0 (never converged). */
+async function phase(
+  which: "up" | "destroy",
+  scenario: Scenario,
+  svc: ChaosService,
+  stack: E2EStack,
+  faults: FaultSettings,
+  opts: RunOptions,
+  notes: string[],
+  _connectors: number,
+  extraOutput: string[],
+): Promise<1 | 2 | 0> {
+  const run = () => (which === "up" ? stack.up() : stack.destroy());
+  await svc.setFaults(faults);
+  if (scenario.interrupt) {
+    const interrupted = await interruptedRun(stack, which, opts.seed);
+    notes.push(interrupted.note);
+    extraOutput.push(interrupted.output);
+    if (interrupted.finished) return 1;
+    await stack.refresh({ clearPendingCreates: true }).catch((e: unknown) => notes.push(`refresh: ${firstLine(e)}`));
+  } else {
+    // Add may be coalesced into few requests: restart as soon as the first mutating one arrived.
+    const restarter = scenario.restartMidRun ? restartWhenBusy(svc, which === "up" ? ADD : REMOVE, 1, faults) : undefined;
+    try {
+      await run();
+      return 1;
+    } catch (error) {
+      notes.push(`${which} #1: ${firstLine(error)}`);
+    } finally {
+      restarter?.stop();
+      await restarter?.done.catch((e: unknown) => notes.push(`restart: ${firstLine(e)}`));
+    }
+  }
+  try {
+    await run();
+    return 2;
+  } catch (error) {
+    notes.push(`${which} #2: ${firstLine(error)}`);
+    return 0;
+  }
+}
+
+async function faultCount(svc: ChaosService): Promise<number> {
+  const stats = await svc.stats().catch(() => undefined);
+  let n = 0;
+  for (const byStatus of Object.values(stats?.byRoute ?? {})) {
+    for (const [status, count] of Object.entries(byStatus)) if (["500", "503", "429", "reset", "dropped"].includes(status)) n += count;
+  }
+  return n;
+}
+
+function emptyVerdict(): Verdict {
+  return { duplicates: 0, orphans: 0, missing: 0, unconfigured: 0, disagreements: 0, leaks: [] };
+}
+
+function sum(a: Verdict, b: Verdict): Verdict {
+  return {
+    duplicates: a.duplicates + b.duplicates,
+    orphans: a.orphans + b.orphans,
+    missing: a.missing + b.missing,
+    unconfigured: a.unconfigured + b.unconfigured,
+    disagreements: a.disagreements + b.disagreements,
+    leaks: [...new Set([...a.leaks, ...b.leaks])],
+  };
+}

@@ -1,0 +1,150 @@
+// Coalesced Add: concurrent creates share Add calls, and every resource keeps its own result
+// and its own error. Counts come from the service's stats; no test depends on timing beyond
+// "sent together" (Promise.all in one tick).
+import assert from "node:assert/strict";
+import { stableId } from "../../service/domain/ids";
+import { CATALOGUE } from "../../service/seed/catalogue";
+import { NotFoundError, type AddConnectorsResult } from "../../provider/client";
+import { AddCoalescer, type AddingClient } from "../../provider/resources/add-coalescer";
+import * as impl from "../../provider/resources/added-connector-impl";
+import { callsTo, startFixture, useConfig, type ProviderFixture } from "./fixtures";
+
+const ADD = "POST /es/v2/connectors";
+const LIST_ADDED = "GET /es/v2/connectors/added";
+/** Well-formed, but in no catalogue: the service refuses the whole Add with 404. */
+const UNKNOWN_ID = "0000000000000bad";
+
+const ids = (n: number, from = 0) => CATALOGUE.slice(from, from + n).map((c) => c.connectorId);
+
+describe("AddedConnector provider: coalesced Add", () => {
+  let fx: ProviderFixture;
+  before(async () => {
+    fx = await startFixture();
+  });
+  after(async () => fx.service.stop());
+  beforeEach(async () => {
+    await fx.service.reset();
+    useConfig(fx);
+  });
+
+  it("sends 30 concurrent creates as one Add, each with its own outputs", async () => {
+    const wanted = ids(30);
+    const results = await Promise.all(wanted.map((connectorId) => impl.create({ connectorId, accountId: fx.accountId })));
+    assert.equal(callsTo(await fx.service.stats(), ADD), 1);
+    results.forEach((result, i) => {
+      assert.equal(result.id, `${fx.accountId}/${wanted[i]}`);
+      assert.equal(result.outs.connectorId, wanted[i]);
+      assert.equal(result.outs.name, CATALOGUE[i].name);
+    });
+    assert.deepEqual((await fx.service.stats()).byRoute[LIST_ADDED], undefined, "no listing when every id was added");
+  });
+
+  it("never sends more than 50 ids in one Add", async () => {
+    const wanted = ids(70);
+    await Promise.all(wanted.map((connectorId) => impl.create({ connectorId, accountId: fx.accountId })));
+    assert.equal(callsTo(await fx.service.stats(), ADD), 2);
+  });
+
+  it("fails only the resource whose id is unknown; the others are added", async () => {
+    const wanted = ids(29);
+    const all = [...wanted.slice(0, 10), UNKNOWN_ID, ...wanted.slice(10)];
+    const settled = await Promise.allSettled(all.map((connectorId) => impl.create({ connectorId, accountId: fx.accountId })));
+    settled.forEach((outcome, i) => {
+      if (all[i] === UNKNOWN_ID) {
+        assert.equal(outcome.status, "rejected");
+        assert.match(String((outcome as PromiseRejectedResult).reason), new RegExp(`adding connector ${UNKNOWN_ID}`));
+      } else {
+        assert.equal(outcome.status, "fulfilled", `create of ${all[i]}`);
+      }
+    });
+    const added = await fx.client.listAddedConnectors(fx.accountId);
+    const live: string[] = [];
+    for await (const view of added) live.push(view.connectorId);
+    assert.deepEqual(live.sort(), [...wanted].sort());
+    // Bisection: far fewer calls than one per id.
+    assert.ok(callsTo(await fx.service.stats(), ADD) <= 1 + 2 * Math.ceil(Math.log2(all.length)) + 2);
+  });
+
+  it("keeps 'already added' per resource: refuse one, adopt another, add the rest", async () => {
+    const [outside, adopted, ...rest] = ids(12);
+    await fx.client.addConnectors(fx.accountId, [outside, adopted]);
+    const before = callsTo(await fx.service.stats(), ADD);
+    const settled = await Promise.allSettled([
+      impl.create({ connectorId: outside, accountId: fx.accountId }),
+      impl.create({ connectorId: adopted, accountId: fx.accountId, adoptExisting: true }),
+      ...rest.map((connectorId) => impl.create({ connectorId, accountId: fx.accountId })),
+    ]);
+    assert.equal(callsTo(await fx.service.stats(), ADD) - before, 1);
+    assert.equal(settled[0].status, "rejected");
+    assert.match(String((settled[0] as PromiseRejectedResult).reason), /already added.*adoptExisting: true/s);
+    assert.equal(settled[1].status, "fulfilled");
+    assert.equal((settled[1] as PromiseFulfilledResult<{ outs: Record<string, unknown> }>).value.outs.adoptExisting, true);
+    for (const outcome of settled.slice(2)) assert.equal(outcome.status, "fulfilled");
+  });
+
+  it("two resources of the same connector: one adds it, the other is told it is already added", async () => {
+    const [id] = ids(1);
+    const settled = await Promise.allSettled([
+      impl.create({ connectorId: id, accountId: fx.accountId }),
+      impl.create({ connectorId: id, accountId: fx.accountId }),
+    ]);
+    assert.deepEqual(settled.map((s) => s.status).sort(), ["fulfilled", "rejected"]);
+  });
+
+  it("a lost answer to a batch: every member adopts what its own Add did (retried)", async () => {
+    await fx.service.setFaults({ rules: [{ route: ADD, mode: "commitThenDrop", count: 1 }] });
+    try {
+      const wanted = ids(8);
+      const results = await Promise.all(wanted.map((connectorId) => impl.create({ connectorId, accountId: fx.accountId })));
+      assert.deepEqual(results.map((r) => r.outs.connectorId), wanted);
+      assert.equal(callsTo(await fx.service.stats(), ADD), 2);
+    } finally {
+      await fx.service.setFaults({ rules: [] });
+    }
+  });
+
+  it("an error of the whole call reaches every member, unsplit", async () => {
+    const foreign = fx.service.customers[1].subAccountIds[0]; // 403 for this client
+    const settled = await Promise.allSettled(ids(5).map((connectorId) => impl.create({ connectorId, accountId: foreign })));
+    for (const outcome of settled) {
+      assert.equal(outcome.status, "rejected");
+      assert.match(String((outcome as PromiseRejectedResult).reason), /403|forbidden|not allowed|access/i);
+    }
+    assert.equal(callsTo(await fx.service.stats(), ADD), 1);
+  });
+});
+
+describe("AddCoalescer (fake client)", () => {
+  /** Refuses any batch holding a bad id, as the service's atomic Add does. */
+  function fakeClient(bad: Set<string>): AddingClient & { batches: string[][] } {
+    const batches: string[][] = [];
+    return {
+      batches,
+      async addConnectors(_accountId: string, connectorIds: readonly string[]): Promise<AddConnectorsResult> {
+        batches.push([...connectorIds]);
+        if (connectorIds.some((id) => bad.has(id))) {
+          throw new NotFoundError({ status: 404, statusMessage: "unknown connector id(s)", requestId: "r", route: ADD });
+        }
+        return { added: [], alreadyAdded: [...connectorIds], retried: false };
+      },
+    };
+  }
+
+  it("bisects a refused batch down to the bad ids; each member settles once", async () => {
+    const all = Array.from({ length: 50 }, (_, i) => stableId("connector", `fake ${i}`));
+    const bad = new Set([all[7], all[33]]);
+    const client = fakeClient(bad);
+    const coalescer = new AddCoalescer({ windowMs: 1 });
+    const settled = await Promise.allSettled(all.map((id) => coalescer.add(client, "acct", id)));
+    settled.forEach((outcome, i) => assert.equal(outcome.status, bad.has(all[i]) ? "rejected" : "fulfilled"));
+    assert.equal(client.batches[0].length, 50);
+    assert.ok(client.batches.length < 30, `${client.batches.length} calls`);
+  });
+
+  it("invalidates through onWrite before and after each Add", async () => {
+    const writes: string[] = [];
+    const coalescer = new AddCoalescer({ windowMs: 1, onWrite: (_client, accountId) => writes.push(accountId) });
+    await coalescer.add(fakeClient(new Set()), "acct", stableId("connector", "x"));
+    assert.deepEqual(writes, ["acct", "acct"]);
+  });
+});
