@@ -1,50 +1,12 @@
 // The AddedConnector resource: a catalogue connector added to a sub-account.
 import * as pulumi from "@pulumi/pulumi";
 
-// The provider object is serialized by Pulumi's closure serializer and evaluated in the
-// dynamic-provider process: it holds only this path and loads the implementation (client,
-// zod, undici) at call time, from the installed package. The path ends in ".js": the
-// package's `exports` pattern "./dist/*" maps names as they are, without extension lookup.
-const IMPL = "pulumi-embedded-connectors/dist/provider/resources/added-connector-impl.js";
-type Impl = typeof import("./added-connector-impl");
+import { delegatingProvider } from "./delegating-provider";
 
-export const addedConnectorProvider: pulumi.dynamic.ResourceProvider = {
-  async configure(req) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const impl: Impl = require(IMPL);
-    impl.configureFromRequest(req);
-  },
-  async check(olds, news) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const impl: Impl = require(IMPL);
-    return impl.check(olds, news);
-  },
-  async diff(id, olds, news) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const impl: Impl = require(IMPL);
-    return impl.diff(id, olds, news);
-  },
-  async create(inputs) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const impl: Impl = require(IMPL);
-    return impl.create(inputs);
-  },
-  async read(id, props) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const impl: Impl = require(IMPL);
-    return impl.read(id, props);
-  },
-  async update(id, olds, news) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const impl: Impl = require(IMPL);
-    return impl.update(id, olds, news);
-  },
-  async delete(id, props) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const impl: Impl = require(IMPL);
-    return impl.remove(id, props);
-  },
-};
+/** Loads ./added-connector-impl.js at call time (see delegating-provider.ts). */
+export const addedConnectorProvider = delegatingProvider<typeof import("./added-connector-impl")>(
+  "pulumi-embedded-connectors/dist/provider/resources/added-connector-impl.js",
+);
 
 export interface AddedConnectorArgs {
   /** The 16-character id of the catalogue connector to add. Required. Changing it replaces the resource. */

@@ -1,47 +1,12 @@
 // The ConnectorConfiguration resource: the secret configuration of an added connector.
 import * as pulumi from "@pulumi/pulumi";
 
-// See added-connector.ts: the provider object holds only the implementation's path.
-const IMPL = "pulumi-embedded-connectors/dist/provider/resources/connector-configuration-impl.js";
-type Impl = typeof import("./connector-configuration-impl");
+import { delegatingProvider } from "./delegating-provider";
 
-export const connectorConfigurationProvider: pulumi.dynamic.ResourceProvider = {
-  async configure(req) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const impl: Impl = require(IMPL);
-    impl.configureFromRequest(req);
-  },
-  async check(olds, news) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const impl: Impl = require(IMPL);
-    return impl.check(olds, news);
-  },
-  async diff(id, olds, news) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const impl: Impl = require(IMPL);
-    return impl.diff(id, olds, news);
-  },
-  async create(inputs) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const impl: Impl = require(IMPL);
-    return impl.create(inputs);
-  },
-  async read(id, props) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const impl: Impl = require(IMPL);
-    return impl.read(id, props);
-  },
-  async update(id, olds, news) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const impl: Impl = require(IMPL);
-    return impl.update(id, olds, news);
-  },
-  async delete(id) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const impl: Impl = require(IMPL);
-    return impl.remove(id);
-  },
-};
+/** Loads ./connector-configuration-impl.js at call time (see delegating-provider.ts). */
+export const connectorConfigurationProvider = delegatingProvider<typeof import("./connector-configuration-impl")>(
+  "pulumi-embedded-connectors/dist/provider/resources/connector-configuration-impl.js",
+);
 
 /** A value of a configuration field: Text, Password, Date, Select → string; Number → number; Multi-Select → list. */
 export type SecretConfigValue = string | number | string[];
