@@ -13,7 +13,12 @@ export const RecordSchema = z.object({
   latencyMs: z.number().int().min(0),
   /** up (create), preview (no change), refresh, rotate (secret-rotation up), destroy. */
   operation: z.enum(OPERATIONS),
+  /** The engine's --parallel; absent: its default (4 × CPUs). */
+  parallel: z.number().int().positive().optional(),
+  /** The median of `wallRunsMs`; the other fields are those of the run with that wall time. */
   wallMs: z.number(),
+  /** Wall time of every repetition (`--repeat`), in the order run. */
+  wallRunsMs: z.array(z.number()).optional(),
   /** Requests per route ("METHOD /pattern"), any status, token route included. */
   calls: z.record(z.string(), z.number().int()),
   /** Requests that did not answer 2xx. */
@@ -47,8 +52,22 @@ export const ResultsSchema = z.object({
 });
 export type Results = z.infer<typeof ResultsSchema>;
 
-export function recordKey(r: Pick<BenchRecord, "provider" | "n" | "latencyMs" | "operation">): string {
-  return `${r.provider}|${r.n}|${r.latencyMs}|${r.operation}`;
+export function recordKey(r: Pick<BenchRecord, "provider" | "n" | "latencyMs" | "operation" | "parallel">): string {
+  return `${r.provider}|${r.n}|${r.latencyMs}|${r.operation}|${r.parallel ?? "default"}`;
+}
+
+/**
+ * One record per key from repeated measurements: the run with the median wall time (the
+ * lower middle one for an even count), with every run's wall time kept in `wallRunsMs`.
+ */
+export function medianRecords(records: BenchRecord[]): BenchRecord[] {
+  const groups = new Map<string, BenchRecord[]>();
+  for (const r of records) groups.set(recordKey(r), [...(groups.get(recordKey(r)) ?? []), r]);
+  return [...groups.values()].map((runs) => {
+    const sorted = [...runs].sort((a, b) => a.wallMs - b.wallMs);
+    const median = sorted[Math.floor((sorted.length - 1) / 2)];
+    return { ...median, wallRunsMs: runs.map((r) => r.wallMs) };
+  });
 }
 
 export async function loadResults(file: string): Promise<Results | undefined> {
@@ -68,7 +87,7 @@ export function mergeResults(base: Results | undefined, next: Results): Results 
 }
 
 export async function saveResults(file: string, results: Results): Promise<void> {
-  const order = (r: BenchRecord) => [r.latencyMs, r.n, PROVIDERS.indexOf(r.provider), OPERATIONS.indexOf(r.operation)];
+  const order = (r: BenchRecord) => [r.parallel ?? 0, r.latencyMs, r.n, PROVIDERS.indexOf(r.provider), OPERATIONS.indexOf(r.operation)];
   const sorted = [...results.records].sort((a, b) => {
     const [x, y] = [order(a), order(b)];
     for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] - y[i];

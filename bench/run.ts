@@ -7,6 +7,8 @@
 //   --n 100,500          N values (override)
 //   --latency 0,50       service latencies in ms (override)
 //   --providers this,naive
+//   --repeat 3           run every cell 3 times (providers interleaved) and keep the median
+//   --parallel 32        the engine's --parallel for every operation (default: the engine's own)
 //   --append             merge into the existing results.json instead of replacing it
 //   --render             only re-render BENCHMARKS.md from bench/results.json (after editing bench/analysis.md)
 import * as os from "node:os";
@@ -18,7 +20,7 @@ import { catalogueWithExtra } from "../service/seed/catalogue";
 import { startLocalService, type LocalService, type Stats } from "../test/helpers/local-service";
 import { disposeEngine, ensureEngine, repoRoot } from "../test/e2e/engine";
 import { renderBenchmarks } from "./render";
-import { loadResults, mergeResults, PROVIDERS, saveResults, type BenchRecord, type Machine, type Results } from "./results";
+import { loadResults, medianRecords, mergeResults, PROVIDERS, saveResults, type BenchRecord, type Machine, type Results } from "./results";
 import { watchProviderRss } from "./rss";
 import { createBenchStack, type ServiceSettings } from "./stack";
 
@@ -30,6 +32,8 @@ const ArgsSchema = z.object({
   n: z.array(z.number().int().positive()),
   latency: z.array(z.number().int().min(0)),
   providers: z.array(z.enum(PROVIDERS)),
+  repeat: z.number().int().positive(),
+  parallel: z.number().int().positive().optional(),
 });
 type Args = z.infer<typeof ArgsSchema>;
 
@@ -43,12 +47,16 @@ function parseArgs(argv: string[]): Args {
   const n = value("n");
   const latency = value("latency");
   const providers = value("providers");
+  const repeat = value("repeat");
+  const parallel = value("parallel");
   return ArgsSchema.parse({
     quick,
     append: flag("append"),
     n: n ? numbers(n) : quick ? [10, 100] : [10, 100, 500],
     latency: latency ? numbers(latency) : quick ? [0] : [0, 50],
     providers: providers ? providers.split(",").map((p) => p.trim()) : ["floor", "naive", "this"],
+    repeat: repeat ? Number(repeat) : 1,
+    parallel: parallel ? Number(parallel) : undefined,
   });
 }
 
@@ -74,6 +82,7 @@ interface Cell {
   provider: BenchRecord["provider"];
   n: number;
   latencyMs: number;
+  parallel?: number;
 }
 
 async function measure(service: LocalService, cell: Cell, operation: Operation, run: () => Promise<Changes>): Promise<BenchRecord> {
@@ -102,7 +111,8 @@ async function measure(service: LocalService, cell: Cell, operation: Operation, 
     resourceChanges,
     measuredAt: new Date().toISOString(),
   };
-  console.log(`bench: ${cell.provider} n=${cell.n} ${cell.latencyMs}ms ${operation}: ${wallMs} ms, ${JSON.stringify(calls)}, rss ${peakRssMiB} MiB`);
+  const parallel = cell.parallel === undefined ? "" : ` p${cell.parallel}`;
+  console.log(`bench: ${cell.provider} n=${cell.n} ${cell.latencyMs}ms${parallel} ${operation}: ${wallMs} ms, ${JSON.stringify(calls)}, rss ${peakRssMiB} MiB`);
   return record;
 }
 
@@ -128,19 +138,20 @@ async function runCell(service: LocalService, settings: ServiceSettings, ids: st
   const stack: Stack = bench.stack;
   const records: BenchRecord[] = [];
   try {
-    const upChanges = async () => (await stack.up()).summary.resourceChanges ?? {};
+    const parallel = cell.parallel;
+    const upChanges = async () => (await stack.up({ parallel })).summary.resourceChanges ?? {};
     records.push(await measure(service, cell, "up", async () => expectChanges("up", await upChanges(), { create: total })));
     records.push(
       await measure(service, cell, "preview", async () =>
-        expectChanges("preview", (await stack.preview()).changeSummary ?? {}, { same: total, update: 0, create: 0 }),
+        expectChanges("preview", (await stack.preview({ parallel })).changeSummary ?? {}, { same: total, update: 0, create: 0 }),
       ),
     );
-    records.push(await measure(service, cell, "refresh", async () => (await stack.refresh()).summary.resourceChanges ?? {}));
+    records.push(await measure(service, cell, "refresh", async () => (await stack.refresh({ parallel })).summary.resourceChanges ?? {}));
     await stack.setConfig("secretVersion", { value: "2" });
     records.push(await measure(service, cell, "rotate", async () => expectChanges("rotate", await upChanges(), { update: configurations })));
     records.push(
       await measure(service, cell, "destroy", async () =>
-        expectChanges("destroy", (await stack.destroy()).summary.resourceChanges ?? {}, { delete: total }),
+        expectChanges("destroy", (await stack.destroy({ parallel })).summary.resourceChanges ?? {}, { delete: total }),
       ),
     );
   } finally {
@@ -186,20 +197,25 @@ async function main(): Promise<void> {
     accountId: customer.subAccountIds[0],
   };
   const command = `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim();
-  const records: BenchRecord[] = [];
+  const runs: BenchRecord[] = [];
   try {
     for (const latencyMs of args.latency) {
       for (const n of args.n) {
-        for (const provider of args.providers) {
-          await service.reset();
-          if (latencyMs > 0) await service.setFaults({ rules: [{ mode: "latency", latencyMs }] });
-          records.push(...(await runCell(service, settings, ids, { provider, n, latencyMs })));
+        // Repetitions interleave the providers, so that a slow spell of a shared machine
+        // does not fall on one provider's runs only.
+        for (let repetition = 0; repetition < args.repeat; repetition++) {
+          for (const provider of args.providers) {
+            await service.reset();
+            if (latencyMs > 0) await service.setFaults({ rules: [{ mode: "latency", latencyMs }] });
+            runs.push(...(await runCell(service, settings, ids, { provider, n, latencyMs, parallel: args.parallel })));
+          }
         }
       }
     }
   } finally {
     await service.stop();
   }
+  const records = medianRecords(runs);
   const file = path.join(repoRoot, "bench", "results.json");
   const next: Results = { machine: await machine(), commands: [command], records };
   const results = args.append ? mergeResults(await loadResults(file), next) : next;

@@ -13,6 +13,7 @@ export const SETTINGS = {
   timeoutMs: { key: "embedded:timeoutMs", env: "EMBEDDED_TIMEOUT_MS", secret: false },
   maxRetries: { key: "embedded:maxRetries", env: "EMBEDDED_MAX_RETRIES", secret: false },
   concurrency: { key: "embedded:concurrency", env: "EMBEDDED_CONCURRENCY", secret: false },
+  addWindowMs: { key: "embedded:addWindowMs", env: "EMBEDDED_ADD_WINDOW_MS", secret: false },
   caCertificate: { key: "embedded:caCertificate", env: "EMBEDDED_CA_CERTIFICATE", secret: false },
 } as const;
 
@@ -36,6 +37,11 @@ export interface ProviderSettings {
   maxRetries: number;
   /** Requests in flight per process and base URL. Default: 8. */
   concurrency: number;
+  /**
+   * How long the first create of a sub-account waits at most for others to share its Add
+   * call, milliseconds; 0 sends every Add alone. Default: 250 (see add-coalescer.ts).
+   */
+  addWindowMs: number;
   /** PEM certificate of a private CA. Default: none (system CAs). */
   caCertificate?: string;
 }
@@ -100,6 +106,9 @@ function positiveInt(name: SettingName, fallback: number, config: ConfigSource, 
   return value;
 }
 
+/** Default of `addWindowMs`: the engine hands creates over ~15–40 ms apart (BENCHMARKS.md). */
+export const DEFAULT_ADD_WINDOW_MS = 250;
+
 /** Refuses anything but https, except plain http to a loopback host (the local service). */
 export function checkBaseUrl(baseUrl: string): string {
   let url: URL;
@@ -128,6 +137,7 @@ export function resolveSettings(config: ConfigSource, env: NodeJS.ProcessEnv = p
     timeoutMs: positiveInt("timeoutMs", 30_000, config, env, 1),
     maxRetries: positiveInt("maxRetries", 5, config, env, 0),
     concurrency: positiveInt("concurrency", 8, config, env, 1),
+    addWindowMs: positiveInt("addWindowMs", DEFAULT_ADD_WINDOW_MS, config, env, 0),
     caCertificate: lookup("caCertificate", config, env),
   };
 }

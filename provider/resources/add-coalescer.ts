@@ -1,7 +1,9 @@
-// Coalesced Add Connector calls. The engine creates independent resources concurrently, so
-// an `up` of N AddedConnectors sends N creates within milliseconds; the service's Add takes
-// up to 50 ids at once. Creates for the same client and sub-account that arrive within a
-// short window go out as one Add, and each create still gets its own result and error:
+// Coalesced Add Connector calls. The engine runs independent creates concurrently (up to its
+// --parallel), but generates them one at a time: on the machine of BENCHMARKS.md creates of
+// an `up` reach the provider 15–40 ms apart. The service's Add takes up to 50 ids at once.
+// Creates for the same client and sub-account go out as one Add while they keep coming (each
+// within `idleMs` of the last, the first waiting at most `windowMs`), and each create still
+// gets its own result and error:
 // - the answer is split per id (added view, or "already added" with the call's `retried`);
 // - Add is atomic, so an unknown id makes the whole batch fail (404): the batch is then split
 //   in halves and re-sent until only the ids at fault fail (a bisection: about 2·log2(50)
@@ -9,6 +11,7 @@
 // - an error that is not about particular ids (network, 5xx after retries, 401, 403, 429)
 //   is every member's own error, and is handed to each.
 import { checkId, type AddConnectorsResult, type AddedConnectorView, type EmbeddedClient } from "../client";
+import { DEFAULT_ADD_WINDOW_MS } from "../settings";
 import { statusOf } from "./shared";
 
 /** What one create learns from the (possibly shared) Add. */
@@ -25,12 +28,16 @@ export interface AddOutcome {
 export type AddingClient = Pick<EmbeddedClient, "addConnectors">;
 
 export interface AddCoalescerOptions {
-  /** How long the first create of a batch waits for others at most (default 10 ms). */
+  /**
+   * How long the first create of a batch waits for others at most (default 250 ms; each
+   * `add` may pass its own, from the `addWindowMs` setting). 0: every Add goes out alone.
+   */
   windowMs?: number;
   /**
-   * A batch also goes out once no create joined it for this long (default 3 ms): the engine
-   * sends its creates in a burst (as many as its --parallel allows), so waiting out the
-   * whole window after the burst ended would only add latency.
+   * A batch also goes out once no create joined it for this long (default 60 ms, at most the
+   * window): longer than the engine's gap between two creates, so a steady stream keeps
+   * filling the batch, and short enough that a batch capped by the engine's --parallel
+   * (no create can arrive while every worker waits here) does not wait out the window.
    */
   idleMs?: number;
   /** Most ids per Add (default and service maximum 50). */
@@ -48,14 +55,14 @@ interface Member {
 interface Batch {
   client: AddingClient;
   accountId: string;
+  idleMs: number;
   members: Member[];
   ids: Set<string>;
   timer?: NodeJS.Timeout;
   idleTimer?: NodeJS.Timeout;
 }
 
-export const DEFAULT_ADD_WINDOW_MS = 10;
-export const DEFAULT_ADD_IDLE_MS = 3;
+export const DEFAULT_ADD_IDLE_MS = 60;
 export const MAX_IDS_PER_ADD = 50;
 
 export class AddCoalescer {
@@ -75,8 +82,11 @@ export class AddCoalescer {
     this.onWrite = options.onWrite ?? (() => undefined);
   }
 
-  /** Adds one connector, possibly together with others; settles with this id's own outcome. */
-  add(client: AddingClient, accountId: string, connectorId: string): Promise<AddOutcome> {
+  /**
+   * Adds one connector, possibly together with others; settles with this id's own outcome.
+   * `windowMs` overrides the default for a batch this call opens.
+   */
+  add(client: AddingClient, accountId: string, connectorId: string, windowMs = this.windowMs): Promise<AddOutcome> {
     // A malformed id fails alone, here, instead of failing the batch in the client's check.
     checkId("connectorId", connectorId);
     return new Promise<AddOutcome>((resolve, reject) => {
@@ -93,19 +103,19 @@ export class AddCoalescer {
         batch = undefined;
       }
       if (!batch) {
-        const created: Batch = { client, accountId, members: [], ids: new Set() };
-        created.timer = setTimeout(() => this.flush(created), this.windowMs);
+        const created: Batch = { client, accountId, idleMs: Math.min(this.idleMs, windowMs), members: [], ids: new Set() };
+        created.timer = setTimeout(() => this.flush(created), windowMs);
         perClient.set(accountId, created);
         batch = created;
       }
       batch.members.push({ connectorId, resolve, reject });
       batch.ids.add(connectorId);
-      if (batch.members.length >= this.maxBatch) {
+      if (batch.members.length >= this.maxBatch || windowMs <= 0) {
         this.flush(batch);
       } else {
         const open = batch;
         if (open.idleTimer) clearTimeout(open.idleTimer);
-        open.idleTimer = setTimeout(() => this.flush(open), this.idleMs);
+        open.idleTimer = setTimeout(() => this.flush(open), open.idleMs);
       }
     });
   }

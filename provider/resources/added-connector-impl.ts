@@ -111,11 +111,17 @@ export function alreadyAddedMessage(connectorId: string, accountId: string, name
   );
 }
 
-export function inUseMessage(name: string | undefined, connectorId: string, accountId: string, src: number, dest: number): string {
+export function inUseMessage(
+  name: string | undefined,
+  connectorId: string,
+  accountId: string,
+  src: number | undefined,
+  dest: number | undefined,
+): string {
   const label = name ? `"${name}" (${connectorId})` : connectorId;
+  const counts = src === undefined && dest === undefined ? "" : ` (srcConnections=${src ?? "?"}, destConnections=${dest ?? "?"})`;
   return (
-    `cannot remove connector ${label} from sub-account ${accountId}: it is used in connections ` +
-    `(srcConnections=${src}, destConnections=${dest}). ` +
+    `cannot remove connector ${label} from sub-account ${accountId}: it is used in connections${counts}. ` +
     `Delete those connections first, or set the resource option \`retainOnDelete: true\` ` +
     `to leave the connector in the sub-account when it leaves the stack.`
   );
@@ -127,7 +133,7 @@ export function inUseMessage(name: string | undefined, connectorId: string, acco
  */
 export async function create(inputs: Props): Promise<CreateResult> {
   const { connectorId, accountId, adoptExisting } = parseInputs(inputs);
-  const { client } = currentClient();
+  const { client, settings } = currentClient();
   const state = runtime();
   if (adoptExisting) {
     // Adoption reads first (one shared listing per sub-account), so taking over what is
@@ -142,7 +148,7 @@ export async function create(inputs: Props): Promise<CreateResult> {
   }
   let outcome: Awaited<ReturnType<typeof state.adds.add>>;
   try {
-    outcome = await state.adds.add(client, accountId, connectorId);
+    outcome = await state.adds.add(client, accountId, connectorId, settings.addWindowMs);
   } catch (error) {
     throw failure(`adding connector ${connectorId} to sub-account ${accountId} failed`, error);
   }
@@ -203,37 +209,27 @@ export async function update(id: string, olds: Props, news: Props): Promise<Upda
 }
 
 /**
- * The delete guard: refuse while connections use the connector; a connector already gone is
- * fine. The counts come from a listing that started after this call (never the cached one:
- * a connection made since would be missed); deletes arriving together share that listing.
+ * The delete guard: the service's Remove refuses (409, nothing removed) while connections use
+ * the connector, atomically; that answer becomes the message. No listing first: it would cost
+ * a List per delete and could only be older than Remove's own check. Already gone (404) is done.
  */
 export async function remove(id: string, props: Props): Promise<void> {
   const { accountId, connectorId } = locate(id, props);
   const { client } = currentClient();
   const cache = runtime().added;
-  let view: AddedConnectorView | undefined;
-  try {
-    view = await cache.findFresh(client, accountId, connectorId);
-  } catch (error) {
-    throw failure(`reading connector ${connectorId} of sub-account ${accountId} before removing it failed`, error);
-  }
-  if (!view) return;
-  if (view.srcConnections > 0 || view.destConnections > 0) {
-    throw new Error(inUseMessage(view.name, connectorId, accountId, view.srcConnections, view.destConnections));
-  }
   cache.invalidate(client, accountId);
   try {
     await client.removeConnector(accountId, connectorId);
-    cache.invalidate(client, accountId);
   } catch (error) {
-    cache.invalidate(client, accountId);
     const status = statusOf(error);
     if (status === 404) return;
     if (status === 409) {
-      const src = countOf(error, "srcConnections") ?? view.srcConnections;
-      const dest = countOf(error, "destConnections") ?? view.destConnections;
-      throw new Error(withRequestId(inUseMessage(view.name, connectorId, accountId, src, dest), error));
+      const name = typeof props.name === "string" ? props.name : undefined;
+      const counts = [countOf(error, "srcConnections"), countOf(error, "destConnections")] as const;
+      throw new Error(withRequestId(inUseMessage(name, connectorId, accountId, ...counts), error));
     }
     throw failure(`removing connector ${connectorId} from sub-account ${accountId} failed`, error);
+  } finally {
+    cache.invalidate(client, accountId);
   }
 }

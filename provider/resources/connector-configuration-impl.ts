@@ -1,5 +1,6 @@
 // ConnectorConfiguration's provider implementation, loaded by the dynamic-provider process
 // at call time (see connector-configuration.ts). Rules: issue 3, ConnectorConfiguration.
+import { isDeepStrictEqual } from "node:util";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
@@ -46,7 +47,7 @@ function nullishToUndefined(props: Props): Props {
 }
 
 /** Validates ids and secretConfig against the live descriptors; reads only (GET). */
-export async function check(_olds: Props, news: Props): Promise<CheckResult> {
+export async function check(olds: Props, news: Props): Promise<CheckResult> {
   const failures: CheckFailure[] = [];
   const inputs: Props = { ...news };
   const { connectorId, configurationId, secretConfig } = news;
@@ -76,6 +77,12 @@ export async function check(_olds: Props, news: Props): Promise<CheckResult> {
     failures.push({ property: "secretConfig", reason: `secretConfig must be an object of field id to value, got ${Array.isArray(secretConfig) ? "a list" : typeof secretConfig}` });
   }
   if (failures.length > 0 || !idOk || typeof accountId !== "string" || isUnknown(accountId)) return { inputs, failures };
+  if (sameAsApplied(olds, inputs)) {
+    // What the state holds passed this check and the service's own validation when it was
+    // applied; nothing will be sent for it, so a no-change preview costs no call.
+    inputs.configurationId = olds.configurationId;
+    return { inputs, failures };
+  }
 
   let view: ConnectorConfigurationView;
   try {
@@ -100,6 +107,16 @@ export async function check(_olds: Props, news: Props): Promise<CheckResult> {
   }
   if (configOk) failures.push(...validateSecretConfig(connectorId as string, descriptorsOf(view), secretConfig as Props));
   return { inputs, failures };
+}
+
+/** Inputs equal to the last checked ones (olds), a defaulted configurationId aside. */
+function sameAsApplied(olds: Props, inputs: Props): boolean {
+  if (typeof olds.configurationId !== "string") return false;
+  const configurationId = inputs.configurationId ?? olds.configurationId;
+  return (
+    configurationId === olds.configurationId &&
+    ["connectorId", "accountId", "name", "secretName", "secretConfig"].every((key) => isDeepStrictEqual(olds[key], inputs[key]))
+  );
 }
 
 const REPLACE_KEYS = ["connectorId", "accountId"] as const;

@@ -2,6 +2,7 @@
 // the field-descriptor cache, and the warning sink. Impl modules load this at call time;
 // the object lives on globalThis so that two copies of the module (symlinked install,
 // relative import in tests) still share one state, and so one client/token per process.
+import { setFlagsFromString } from "node:v8";
 import { getClient, type ConnectorConfigurationView, type EmbeddedClient } from "../client";
 import { AddCoalescer } from "./add-coalescer";
 import { AddedConnectorsCache } from "./added-connectors-cache";
@@ -33,7 +34,15 @@ export interface ProviderRuntime {
 const KEY = Symbol.for("pulumi-embedded-connectors/provider-runtime");
 type Holder = { [KEY]?: ProviderRuntime };
 
+/**
+ * The first use in a process (the dynamic-provider process, or a test). V8 then compiles
+ * WebAssembly with its baseline compiler only: undici's HTTP parser is WebAssembly, and
+ * its optimizing compile costs a transient ~30 MiB of resident memory (the process's peak,
+ * BENCHMARKS.md) for no measurable gain on this API's small bodies. Only compilations that
+ * start later are affected; nothing else in the process changes.
+ */
 function fresh(): ProviderRuntime {
+  setFlagsFromString("--liftoff-only");
   const added = new AddedConnectorsCache();
   return {
     config: noConfig,

@@ -141,6 +141,28 @@ describe("AddCoalescer (fake client)", () => {
     assert.ok(client.batches.length < 30, `${client.batches.length} calls`);
   });
 
+  it("creates that keep arriving one by one (as the engine sends them) share one Add", async () => {
+    const client = fakeClient(new Set());
+    // Generous limits: the point is the rule (join while the stream continues), not its speed.
+    const coalescer = new AddCoalescer({ windowMs: 10_000, idleMs: 2_000 });
+    const all = Array.from({ length: 12 }, (_, i) => stableId("connector", `stream ${i}`));
+    const pending: Promise<unknown>[] = [];
+    for (const id of all) {
+      pending.push(coalescer.add(client, "acct", id));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await Promise.all(pending);
+    assert.deepEqual(client.batches, [all]);
+  });
+
+  it("a window of 0 sends every Add alone", async () => {
+    const client = fakeClient(new Set());
+    const coalescer = new AddCoalescer();
+    const all = Array.from({ length: 3 }, (_, i) => stableId("connector", `alone ${i}`));
+    await Promise.all(all.map((id) => coalescer.add(client, "acct", id, 0)));
+    assert.deepEqual(client.batches, all.map((id) => [id]));
+  });
+
   it("invalidates through onWrite before and after each Add", async () => {
     const writes: string[] = [];
     const coalescer = new AddCoalescer({ windowMs: 1, onWrite: (_client, accountId) => writes.push(accountId) });

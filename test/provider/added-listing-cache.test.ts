@@ -1,5 +1,6 @@
 // The process's listing of added connectors: reads share one List Added Connectors per
-// sub-account, writes invalidate it, and the delete guard never decides on a cached count.
+// sub-account, writes invalidate it, and the delete guard never decides on a cached count
+// (it lists nothing: Remove itself refuses while connections use the connector).
 import assert from "node:assert/strict";
 import { CATALOGUE } from "../../service/seed/catalogue";
 import type { AddedConnectorView } from "../../provider/client";
@@ -62,7 +63,7 @@ describe("AddedConnector provider: one listing per sub-account", () => {
     assert.equal((await added.read(id, {})).props?.configured, true);
   });
 
-  it("the delete guard reads fresh counts although reads are cached", async () => {
+  it("the delete guard never decides on the cached counts", async () => {
     const among = (side: string) => CATALOGUE.find((c) => c.supportedType === side && outs[`${fx.accountId}/${c.connectorId}`]);
     const [sourceConnector, destination] = [among("Source"), among("Destination")];
     assert.ok(sourceConnector && destination, "a source and a destination among the 30");
@@ -72,19 +73,21 @@ describe("AddedConnector provider: one listing per sub-account", () => {
     const connection = await fx.service.createConnection(fx.accountId, source, destination.connectorId);
     // The cached listing still says 0 (as a refresh in this process would) …
     assert.equal((await added.read(firstId, outs[firstId])).props?.srcConnections, 0);
-    // … but the guard lists again and refuses before calling Remove.
+    // … but the guard is the service's: refused, with the live counts.
     const error = await rejection(added.remove(firstId, outs[firstId]));
     assert.match(error.message, /srcConnections=1/);
+    assert.equal((await added.read(firstId, outs[firstId])).props?.srcConnections, 1, "the refused Remove invalidated the listing");
     await fx.service.deleteConnection(connection);
     await added.remove(firstId, outs[firstId]);
     assert.equal((await added.read(firstId, outs[firstId])).id, "", "the Remove invalidated the listing");
   });
 
-  it("deletes sent together share fresh listings instead of one each", async () => {
-    const before = callsTo(await fx.service.stats(), LIST_ADDED);
+  it("30 deletes sent together cost 30 Removes and no listing", async () => {
+    const before = await fx.service.stats();
     await Promise.all(Object.entries(outs).map(([id, props]) => added.remove(id, props)));
-    const listings = callsTo(await fx.service.stats(), LIST_ADDED) - before;
-    assert.ok(listings <= 2, `${listings} listings for 30 deletes`);
+    const after = await fx.service.stats();
+    assert.equal(callsTo(after, LIST_ADDED) - callsTo(before, LIST_ADDED), 0);
+    assert.equal(callsTo(after, "DELETE /es/v2/connectors/:connectorId") - callsTo(before, "DELETE /es/v2/connectors/:connectorId"), 30);
     const left = await readAll();
     assert.ok(left.every((r) => r.id === ""));
   });
@@ -129,15 +132,14 @@ describe("AddedConnectorsCache (fake client)", () => {
     assert.equal(client.listings, 2);
   });
 
-  it("fresh() always lists after the call, and shares that listing among callers that wait together", async () => {
-    const cache = new AddedConnectorsCache({ freshWindowMs: 1 });
+  it("shares one listing among concurrent reads and lists again after invalidate", async () => {
+    const cache = new AddedConnectorsCache();
     const client = fakeClient();
-    await cache.snapshot(client, "acct");
+    await Promise.all([1, 2, 3].map(() => cache.find(client, "acct", "a".repeat(16))));
+    assert.equal(client.listings, 1);
     client.srcConnections = 3;
-    const fresh = await Promise.all([1, 2, 3].map(() => cache.findFresh(client, "acct", "a".repeat(16))));
-    assert.deepEqual(fresh.map((v) => v?.srcConnections), [3, 3, 3]);
-    assert.equal(client.listings, 2);
-    // The fresh listing became the cached one.
+    assert.equal((await cache.find(client, "acct", "a".repeat(16)))?.srcConnections, 0, "cached");
+    cache.invalidate(client, "acct");
     assert.equal((await cache.find(client, "acct", "a".repeat(16)))?.srcConnections, 3);
     assert.equal(client.listings, 2);
   });

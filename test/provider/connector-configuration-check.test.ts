@@ -91,6 +91,20 @@ describe("ConnectorConfiguration provider: check", () => {
     assert.equal(callsTo(await fx.service.stats(), GET_CONFIGURATION) - before, 1);
   });
 
+  it("skips the live validation of inputs unchanged since they were applied, and only those", async () => {
+    const applied = (await impl.check({}, news(SEGMENT_CONFIG))).inputs ?? {};
+    useConfig(fx); // a new engine process: nothing cached
+    const before = callsTo(await fx.service.stats(), GET_CONFIGURATION);
+    const same = await impl.check(applied, news(SEGMENT_CONFIG));
+    assert.deepEqual(same.failures, []);
+    assert.equal(same.inputs?.configurationId, applied.configurationId, "the defaulted configurationId is kept");
+    assert.equal(callsTo(await fx.service.stats(), GET_CONFIGURATION), before, "a no-change preview costs no call");
+    // A changed value is checked against the live descriptors again.
+    const changed = await impl.check(applied, news({ ...SEGMENT_CONFIG, dataCenter: "MARS" }));
+    assert.deepEqual(changed.failures?.map((f) => f.property), ["secretConfig.dataCenter"]);
+    assert.equal(callsTo(await fx.service.stats(), GET_CONFIGURATION) - before, 1);
+  });
+
   it("reports an unknown connector on connectorId, and a bad id without calling the service", async () => {
     const unknown = await impl.check({}, news(SEGMENT_CONFIG, { connectorId: "ffffffffffffffff" }));
     assert.deepEqual(unknown.failures?.map((f) => f.property), ["connectorId"]);

@@ -19,6 +19,7 @@ describe("provider settings", () => {
       timeoutMs: 30000,
       maxRetries: 5,
       concurrency: 8,
+      addWindowMs: 250,
       caCertificate: undefined,
     });
   });
@@ -52,6 +53,8 @@ describe("provider settings", () => {
 
   it("rejects a non-numeric knob, naming it", () => {
     assert.throws(() => resolveSettings(noConfig, { ...full, EMBEDDED_TIMEOUT_MS: "soon" }), /embedded:timeoutMs \(or EMBEDDED_TIMEOUT_MS\)/);
+    assert.throws(() => resolveSettings(noConfig, { ...full, EMBEDDED_ADD_WINDOW_MS: "-1" }), /embedded:addWindowMs \(or EMBEDDED_ADD_WINDOW_MS\): expected an integer >= 0/);
+    assert.equal(resolveSettings(noConfig, { ...full, EMBEDDED_ADD_WINDOW_MS: "0" }).addWindowMs, 0);
   });
 
   it("resolves the sub-account from the argument, then the default", () => {

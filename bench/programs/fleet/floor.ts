@@ -1,34 +1,79 @@
-// The engine floor: dynamic resources of the same shapes whose operations call nothing.
-// What the benchmark measures with them is what the Pulumi engine, the language host and
-// the dynamic-provider process cost on their own.
+// The engine floor: dynamic resources of the same shapes as this package's (the same input
+// and output properties, values of about the same sizes, the same secret output) whose
+// operations call nothing. What the benchmark measures with them is what the Pulumi engine,
+// the language host and the dynamic-provider process cost on their own for resources of
+// that shape; the ratio this / floor is then what the provider's own work adds.
 import * as pulumi from "@pulumi/pulumi";
 
-const floorProvider: pulumi.dynamic.ResourceProvider = {
-    async check(_olds, news) {
-        return { inputs: news };
-    },
-    async create(inputs) {
-        return { id: `floor/${String(inputs.connectorId)}`, outs: inputs };
-    },
-    async read(id, props) {
-        return { id, props };
-    },
-    async update(_id, _olds, news) {
-        return { outs: news };
-    },
-    async delete() {
-        // nothing to remove
-    },
-};
+/** Output values of an AddedConnector, static but of realistic sizes. */
+function connectorOutputs(connectorId: string): Record<string, unknown> {
+    return {
+        platformId: "d9c1f7b083367829",
+        name: `Floor connector ${connectorId}`,
+        logo: "https://logos.example.com/floor.svg",
+        dataType: "events",
+        dataTypeCategory: "events",
+        platformType: "Customer Data Platform (CDP)",
+        supportedType: "Source",
+        transfer: true,
+        configured: false,
+        description: `Floor connector ${connectorId}: events source on Floor (events).`,
+        srcConnections: 0,
+        destConnections: 0,
+        editable: true,
+        env: "production",
+    };
+}
+
+/** Output values of a ConnectorConfiguration (lastUpdated changes with the secret, as a write would). */
+function configurationOutputs(inputs: Record<string, unknown>): Record<string, unknown> {
+    const stamp = 1_700_000_000 + JSON.stringify(inputs.secretConfig ?? {}).length;
+    return {
+        configurationId: inputs.configurationId ?? "6f36adc1a0225a84",
+        configured: true,
+        lastUpdated: stamp,
+        appliedLastUpdated: stamp,
+        values: { apiBaseUrl: "https://api.floor.example.com/v1", batchSize: "100", dataCenter: "EU", workspace: "bench" },
+        fingerprint: `hmac-sha256:${"0".repeat(64)}`,
+        fingerprintSalt: "6aff1e7bbe92b4a2d5dfac48912199b8",
+    };
+}
+
+function floorProvider(outputs: (inputs: Record<string, unknown>) => Record<string, unknown>): pulumi.dynamic.ResourceProvider {
+    return {
+        async check(_olds, news) {
+            return { inputs: news };
+        },
+        async create(inputs) {
+            return { id: `floor/${String(inputs.connectorId)}`, outs: { ...inputs, ...outputs(inputs) } };
+        },
+        async read(id, props) {
+            return { id, props };
+        },
+        async update(_id, _olds, news) {
+            return { outs: { ...news, ...outputs(news) } };
+        },
+        async delete() {
+            // nothing to remove
+        },
+    };
+}
+
+const addedProvider = floorProvider((inputs) => connectorOutputs(String(inputs.connectorId)));
+const configurationProvider = floorProvider(configurationOutputs);
 
 export class FloorAddedConnector extends pulumi.dynamic.Resource {
     constructor(name: string, args: { connectorId: pulumi.Input<string> }) {
-        super(floorProvider, name, { ...args }, undefined, "bench-floor", "AddedConnector");
+        const props: pulumi.Inputs = { ...args, accountId: "floor", adoptExisting: false };
+        for (const key of Object.keys(connectorOutputs(""))) props[key] = undefined;
+        super(addedProvider, name, props, undefined, "bench-floor", "AddedConnector");
     }
 }
 
 export class FloorConfiguration extends pulumi.dynamic.Resource {
     constructor(name: string, args: { connectorId: pulumi.Input<string>; secretConfig: pulumi.Input<Record<string, pulumi.Input<string | number>>> }) {
-        super(floorProvider, name, { ...args }, undefined, "bench-floor", "ConnectorConfiguration");
+        const props: pulumi.Inputs = { ...args, accountId: "floor", name: undefined, secretName: undefined, secretConfig: pulumi.secret(args.secretConfig) };
+        for (const key of Object.keys(configurationOutputs({}))) props[key] = undefined;
+        super(configurationProvider, name, props, { additionalSecretOutputs: ["fingerprint"] }, "bench-floor", "ConnectorConfiguration");
     }
 }
