@@ -20,7 +20,7 @@ import { catalogueWithExtra } from "../service/seed/catalogue";
 import { startLocalService, type LocalService, type Stats } from "../test/helpers/local-service";
 import { disposeEngine, ensureEngine, repoRoot } from "../test/e2e/engine";
 import { renderBenchmarks } from "./render";
-import { loadResults, medianRecords, mergeResults, PROVIDERS, saveResults, type BenchRecord, type Machine, type Results } from "./results";
+import { loadResults, medianRecords, mergeResults, PROVIDERS, saveResults, type BenchRecord, type Machine } from "./results";
 import { watchProviderRss } from "./rss";
 import { createBenchStack, type ServiceSettings } from "./stack";
 
@@ -197,7 +197,18 @@ async function main(): Promise<void> {
     accountId: customer.subAccountIds[0],
   };
   const command = `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim();
+  const file = path.join(repoRoot, "bench", "results.json");
+  const base = args.append ? await loadResults(file) : undefined;
+  const host = await machine();
   const runs: BenchRecord[] = [];
+  // Saved after every cell: a full run takes hours, and an interrupted one keeps what it measured.
+  const save = async (): Promise<number> => {
+    const records = medianRecords(runs);
+    const results = mergeResults(base, { machine: host, commands: [command], records });
+    await saveResults(file, results);
+    await renderBenchmarks(results, path.join(repoRoot, "BENCHMARKS.md"));
+    return records.length;
+  };
   try {
     for (const latencyMs of args.latency) {
       for (const n of args.n) {
@@ -208,6 +219,7 @@ async function main(): Promise<void> {
             await service.reset();
             if (latencyMs > 0) await service.setFaults({ rules: [{ mode: "latency", latencyMs }] });
             runs.push(...(await runCell(service, settings, ids, { provider, n, latencyMs, parallel: args.parallel })));
+            await save();
           }
         }
       }
@@ -215,14 +227,9 @@ async function main(): Promise<void> {
   } finally {
     await service.stop();
   }
-  const records = medianRecords(runs);
-  const file = path.join(repoRoot, "bench", "results.json");
-  const next: Results = { machine: await machine(), commands: [command], records };
-  const results = args.append ? mergeResults(await loadResults(file), next) : next;
-  await saveResults(file, results);
-  await renderBenchmarks(results, path.join(repoRoot, "BENCHMARKS.md"));
+  const saved = await save();
   await disposeEngine();
-  console.log(`bench: wrote ${path.relative(repoRoot, file)} and BENCHMARKS.md (${records.length} records)`);
+  console.log(`bench: wrote ${path.relative(repoRoot, file)} and BENCHMARKS.md (${saved} records)`);
 }
 
 main().catch(async (error: unknown) => {
