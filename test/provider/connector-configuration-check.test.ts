@@ -1,6 +1,7 @@
 // ConnectorConfiguration.check: validation against the live field descriptors, one failure
 // per field, no mutating call, descriptors fetched once per connector.
 import assert from "node:assert/strict";
+import { ServerError, type EmbeddedClient } from "../../provider/client";
 import * as impl from "../../provider/resources/connector-configuration-impl";
 import { UNKNOWN } from "../../provider/resources/shared";
 import { callsTo, CONNECTORS, mutatingCalls, SEGMENT_CONFIG, startFixture, useConfig, type ProviderFixture } from "./fixtures";
@@ -89,6 +90,41 @@ describe("ConnectorConfiguration provider: check", () => {
     await impl.check({}, news(SEGMENT_CONFIG));
     await impl.check({}, news({ ...SEGMENT_CONFIG, workspace: "other" }));
     assert.equal(callsTo(await fx.service.stats(), GET_CONFIGURATION) - before, 1);
+  });
+
+  it("concurrent checks of one connector share one Get, and each keeps its own failures", async () => {
+    const before = callsTo(await fx.service.stats(), GET_CONFIGURATION);
+    const [good, bad, alsoGood] = await Promise.all([
+      impl.check({}, news(SEGMENT_CONFIG)),
+      impl.check({}, news({ ...SEGMENT_CONFIG, dataCenter: "MARS" })),
+      impl.check({}, news({ ...SEGMENT_CONFIG, workspace: "other" })),
+    ]);
+    assert.equal(callsTo(await fx.service.stats(), GET_CONFIGURATION) - before, 1);
+    assert.deepEqual(good.failures, []);
+    assert.deepEqual(bad.failures?.map((f) => f.property), ["secretConfig.dataCenter"]);
+    assert.deepEqual(alsoGood.failures, []);
+  });
+
+  it("does not cache a failed fetch: every check waiting on it reports it, the next one fetches again", async () => {
+    let failuresLeft = 1;
+    const fetches: string[] = [];
+    const flaky = Object.create(fx.client) as EmbeddedClient;
+    flaky.getConfiguration = async (accountId, connectorId) => {
+      fetches.push(connectorId);
+      if (failuresLeft-- > 0) {
+        throw new ServerError({ route: "GET /es/v2/connectors/{connectorId}/configuration", status: 503, statusMessage: "unavailable", requestId: "req-flaky-1" });
+      }
+      return fx.client.getConfiguration(accountId, connectorId);
+    };
+    useConfig(fx, {}, flaky);
+    const waiting = await Promise.all([impl.check({}, news(SEGMENT_CONFIG)), impl.check({}, news({ ...SEGMENT_CONFIG, workspace: "b" }))]);
+    for (const result of waiting) {
+      assert.deepEqual(result.failures?.map((f) => f.property), ["connectorId"]);
+      assert.match(result.failures?.[0].reason ?? "", /could not read the fields of connector .*request id req-flaky-1/s);
+    }
+    const next = await impl.check({}, news(SEGMENT_CONFIG));
+    assert.deepEqual(next.failures, []);
+    assert.deepEqual(fetches, [CONNECTORS.segment, CONNECTORS.segment], "one failed fetch shared by two checks, then one that worked");
   });
 
   it("skips the live validation of inputs unchanged since they were applied, and only those", async () => {
