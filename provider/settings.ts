@@ -106,8 +106,12 @@ function positiveInt(name: SettingName, fallback: number, config: ConfigSource, 
   return value;
 }
 
-/** Default of `addWindowMs`: the engine hands creates over ~15–40 ms apart (BENCHMARKS.md). */
-export const DEFAULT_ADD_WINDOW_MS = 250;
+/**
+ * Default of `addWindowMs`. The engine hands creates over ~15–40 ms apart (BENCHMARKS.md), so
+ * 500 ms lets a batch fill up to the engine's --parallel of 16 (a 4-CPU machine's default);
+ * a lone create waits only the 60 ms idle cut, not the window.
+ */
+export const DEFAULT_ADD_WINDOW_MS = 500;
 
 /** Refuses anything but https, except plain http to a loopback host (the local service). */
 export function checkBaseUrl(baseUrl: string): string {

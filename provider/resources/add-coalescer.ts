@@ -29,7 +29,7 @@ export type AddingClient = Pick<EmbeddedClient, "addConnectors">;
 
 export interface AddCoalescerOptions {
   /**
-   * How long the first create of a batch waits for others at most (default 250 ms; each
+   * How long the first create of a batch waits for others at most (default 500 ms; each
    * `add` may pass its own, from the `addWindowMs` setting). 0: every Add goes out alone.
    */
   windowMs?: number;

@@ -19,7 +19,7 @@ describe("provider settings", () => {
       timeoutMs: 30000,
       maxRetries: 5,
       concurrency: 8,
-      addWindowMs: 250,
+      addWindowMs: 500,
       caCertificate: undefined,
     });
   });
