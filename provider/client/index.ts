@@ -143,4 +143,4 @@ export {
   type SupportedType,
 } from "./schemas";
 export { TokenManager, type IssuedToken, type TokenFetcher, type TokenManagerOptions } from "./token";
-export { ID_PATTERN, checkAccountId, checkConnectorIds, checkId, isLoopbackHost, parseBaseUrl } from "./validation";
+export { ID_PATTERN, MAX_ADD_IDS, checkAccountId, checkConnectorIds, checkId, isLoopbackHost, parseBaseUrl } from "./validation";

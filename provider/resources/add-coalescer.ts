@@ -10,7 +10,7 @@
 //   extra calls for one bad id, not 50);
 // - an error that is not about particular ids (network, 5xx after retries, 401, 403, 429)
 //   is every member's own error, and is handed to each.
-import { checkId, type AddConnectorsResult, type AddedConnectorView, type EmbeddedClient } from "../client";
+import { checkId, MAX_ADD_IDS, type AddConnectorsResult, type AddedConnectorView, type EmbeddedClient } from "../client";
 import { DEFAULT_ADD_WINDOW_MS } from "../settings";
 import { statusOf } from "./shared";
 
@@ -63,7 +63,6 @@ interface Batch {
 }
 
 export const DEFAULT_ADD_IDLE_MS = 60;
-export const MAX_IDS_PER_ADD = 50;
 
 export class AddCoalescer {
   private readonly windowMs: number;
@@ -78,7 +77,7 @@ export class AddCoalescer {
   constructor(options: AddCoalescerOptions = {}) {
     this.windowMs = options.windowMs ?? DEFAULT_ADD_WINDOW_MS;
     this.idleMs = Math.min(options.idleMs ?? DEFAULT_ADD_IDLE_MS, this.windowMs);
-    this.maxBatch = Math.min(Math.max(1, options.maxBatch ?? MAX_IDS_PER_ADD), MAX_IDS_PER_ADD);
+    this.maxBatch = Math.min(Math.max(1, options.maxBatch ?? MAX_ADD_IDS), MAX_ADD_IDS);
     this.onWrite = options.onWrite ?? (() => undefined);
   }
 
