@@ -1,4 +1,5 @@
-// The package's public API: `import … from "pulumi-embedded-connectors"`.
+// The package's public API: `import … from "pulumi-embedded-connectors"`. Its declarations
+// must not reach provider/client/schemas (zod): a consumer's compiler would load zod's.
 export { AddedConnector, type AddedConnectorArgs } from "./resources/added-connector";
 export {
   ConnectorConfiguration,
@@ -13,6 +14,7 @@ export {
   listConnectors,
   listConnectorsOutput,
   type FindConnectorArgs,
+  type FindConnectorResult,
   type GetConnectorArgs,
   type ListConnectorsArgs,
   type ListConnectorsResult,
@@ -31,7 +33,20 @@ export {
   type ListSupportedConnectorsArgs,
   type ListSupportedConnectorsResult,
 } from "./functions/added";
-export type { InputArgs } from "./functions/common";
+export type {
+  AddedConnectorSummary,
+  CatalogueConnector,
+  ConfigurationField,
+  ConnectorFilters,
+  ConnectorSummary,
+  DataType,
+  DataTypeCategory,
+  GetConnectorResult,
+  InputArgs,
+  PlatformType,
+  SupportedConnector,
+  SupportedType,
+} from "./functions/types";
 export {
   SETTINGS,
   SettingsError,
@@ -59,4 +74,4 @@ export {
   ValidationError,
   type ErrorKind,
   type FieldError,
-} from "./client";
+} from "./client/errors";

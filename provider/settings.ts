@@ -1,7 +1,7 @@
 // Provider settings: stack config namespace `embedded`, then EMBEDDED_* environment
 // variables, then defaults (docs/DESIGN.md, "Provider settings"). This module is pure
 // (no @pulumi/pulumi import) so that the dynamic-provider process can load it cheaply.
-import type { ClientSettings } from "./client";
+import type { ClientSettings } from "./client/client-settings";
 import { isLoopbackHost } from "./client/validation";
 
 /** Every setting: its stack config key, its environment variable, whether it is a secret. */
@@ -12,6 +12,7 @@ export const SETTINGS = {
   accountId: { key: "embedded:accountId", env: "EMBEDDED_ACCOUNT_ID", secret: false },
   timeoutMs: { key: "embedded:timeoutMs", env: "EMBEDDED_TIMEOUT_MS", secret: false },
   maxRetries: { key: "embedded:maxRetries", env: "EMBEDDED_MAX_RETRIES", secret: false },
+  retryTimeoutMs: { key: "embedded:retryTimeoutMs", env: "EMBEDDED_RETRY_TIMEOUT_MS", secret: false },
   concurrency: { key: "embedded:concurrency", env: "EMBEDDED_CONCURRENCY", secret: false },
   addWindowMs: { key: "embedded:addWindowMs", env: "EMBEDDED_ADD_WINDOW_MS", secret: false },
   caCertificate: { key: "embedded:caCertificate", env: "EMBEDDED_CA_CERTIFICATE", secret: false },
@@ -31,15 +32,25 @@ export interface ProviderSettings {
   clientSecret: string;
   /** Default sub-account for resources and lookups that do not name one. Default: none. */
   accountId?: string;
-  /** Per-request timeout (headers and body), milliseconds. Default: 30000. */
+  /**
+   * Longest wait for an answer's headers, and longest pause between two chunks of its body
+   * (undici's headersTimeout and bodyTimeout), milliseconds; not a cap on a whole request,
+   * whose body may take longer while it keeps arriving. Default: 30000.
+   */
   timeoutMs: number;
-  /** Retries after the first attempt of a retryable call. Default: 5. */
+  /** Retries after the first attempt of a call that failed with a transient fault (5xx, no answer). Default: 5. */
   maxRetries: number;
+  /**
+   * How long one call may keep waiting in all when the service says when to come back (429,
+   * or 503 with Retry-After), milliseconds; such answers do not count against maxRetries.
+   * Default: 600000 (10 minutes).
+   */
+  retryTimeoutMs: number;
   /** Requests in flight per process and base URL. Default: 8. */
   concurrency: number;
   /**
    * How long the first create of a sub-account waits at most for others to share its Add
-   * call, milliseconds; 0 sends every Add alone. Default: 250 (see add-coalescer.ts).
+   * call, milliseconds; 0 sends every Add alone. Default: 500 (DEFAULT_ADD_WINDOW_MS).
    */
   addWindowMs: number;
   /** PEM certificate of a private CA. Default: none (system CAs). */
@@ -140,6 +151,7 @@ export function resolveSettings(config: ConfigSource, env: NodeJS.ProcessEnv = p
     accountId: lookup("accountId", config, env),
     timeoutMs: positiveInt("timeoutMs", 30_000, config, env, 1),
     maxRetries: positiveInt("maxRetries", 5, config, env, 0),
+    retryTimeoutMs: positiveInt("retryTimeoutMs", 600_000, config, env, 1),
     concurrency: positiveInt("concurrency", 8, config, env, 1),
     addWindowMs: positiveInt("addWindowMs", DEFAULT_ADD_WINDOW_MS, config, env, 0),
     caCertificate: lookup("caCertificate", config, env),
@@ -167,7 +179,7 @@ export function toClientSettings(settings: ProviderSettings): ClientSettings {
     clientId: settings.clientId,
     clientSecret: settings.clientSecret,
     timeouts: { headersMs: settings.timeoutMs, bodyMs: settings.timeoutMs },
-    retry: { maxAttempts: settings.maxRetries + 1 },
+    retry: { maxAttempts: settings.maxRetries + 1, retryTimeoutMs: settings.retryTimeoutMs },
     concurrency: settings.concurrency,
     caCertificate: settings.caCertificate,
   };

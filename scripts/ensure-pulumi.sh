@@ -1,20 +1,31 @@
 #!/usr/bin/env bash
-# Ensures a Pulumi CLI and Node.js language host of the version that matches
-# @pulumi/pulumi in package.json, and prints the bin directory holding them.
+# Ensures a Pulumi CLI and Node.js language host, and prints the bin directory
+# holding them. Usage: ensure-pulumi.sh [vX.Y.Z]
 #
+# - Without an argument: the version of @pulumi/pulumi in node_modules (the
+#   suite's engine). With one: that CLI version (npm run test:compat).
 # - A `pulumi` of that version already on PATH (with pulumi-language-nodejs
 #   beside it) is used as is.
-# - Otherwise both are built from the Go module proxy (tools/pulumi and
-#   tools/pulumi-language-nodejs) into a cache outside the clone, keyed by
-#   version, so that later runs on the same machine reuse them.
+# - Otherwise both are built from the Go module proxy into a cache outside the
+#   clone, keyed by version, so that later runs on the same machine reuse them:
+#   the CLI from tools/pulumi-<version> if there is one, else tools/pulumi (the
+#   version its go.mod pins); the language host from tools/pulumi-language-nodejs.
 # Idempotent; safe to call from several processes (a lock guards the build).
 # Progress goes to stderr; the last line of stdout is the bin directory.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-version=v$(node -p "require('$repo/node_modules/@pulumi/pulumi/package.json').version" 2>/dev/null || true)
+version=${1:-v$(node -p "require('$repo/node_modules/@pulumi/pulumi/package.json').version" 2>/dev/null || true)}
 if [ "$version" = "v" ]; then
   echo "ensure-pulumi: node_modules/@pulumi/pulumi is missing; run 'npm ci' first" >&2
+  exit 1
+fi
+if [ -d "$repo/tools/pulumi-$version" ]; then
+  cli_module=$repo/tools/pulumi-$version
+elif grep -q "github.com/pulumi/pulumi/pkg/v3 $version\$" "$repo/tools/pulumi/go.mod"; then
+  cli_module=$repo/tools/pulumi
+else
+  echo "ensure-pulumi: no Go module pins pulumi $version: add tools/pulumi-$version (go.mod, go.sum, tools.go; see tools/pulumi-v3.274.1)" >&2
   exit 1
 fi
 
@@ -43,7 +54,7 @@ if ! built; then
   export GOSUMDB=off GOFLAGS=-mod=mod CGO_ENABLED=0
   ldflags="-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$version"
   echo "ensure-pulumi: building pulumi $version from the Go module proxy (several minutes, once per machine)..." >&2
-  (cd "$repo/tools/pulumi" && go build -trimpath -ldflags "$ldflags" -o "$bin.tmp/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
+  (cd "$cli_module" && go build -trimpath -ldflags "$ldflags" -o "$bin.tmp/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
   echo "ensure-pulumi: building pulumi-language-nodejs..." >&2
   (cd "$repo/tools/pulumi-language-nodejs" && go build -trimpath -ldflags "$ldflags" -o "$bin.tmp/pulumi-language-nodejs" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs)
   rm -rf "$bin"

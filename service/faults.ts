@@ -13,7 +13,7 @@ import { z } from "zod";
  *     route?: string,            // "METHOD /pattern" as registered, e.g. "POST /es/v2/connectors"
  *                                // or "GET /es/v2/connectors/:connectorId"; omitted or "*" = every
  *                                // public route (never /_admin/*)
- *     mode: "latency" | "error" | "rateLimit" | "reset" | "commitThenDrop",
+ *     mode: "latency" | "error" | "rateLimit" | "reset" | "commitThenDrop" | "expireToken",
  *     rate?: number,             // chance 0..1 that a matching request is hit (default 1)
  *     count?: number,            // the rule hits at most this many requests, then is spent
  *     latencyMs?: number,        // latency: delay = latencyMs + uniform[0, jitterMs)
@@ -29,9 +29,13 @@ import { z } from "zod";
  * `reset` destroys the socket without answering (nothing is done), and
  * `commitThenDrop` runs the handler (the change is saved) then destroys the
  * socket instead of answering. `{ mode: "error", count: 2 }` therefore fails
- * exactly the next two requests.
+ * exactly the next two requests. `expireToken` ends the life of the caller's
+ * bearer token now, before the lifetime it was issued with: that request and
+ * every later one with the token get 401 "access token expired" (a token the
+ * service stops honouring before the client's own early renewal; no effect on
+ * routes without a bearer token).
  */
-export const FaultModeSchema = z.enum(["latency", "error", "rateLimit", "reset", "commitThenDrop"]);
+export const FaultModeSchema = z.enum(["latency", "error", "rateLimit", "reset", "commitThenDrop", "expireToken"]);
 export const FaultRuleSchema = z
   .object({
     route: z.string().min(1).optional(),
@@ -56,7 +60,8 @@ export type FaultAction =
   | { kind: "error"; status: 500 | 503 }
   | { kind: "rateLimit"; retryAfterSeconds: number }
   | { kind: "reset" }
-  | { kind: "commitThenDrop" };
+  | { kind: "commitThenDrop" }
+  | { kind: "expireToken" };
 
 export interface FaultDecision {
   delayMs: number;
@@ -131,6 +136,9 @@ export class FaultInjector {
           break;
         case "commitThenDrop":
           decision.action = { kind: "commitThenDrop" };
+          break;
+        case "expireToken":
+          decision.action = { kind: "expireToken" };
           break;
       }
     }

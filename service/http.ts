@@ -67,6 +67,10 @@ export function installHooks(app: App, ctx: ServiceContext): void {
       case "commitThenDrop":
         request.faultOutcome = "dropAfterCommit";
         break;
+      case "expireToken":
+        // The check below then refuses it as expired, like every later use of it.
+        if (cfg.auth === "bearer") ctx.auth.expireNow(request.headers.authorization);
+        break;
     }
 
     if (cfg.auth !== "bearer") return;

@@ -10,9 +10,12 @@ export interface ClientSettings {
   baseUrl: string;
   clientId: string;
   clientSecret: string;
-  /** Defaults 5 000 / 30 000 / 30 000 ms. */
+  /**
+   * Defaults 5 000 / 30 000 / 30 000 ms. headersMs bounds the wait for the answer's headers;
+   * bodyMs the pause between two chunks of its body (undici's bodyTimeout), not the whole body.
+   */
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
-  /** Defaults 6 attempts / 200 ms / 5 000 ms / 60 000 ms. */
+  /** Defaults 6 attempts / 200 ms / 5 000 ms / 60 000 ms; waits for Retry-After up to 600 000 ms in all. */
   retry?: Partial<RetryPolicy>;
   /** Requests in flight per process and base URL; default 8. */
   concurrency?: number;
@@ -60,6 +63,7 @@ export function resolveSettings(settings: ClientSettings) {
       baseDelayMs: positiveInt("retry.baseDelayMs", r.baseDelayMs, DEFAULT_RETRY_POLICY.baseDelayMs),
       maxDelayMs: positiveInt("retry.maxDelayMs", r.maxDelayMs, DEFAULT_RETRY_POLICY.maxDelayMs),
       maxElapsedMs: positiveInt("retry.maxElapsedMs", r.maxElapsedMs, DEFAULT_RETRY_POLICY.maxElapsedMs),
+      retryTimeoutMs: positiveInt("retry.retryTimeoutMs", r.retryTimeoutMs, DEFAULT_RETRY_POLICY.retryTimeoutMs),
     },
     concurrency: positiveInt("concurrency", settings.concurrency, DEFAULT_CONCURRENCY),
     caCertificate: settings.caCertificate || undefined,

@@ -2,12 +2,12 @@
 // loop: shared token → limiter slot → one request → decode → retry decision (retry.ts).
 import type { z } from "zod";
 import { resolveSettings, type ClientSettings, type ResolvedSettings } from "./client-settings";
-import { AuthenticationError, InvalidArgumentError, NetworkError, RateLimitError, ServerError } from "./errors";
+import { AuthenticationError, EmbeddedApiError, InvalidArgumentError, NetworkError, RateLimitError, ServerError, sentValuesOf } from "./errors";
 import { createPool, decodeResponse, newRequestId, UndiciTransport, type Transport } from "./http";
 import { Limiter } from "./limiter";
 import { paginate } from "./pagination";
 import { buildTarget, ROUTES, routeLabel, type OperationName, type QueryValue, type RouteDefinition } from "./routes";
-import { shouldRetry } from "./retry";
+import { shouldRetry, waitsForService } from "./retry";
 import {
   AddResultSchema,
   AddedConnectorViewSchema,
@@ -68,6 +68,15 @@ export interface AddConnectorsResult {
    * True when an earlier attempt of this call may have been processed (no answer, or 5xx)
    * before the one that succeeded: an id in `alreadyAdded` may then be this call's doing.
    * Attempts refused outright (401 before a token renewal, 429) do not count.
+   */
+  retried: boolean;
+}
+
+export interface ConfigureResult {
+  view: ConnectorConfigurationView;
+  /**
+   * True when an earlier attempt may have been processed (no answer, or 5xx): it may land
+   * after the one that answered, so the live lastUpdated can be newer than `view`'s.
    */
   retried: boolean;
 }
@@ -170,10 +179,15 @@ export class EmbeddedClient {
 
   /** Configure Connector: replaces the whole secret configuration (PUT). */
   async configure(accountId: string, connectorId: string, body: ConfigureBody): Promise<ConnectorConfigurationView> {
+    return (await this.configureWithOutcome(accountId, connectorId, body)).view;
+  }
+
+  /** Configure Connector, saying whether an attempt with an unknown outcome came before the answer. */
+  async configureWithOutcome(accountId: string, connectorId: string, body: ConfigureBody): Promise<ConfigureResult> {
     const query = { accountId: checkAccountId(accountId) };
     const params = { connectorId: checkId("connectorId", connectorId) };
     const answer = await this.call("configure", { params, query, body: configureBodyOf(body) });
-    return parseEnvelope(ConnectorConfigurationViewSchema, answer.json, answer.ctx);
+    return { view: parseEnvelope(ConnectorConfigurationViewSchema, answer.json, answer.ctx), retried: answer.retried };
   }
 
   /** Remove Connector: 409 (ConflictError with the counts) while it is used in connections. */
@@ -219,8 +233,12 @@ export class EmbeddedClient {
     const label = routeLabel(operation);
     const target = buildTarget(operation, this.settings.url.basePath, parts.params, parts.query);
     const body = parts.body === undefined ? undefined : JSON.stringify(parts.body);
+    // The service may quote what it was sent (a refused secretConfig value) in its message.
+    const sentValues = sentValuesOf(parts.body);
     const started = this.now();
     let attempt = 0;
+    let waits = 0;
+    let waitedMs = 0;
     let renewed = false;
     let retried = false;
     for (;;) {
@@ -228,12 +246,15 @@ export class EmbeddedClient {
       attempt++;
       const request = { method: route.method, target, headers: this.headers(token, body !== undefined), body, route: label, requestId: newRequestId() };
       try {
+        const queuedAt = this.now();
         const response = await this.limiter.run(() => {
+          // Time held back by the limiter (another call's 429 pause) is waiting, not trying.
+          waitedMs += this.now() - queuedAt;
           this.requests++;
           return this.transport.send(request);
         });
         const secrets = [this.settings.clientSecret, ...(token ? [token] : [])];
-        const json = decodeResponse(response, label, { secrets, now: this.now() });
+        const json = decodeResponse(response, label, { secrets, sentValues, now: this.now() });
         return { json, ctx: { route: label, requestId: response.requestId, status: response.status }, retried };
       } catch (error) {
         if (error instanceof AuthenticationError && token !== undefined && !renewed) {
@@ -243,21 +264,36 @@ export class EmbeddedClient {
           attempt--;
           continue;
         }
-        if (error instanceof RateLimitError) this.limiter.pause(error.retryAfterMs ?? this.settings.retry.baseDelayMs);
-        const decision = shouldRetry({
-          error,
-          attempt,
-          elapsedMs: this.now() - started,
-          retrySafe: route.retrySafe,
-          policy: this.settings.retry,
-          random: this.random,
-        });
-        if (!decision.retry) throw error;
+        const waiting = waitsForService(error);
+        const elapsedMs = this.now() - started;
+        const decision = shouldRetry({ error, attempt: attempt - waits - (waiting ? 1 : 0), waits, elapsedMs, waitedMs, retrySafe: route.retrySafe, policy: this.settings.retry, random: this.random });
+        if (!decision.retry) {
+          const final = waiting ? gaveUpWaiting(error, elapsedMs, waits + 1, this.settings.retry.retryTimeoutMs) : error;
+          if (final instanceof EmbeddedApiError && retried) final.earlierAttemptUnanswered = true;
+          throw final;
+        }
+        // The service's limit is per client: every call of the process waits, not only this one
+        // (for as long as this call will wait, which the retry timeout bounds).
+        if (waiting) this.limiter.pause(decision.delayMs);
+        // No answer or a 5xx may hide a processed attempt; a 429 was refused before any processing.
         if (error instanceof NetworkError || error instanceof ServerError) retried = true;
+        if (waiting) {
+          waits++;
+          waitedMs += decision.delayMs;
+        }
         await this.sleep(decision.delayMs);
       }
     }
   }
+}
+
+/** The last answer of a call that waited as long as it may, saying for how long and what to raise. */
+function gaveUpWaiting(error: RateLimitError | ServerError, elapsedMs: number, waits: number, timeoutMs: number): EmbeddedApiError {
+  const detail =
+    `the service said to come back later ${waits} time(s); gave up after waiting ${Math.round(elapsedMs / 1000)} s in all. ` +
+    `Raise embedded:retryTimeoutMs (EMBEDDED_RETRY_TIMEOUT_MS, now ${timeoutMs} ms), or lower embedded:concurrency`;
+  const init = { status: error.status, statusMessage: error.statusMessage, requestId: error.requestId, route: error.route, detail, cause: error, retryAfterMs: error.retryAfterMs };
+  return error instanceof RateLimitError ? new RateLimitError(init) : new ServerError(init);
 }
 
 function filtersOf(filters: ConnectorFilters): Record<string, QueryValue> {

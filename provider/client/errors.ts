@@ -1,6 +1,7 @@
 // Typed errors of the client and the ONE factory that maps an HTTP answer to them.
 // Every message names the route and quotes `request id <id>` so that a user can hand
-// it to the service operator; no message ever contains a credential or a token.
+// it to the service operator; no message ever contains a credential, a token, or a value
+// the request sent (the service may quote those back: they are redacted here, at the source).
 import { STATUS_CODES } from "node:http";
 
 export type ErrorKind =
@@ -40,6 +41,11 @@ export class EmbeddedApiError extends Error {
   readonly requestId: string;
   readonly retryable: boolean;
   readonly route: string;
+  /**
+   * Set by the client when an earlier attempt of the same call got no answer or a 5xx: that
+   * attempt may have been applied, whatever this final error says.
+   */
+  earlierAttemptUnanswered = false;
 
   constructor(kind: ErrorKind, retryable: boolean, init: ApiErrorInit) {
     const status = init.status > 0 ? `${init.status} ` : "";
@@ -108,10 +114,13 @@ export class RateLimitError extends EmbeddedApiError {
   }
 }
 
-/** 5xx: a fault of the service. */
+/** 5xx: a fault of the service; `retryAfterMs` when it said when to come back (503). */
 export class ServerError extends EmbeddedApiError {
-  constructor(init: ApiErrorInit) {
+  readonly retryAfterMs: number | undefined;
+
+  constructor(init: ApiErrorInit & { retryAfterMs?: number }) {
     super("server", true, init);
+    this.retryAfterMs = init.retryAfterMs;
   }
 }
 
@@ -161,6 +170,38 @@ export function redact(text: string, secrets: readonly string[]): string {
   return out;
 }
 
+// Values of 1-3 characters ("EU", 5) are matched only as whole words, so that scrubbing them
+// does not shred the rest of a message; longer ones wherever they occur.
+const SHORT_VALUE = 4;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * Replaces the values a request sent (every string and number of its body) by "[redacted]",
+ * in one pass, longest first, so that a service that quotes them back cannot put them in a
+ * message.
+ */
+export function redactSentValues(text: string, values: readonly string[]): string {
+  const unique = [...new Set(values.filter((v) => v.trim() !== ""))].sort((a, b) => b.length - a.length);
+  if (unique.length === 0) return text;
+  const patterns = unique.map((v) =>
+    v.length >= SHORT_VALUE ? escapeRegExp(v) : `(?<![A-Za-z0-9])${escapeRegExp(v)}(?![A-Za-z0-9])`,
+  );
+  return text.replace(new RegExp(patterns.join("|"), "g"), "[redacted]");
+}
+
+/** Every string and number of a request body (keys excluded), for redactSentValues. */
+export function sentValuesOf(body: unknown): string[] {
+  if (typeof body === "string") {
+    // A number given as text ("100.0") may come back as the service's canonical form ("100").
+    const n = Number(body);
+    return body.trim() !== "" && Number.isFinite(n) && String(n) !== body ? [body, String(n)] : [body];
+  }
+  if (typeof body === "number") return Number.isFinite(body) ? [String(body)] : [];
+  if (Array.isArray(body)) return body.flatMap(sentValuesOf);
+  if (body !== null && typeof body === "object") return Object.values(body).flatMap(sentValuesOf);
+  return [];
+}
+
 export interface ErrorResponse {
   status: number;
   /** The parsed JSON body, or undefined when there was none or it was not JSON. */
@@ -169,8 +210,10 @@ export interface ErrorResponse {
   route: string;
   /** Retry-After already converted to milliseconds (see retry.ts parseRetryAfterMs). */
   retryAfterMs?: number;
-  /** Values that must never appear in a message. */
+  /** Credentials that must never appear in a message. */
   secrets?: readonly string[];
+  /** The values the request sent (sentValuesOf its body): never quoted back either. */
+  sentValues?: readonly string[];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -181,28 +224,27 @@ function count(value: unknown): number | undefined {
   return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
 }
 
-function fieldErrorsOf(body: Record<string, unknown>, secrets: readonly string[]): FieldError[] {
+function fieldErrorsOf(body: Record<string, unknown>, clean: (text: string) => string): FieldError[] {
   const list = body.errors;
   if (!Array.isArray(list)) return [];
   return list.filter(isRecord).map((entry) => ({
-    field: typeof entry.field === "string" ? redact(entry.field, secrets) : "",
-    message: typeof entry.message === "string" ? redact(entry.message, secrets) : "invalid",
+    field: typeof entry.field === "string" ? clean(entry.field) : "",
+    message: typeof entry.message === "string" ? clean(entry.message) : "invalid",
   }));
 }
 
 /** The one mapping of a non-2xx answer to a typed error (the body is read leniently). */
 export function errorFromResponse(res: ErrorResponse): EmbeddedApiError {
-  const secrets = res.secrets ?? [];
+  // Everything of the answer that reaches a message goes through this.
+  const clean = (text: string) => redactSentValues(redact(text, res.secrets ?? []), res.sentValues ?? []);
   const body = isRecord(res.body) ? res.body : {};
   const fallback = STATUS_CODES[res.status] ?? "unexpected status";
   const statusMessage =
-    typeof body.statusMessage === "string" && body.statusMessage.trim() !== ""
-      ? redact(body.statusMessage, secrets)
-      : fallback;
+    typeof body.statusMessage === "string" && body.statusMessage.trim() !== "" ? clean(body.statusMessage) : fallback;
   const init: ApiErrorInit = { status: res.status, statusMessage, requestId: res.requestId, route: res.route };
   switch (res.status) {
     case 400: {
-      const fieldErrors = fieldErrorsOf(body, secrets);
+      const fieldErrors = fieldErrorsOf(body, clean);
       // Field names only: server messages may quote values.
       const detail = fieldErrors.length > 0 ? `fields ${fieldErrors.map((e) => e.field).join(", ")}` : undefined;
       return new ValidationError({ ...init, detail, fieldErrors });
@@ -230,7 +272,18 @@ export function errorFromResponse(res: ErrorResponse): EmbeddedApiError {
         detail: res.retryAfterMs !== undefined ? `retry after ${res.retryAfterMs} ms` : undefined,
       });
     default:
-      if (res.status >= 500 && res.status <= 599) return new ServerError(init);
+      if (res.status >= 500 && res.status <= 599) return new ServerError({ ...init, retryAfterMs: res.retryAfterMs });
       return new EmbeddedApiError("http", false, init);
   }
+}
+
+/**
+ * Whether the call that failed with `error` may still have been applied by the service: no
+ * answer, a 5xx, an answer that breaks the contract (a 2xx), or any error after an attempt
+ * of that kind. A 4xx of a call without such an attempt was refused before any change.
+ */
+export function mayHaveBeenApplied(error: unknown): boolean {
+  if (!(error instanceof EmbeddedApiError)) return true;
+  if (error.earlierAttemptUnanswered) return true;
+  return error.status === 0 || error.status >= 500 || (error.status >= 200 && error.status < 300);
 }

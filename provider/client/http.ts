@@ -148,8 +148,10 @@ export class UndiciTransport implements Transport {
 }
 
 export interface DecodeContext {
-  /** Values that must never appear in an error message. */
+  /** Credentials that must never appear in an error message. */
   secrets: readonly string[];
+  /** The string and number values of the request body: never quoted back in a message either. */
+  sentValues?: readonly string[];
   now: number;
 }
 
@@ -184,6 +186,7 @@ export function decodeResponse(response: IncomingResponse, route: string, ctx: D
       route,
       retryAfterMs: parseRetryAfterMs(response.retryAfter, ctx.now),
       secrets: ctx.secrets,
+      sentValues: ctx.sentValues,
     });
   }
   if (problem !== undefined) throw new ResponseFormatError({ route, requestId, status, problem });

@@ -89,6 +89,7 @@ export {
   type AddConnectorsResult,
   type ClientDependencies,
   type ConfigureBody,
+  type ConfigureResult,
   type ConnectorFilters,
 } from "./client";
 export { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUTS, resolveSettings, type ClientSettings, type ResolvedSettings } from "./client-settings";
@@ -105,7 +106,10 @@ export {
   ServerError,
   ValidationError,
   errorFromResponse,
+  mayHaveBeenApplied,
   redact,
+  redactSentValues,
+  sentValuesOf,
   type ErrorKind,
   type ErrorResponse,
   type FieldError,

@@ -2,6 +2,9 @@
 // On a 429 the whole limiter pauses for Retry-After: the service's limit is per client,
 // so letting the other queued calls go on would only earn more 429s.
 
+/** Node's timers fire at once beyond this (2^31 - 1 ms); a longer pause re-arms. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 export interface LimiterOptions {
   now?: () => number;
   /** Timer, injectable for tests. */
@@ -106,7 +109,7 @@ export class Limiter {
       this.setTimer(() => {
         this.timerArmed = false;
         this.drain();
-      }, this.pausedUntil - this.now());
+      }, Math.min(this.pausedUntil - this.now(), MAX_TIMER_MS));
     }
   }
 }

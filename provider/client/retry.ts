@@ -1,6 +1,6 @@
 // The retry policy as pure functions: what to retry, and how long to wait. The client's
 // loop only applies the decision, so every rule here is tested without a clock or a network.
-import { EmbeddedApiError, RateLimitError } from "./errors";
+import { EmbeddedApiError, RateLimitError, ServerError } from "./errors";
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -9,8 +9,13 @@ export interface RetryPolicy {
   baseDelayMs: number;
   /** Cap of the exponential backoff (before jitter). */
   maxDelayMs: number;
-  /** No retry may start later than this after the call began. */
+  /** No retry of a transient fault may start later than this after the call began (waits excluded). */
   maxElapsedMs: number;
+  /**
+   * How long one call may keep waiting in all when the service says when to come back (429,
+   * or 503 with Retry-After): such answers are waited out, not counted against maxAttempts.
+   */
+  retryTimeoutMs: number;
 }
 
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
@@ -18,14 +23,19 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
   baseDelayMs: 200,
   maxDelayMs: 5_000,
   maxElapsedMs: 60_000,
+  retryTimeoutMs: 600_000,
 };
 
 export interface RetryInput {
   error: unknown;
-  /** Attempts made so far (1 after the first failure). */
+  /** Attempts that failed with a transient fault so far (waits for the service not counted). */
   attempt: number;
+  /** Answers so far that told the call to come back later (429, 503 with Retry-After). */
+  waits?: number;
   /** Time since the call began. */
   elapsedMs: number;
+  /** Of elapsedMs, the time spent waiting for the service (Retry-After). */
+  waitedMs?: number;
   /** From the route table: whether repeating the operation is harmless. */
   retrySafe: boolean;
   policy: RetryPolicy;
@@ -61,18 +71,35 @@ export function parseRetryAfterMs(header: string | undefined, nowMs: number): nu
   return Math.max(0, date - nowMs);
 }
 
+/**
+ * The service said when to come back: a 429, or a 503 with Retry-After. Such a call is
+ * waited out within retryTimeoutMs instead of counting against maxAttempts.
+ */
+export function waitsForService(error: unknown): error is RateLimitError | ServerError {
+  if (error instanceof RateLimitError) return true;
+  return error instanceof ServerError && error.status === 503 && error.retryAfterMs !== undefined;
+}
+
 /** Whether the failed attempt should be repeated, and after how long. Pure. */
 export function shouldRetry(input: RetryInput): RetryDecision {
   const { error, attempt, elapsedMs, retrySafe, policy, random } = input;
   if (!(error instanceof EmbeddedApiError)) return { retry: false, reason: "not a service error" };
   if (!error.retryable) return { retry: false, reason: `${error.kind} errors are final` };
   if (!retrySafe) return { retry: false, reason: "the operation is not safe to repeat" };
+  if (waitsForService(error)) {
+    // Retry-After is the service's own estimate (and the limiter holds every call of the
+    // process until then); without it, back off.
+    // A Retry-After of 0 (or a date past) would repeat at once, without end: back off then too.
+    const given = error.retryAfterMs;
+    const delayMs = given !== undefined && given > 0 ? given : Math.max(policy.baseDelayMs, backoffDelayMs((input.waits ?? 0) + 1, policy, random));
+    if (elapsedMs + delayMs > policy.retryTimeoutMs) {
+      return { retry: false, reason: `waiting ${delayMs} ms more would pass the retry timeout of ${policy.retryTimeoutMs} ms` };
+    }
+    return { retry: true, delayMs };
+  }
   if (attempt >= policy.maxAttempts) return { retry: false, reason: `${attempt} attempts made` };
-  const backoff = backoffDelayMs(attempt, policy, random);
-  // Retry-After is the service's own estimate: never come back sooner.
-  const retryAfter = error instanceof RateLimitError ? error.retryAfterMs : undefined;
-  const delayMs = retryAfter !== undefined ? Math.max(retryAfter, backoff) : backoff;
-  if (elapsedMs + delayMs > policy.maxElapsedMs) {
+  const delayMs = backoffDelayMs(attempt, policy, random);
+  if (elapsedMs - (input.waitedMs ?? 0) + delayMs > policy.maxElapsedMs) {
     return { retry: false, reason: `the retry budget of ${policy.maxElapsedMs} ms would be exceeded` };
   }
   return { retry: true, delayMs };

@@ -1,15 +1,18 @@
 // Sub-account lookups: listAddedConnectors, listSupportedConnectors, getConnectorConfiguration.
-import type { AddedConnectorView, ConnectorConfigurationView, SupportedConnector } from "../client";
-import { collect, outputForm, programAccountId, programClient, type AddedConnectorFilters } from "./common";
+import type * as pulumi from "@pulumi/pulumi";
+import type { ConnectorConfigurationView } from "../client";
+import { collect, outputForm, programAccountId, programClient } from "./common";
+import type { AddedConnectorSummary, ConfigurationField, ConnectorFilters, InputArgs, SupportedConnector } from "./types";
 
-export type ListAddedConnectorsArgs = AddedConnectorFilters & {
+export interface ListAddedConnectorsArgs extends ConnectorFilters {
   /** Sub-account. Default: `embedded:accountId`, else EMBEDDED_ACCOUNT_ID. */
   accountId?: string;
-};
+}
 export interface ListAddedConnectorsResult {
+  /** The sub-account listed. */
   accountId: string;
   /** Every page (view A), with connection counts. */
-  connectors: AddedConnectorView[];
+  connectors: AddedConnectorSummary[];
 }
 
 /** The connectors added to a sub-account (List Added Connectors), all pages. */
@@ -18,7 +21,9 @@ export async function listAddedConnectors(args: ListAddedConnectorsArgs = {}): P
   const accountId = programAccountId(explicit);
   return { accountId, connectors: await collect(programClient().listAddedConnectors(accountId, filters)) };
 }
-export const listAddedConnectorsOutput = outputForm(listAddedConnectors);
+/** {@link listAddedConnectors} taking Inputs. */
+export const listAddedConnectorsOutput: (args: InputArgs<ListAddedConnectorsArgs>) => pulumi.Output<ListAddedConnectorsResult> =
+  outputForm(listAddedConnectors);
 
 export interface ListSupportedConnectorsArgs {
   /** The given connector: a source (→ its destinations) or a destination (→ its sources). Required. */
@@ -27,18 +32,23 @@ export interface ListSupportedConnectorsArgs {
   accountId?: string;
 }
 export interface ListSupportedConnectorsResult {
+  /** The sub-account asked about. */
   accountId: string;
+  /** The given connector. */
   connectorId: string;
   /** The connectors that can be paired with it (view S), all pages. */
   connectors: SupportedConnector[];
 }
 
+/** The connectors that can be paired with a given one (List Supported Connectors), all pages. */
 export async function listSupportedConnectors(args: ListSupportedConnectorsArgs): Promise<ListSupportedConnectorsResult> {
   const accountId = programAccountId(args.accountId);
   const connectors = await collect(programClient().listSupportedConnectors(accountId, args.connectorId));
   return { accountId, connectorId: args.connectorId, connectors };
 }
-export const listSupportedConnectorsOutput = outputForm(listSupportedConnectors);
+/** {@link listSupportedConnectors} taking Inputs. */
+export const listSupportedConnectorsOutput: (args: InputArgs<ListSupportedConnectorsArgs>) => pulumi.Output<ListSupportedConnectorsResult> =
+  outputForm(listSupportedConnectors);
 
 export interface GetConnectorConfigurationArgs {
   /** Any catalogue connector, added or not. Required. */
@@ -48,20 +58,26 @@ export interface GetConnectorConfigurationArgs {
 }
 type Descriptor = ConnectorConfigurationView["configuration"][number];
 export interface GetConnectorConfigurationResult {
+  /** The sub-account asked about. */
   accountId: string;
+  /** The connector asked about. */
   connectorId: string;
   /** The first secret configuration's id (the one ConnectorConfiguration saves). */
   configurationId: string | undefined;
+  /** Whether the configuration has been saved. */
   configured: boolean;
   /** Unix seconds; 0 when never configured. */
   lastUpdated: number;
+  /** Name of the key in the service's secret manager. */
   secretName: string | undefined;
+  /** Whether the connector is editable (the service's flag). */
   editable: boolean;
+  /** The environment of the configuration. */
   env: string;
   /** Descriptors of the secret fields; Password fields never carry a value. */
-  fields: Descriptor[];
+  fields: ConfigurationField[];
   /** Descriptors of the connection-level fields. */
-  connectionFields: Descriptor[];
+  connectionFields: ConfigurationField[];
 }
 
 /** Field descriptors and non-secret state of a connector's configuration. */
@@ -83,7 +99,10 @@ export async function getConnectorConfiguration(args: GetConnectorConfigurationA
     connectionFields: (view.connectionConfig[0]?.configuration ?? []).map(hidePassword),
   };
 }
-export const getConnectorConfigurationOutput = outputForm(getConnectorConfiguration);
+/** {@link getConnectorConfiguration} taking Inputs. */
+export const getConnectorConfigurationOutput: (
+  args: InputArgs<GetConnectorConfigurationArgs>,
+) => pulumi.Output<GetConnectorConfigurationResult> = outputForm(getConnectorConfiguration);
 
 function hidePassword(field: Descriptor): Descriptor {
   if (field.type !== "Password" || field.value === undefined) return field;

@@ -1,14 +1,17 @@
 // Lookup functions run in the program process: settings from `new pulumi.Config("embedded")`,
 // then the environment (the same rules as the provider, provider/settings.ts).
 import * as pulumi from "@pulumi/pulumi";
-import { getClient, type EmbeddedClient } from "../client";
+import { getClient, type DataType as ClientDataType, type DataTypeCategory as ClientDataTypeCategory, type EmbeddedClient,
+  type PlatformType as ClientPlatformType } from "../client";
 import { configSourceFromNamespace, resolveAccountId, resolveSettings, toClientSettings } from "../settings";
+import type { DataType, DataTypeCategory, InputArgs, PlatformType } from "./types";
 
-/** Every field of T may be given as an Input (the `…Output` forms' arguments). */
-export type InputArgs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
-
-export type ConnectorFilters = NonNullable<Parameters<EmbeddedClient["listConnectors"]>[1]>;
-export type AddedConnectorFilters = NonNullable<Parameters<EmbeddedClient["listAddedConnectors"]>[1]>;
+// The public value lists (types.ts) are written out; these fail to compile when they drift
+// from the client's.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameValueLists: [Same<DataType, ClientDataType>, Same<DataTypeCategory, ClientDataTypeCategory>, Same<PlatformType, ClientPlatformType>] =
+  [true, true, true];
+void sameValueLists;
 
 function stackConfig() {
   return configSourceFromNamespace(new pulumi.Config("embedded"));

@@ -1,6 +1,7 @@
 // Catalogue lookups: getConnector, listConnectors, findConnector (+ their Output forms).
-import type { CatalogueConnector, Connector } from "../client";
-import { collect, outputForm, programAccountId, programClient, type ConnectorFilters } from "./common";
+import type * as pulumi from "@pulumi/pulumi";
+import { collect, outputForm, programAccountId, programClient } from "./common";
+import type { CatalogueConnector, ConnectorFilters, GetConnectorResult, InputArgs, SupportedType } from "./types";
 
 export interface GetConnectorArgs {
   /** The 16-character connector id. Required. */
@@ -10,16 +11,18 @@ export interface GetConnectorArgs {
 }
 
 /** One connector of the catalogue (Get Connector, view G). */
-export async function getConnector(args: GetConnectorArgs): Promise<Connector> {
+export async function getConnector(args: GetConnectorArgs): Promise<GetConnectorResult> {
   return programClient().getConnector(programAccountId(args.accountId), args.connectorId);
 }
-export const getConnectorOutput = outputForm(getConnector);
+/** {@link getConnector} taking Inputs. */
+export const getConnectorOutput: (args: InputArgs<GetConnectorArgs>) => pulumi.Output<GetConnectorResult> = outputForm(getConnector);
 
-export type ListConnectorsArgs = ConnectorFilters & {
+export interface ListConnectorsArgs extends ConnectorFilters {
   /** Sub-account. Default: `embedded:accountId`, else EMBEDDED_ACCOUNT_ID. */
   accountId?: string;
-};
+}
 export interface ListConnectorsResult {
+  /** The sub-account whose catalogue this is. */
   accountId: string;
   /** Every page, in the service's order. */
   connectors: CatalogueConnector[];
@@ -31,22 +34,26 @@ export async function listConnectors(args: ListConnectorsArgs = {}): Promise<Lis
   const accountId = programAccountId(explicit);
   return { accountId, connectors: await collect(programClient().listConnectors(accountId, filters)) };
 }
-export const listConnectorsOutput = outputForm(listConnectors);
+/** {@link listConnectors} taking Inputs. */
+export const listConnectorsOutput: (args: InputArgs<ListConnectorsArgs>) => pulumi.Output<ListConnectorsResult> = outputForm(listConnectors);
 
 export interface FindConnectorArgs {
   /** The exact connector name (case-sensitive). Required. */
   name: string;
   /** `Source` or `Destination`. Required: a platform often has one of each. */
-  supportedType: "Source" | "Destination";
+  supportedType: SupportedType;
   /** Sub-account. Default: `embedded:accountId`, else EMBEDDED_ACCOUNT_ID. */
   accountId?: string;
 }
 
+/** The result of `findConnector`: the catalogue connector found. */
+export type FindConnectorResult = CatalogueConnector;
+
 /** The one catalogue connector with this exact name and side; an error listing near matches otherwise. */
-export async function findConnector(args: FindConnectorArgs): Promise<CatalogueConnector> {
+export async function findConnector(args: FindConnectorArgs): Promise<FindConnectorResult> {
   const accountId = programAccountId(args.accountId);
   const client = programClient();
-  const sameSide = await collect(client.listConnectors(accountId, { supportedType: args.supportedType } as ConnectorFilters));
+  const sameSide = await collect(client.listConnectors(accountId, { supportedType: args.supportedType }));
   const exact = sameSide.filter((c) => c.name === args.name);
   if (exact.length === 1) return exact[0];
   const wanted = `connector named ${JSON.stringify(args.name)} with supportedType ${args.supportedType}`;
@@ -57,7 +64,8 @@ export async function findConnector(args: FindConnectorArgs): Promise<CatalogueC
   const hint = near.length > 0 ? `; near matches: ${near.map((n) => JSON.stringify(n)).join(", ")}` : "";
   throw new Error(`no ${wanted} in the catalogue of sub-account ${accountId}${hint}`);
 }
-export const findConnectorOutput = outputForm(findConnector);
+/** {@link findConnector} taking Inputs: `findConnectorOutput({ … }).connectorId` is an `Output<string>`. */
+export const findConnectorOutput: (args: InputArgs<FindConnectorArgs>) => pulumi.Output<FindConnectorResult> = outputForm(findConnector);
 
 /** Names containing the wanted one (or contained in it) case-insensitively, else the closest by edit distance. */
 export function nearMatches(wanted: string, names: string[], limit = 5): string[] {

@@ -4,28 +4,42 @@
 // Creates for the same client and sub-account go out as one Add while they keep coming (each
 // within `idleMs` of the last, the first waiting at most `windowMs`), and each create still
 // gets its own result and error:
-// - the answer is split per id (added view, or "already added" with the call's `retried`);
+// - the answer is split per id, and whether an "already added" id is ours is decided per id
+//   (add-ownership.ts), never from the call as a whole;
 // - Add is atomic, so an unknown id makes the whole batch fail (404): the batch is then split
 //   in halves and re-sent until only the ids at fault fail (a bisection: about 2·log2(50)
 //   extra calls for one bad id, not 50);
 // - an error that is not about particular ids (network, 5xx after retries, 401, 403, 429)
-//   is every member's own error, and is handed to each.
-import { checkId, MAX_ADD_IDS, type AddConnectorsResult, type AddedConnectorView, type EmbeddedClient } from "../client";
+//   reaches every member; when it may hide a processed Add (no answer, 5xx, a malformed
+//   answer), a fresh listing says which ids were added before anyone fails, and if that
+//   listing fails too, the outcome is unknown (AddOutcomeUnknownError).
+import { checkId, mayHaveBeenApplied, MAX_ADD_IDS, type AddConnectorsResult, type AddedConnectorView } from "../client";
 import { DEFAULT_ADD_WINDOW_MS } from "../settings";
+import { AddOwnership, listNow, type AddClaims, type AddedListing, type AddingClient, type OwnershipOptions } from "./add-ownership";
 import { statusOf } from "./shared";
+
+export type { AddingClient } from "./add-ownership";
 
 /** What one create learns from the (possibly shared) Add. */
 export interface AddOutcome {
-  /** The added view, when this Add added it. */
+  /** The connector's view, when the Add (or the listing that confirmed it) gave one. */
   view?: AddedConnectorView;
-  /** True when the service said the id was already added. */
-  alreadyAdded: boolean;
-  /** The Add that answered was not its first attempt (an "already added" may be our own doing). */
-  retried: boolean;
+  /** True when this stack added the connector (now, or in an attempt whose answer was lost). */
+  owned: boolean;
 }
 
-/** The part of the client the coalescer uses (tests pass fakes). */
-export type AddingClient = Pick<EmbeddedClient, "addConnectors">;
+/** The Add may or may not have added the connector, and no listing could say which. */
+export class AddOutcomeUnknownError extends Error {
+  constructor(
+    readonly accountId: string,
+    readonly connectorId: string,
+    cause: unknown,
+  ) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`the outcome of adding connector ${connectorId} to sub-account ${accountId} is unknown: ${reason}`, { cause });
+    this.name = "AddOutcomeUnknownError";
+  }
+}
 
 export interface AddCoalescerOptions {
   /**
@@ -44,12 +58,20 @@ export interface AddCoalescerOptions {
   maxBatch?: number;
   /** Called before and after every Add (the added-connectors cache invalidates the sub-account). */
   onWrite?: (client: AddingClient, accountId: string) => void;
+  /** Where the baseline listing comes from and the pending-Add journal (add-ownership.ts). */
+  ownership?: OwnershipOptions;
 }
 
 interface Member {
   connectorId: string;
   resolve: (outcome: AddOutcome) => void;
   reject: (error: unknown) => void;
+}
+
+/** What a batch knew before its first Add: the ids present, and the journal's claims and records. */
+interface Ownership {
+  present: Set<string>;
+  claims: AddClaims;
 }
 
 interface Batch {
@@ -69,8 +91,11 @@ export class AddCoalescer {
   private readonly idleMs: number;
   private readonly maxBatch: number;
   private readonly onWrite: (client: AddingClient, accountId: string) => void;
+  readonly ownership: AddOwnership;
   /** Open batches per client, then sub-account. */
   private open = new WeakMap<AddingClient, Map<string, Batch>>();
+  /** Adds on their way per client, then `accountId/connectorId`: a second Add of an id waits for the first. */
+  private inFlight = new WeakMap<AddingClient, Map<string, Promise<void>>>();
   /** Add calls sent, bisection included; for tests and the bench. */
   calls = 0;
 
@@ -79,6 +104,7 @@ export class AddCoalescer {
     this.idleMs = Math.min(options.idleMs ?? DEFAULT_ADD_IDLE_MS, this.windowMs);
     this.maxBatch = Math.min(Math.max(1, options.maxBatch ?? MAX_ADD_IDS), MAX_ADD_IDS);
     this.onWrite = options.onWrite ?? (() => undefined);
+    this.ownership = new AddOwnership(options.ownership);
   }
 
   /**
@@ -125,12 +151,45 @@ export class AddCoalescer {
     batch.timer = batch.idleTimer = undefined;
     const perClient = this.open.get(batch.client);
     if (perClient?.get(batch.accountId) === batch) perClient.delete(batch.accountId);
-    void this.send(batch.client, batch.accountId, batch.members);
+    void this.sendAfterEarlier(batch.client, batch.accountId, batch.members);
+  }
+
+  /**
+   * Sends once no earlier Add of the same ids is on its way: two Adds of one id at once could
+   * both look like their own (each retried), and the second could drop the first's record.
+   */
+  private async sendAfterEarlier(client: AddingClient, accountId: string, members: Member[]): Promise<void> {
+    let perClient = this.inFlight.get(client);
+    if (!perClient) {
+      perClient = new Map();
+      this.inFlight.set(client, perClient);
+    }
+    const keys = members.map((m) => `${accountId}/${m.connectorId}`);
+    const earlier = keys.map((key) => perClient.get(key)).filter((p): p is Promise<void> => p !== undefined);
+    const sent = Promise.all(earlier).then(() => this.send(client, accountId, members));
+    for (const key of keys) perClient.set(key, sent);
+    await sent;
+    for (const key of keys) if (perClient.get(key) === sent) perClient.delete(key);
   }
 
   /** One Add for these members; on an id-specific refusal of a batch, bisects. Never rejects. */
-  private async send(client: AddingClient, accountId: string, members: Member[]): Promise<void> {
+  private async send(client: AddingClient, accountId: string, members: Member[], halfOf?: Ownership): Promise<void> {
     const ids = members.map((m) => m.connectorId);
+    let present: Set<string>;
+    let claims: AddClaims;
+    if (halfOf) {
+      // A half of a bisected batch: its records were written (and its claims read) before the first Add.
+      ({ present, claims } = halfOf);
+    } else {
+      try {
+        present = await this.ownership.baseline(client, accountId);
+      } catch (error) {
+        for (const member of members) member.reject(error);
+        return;
+      }
+      claims = this.ownership.begin(client, accountId, ids, present);
+    }
+    const { claimed } = claims;
     let result: AddConnectorsResult;
     this.calls++;
     this.onWrite(client, accountId);
@@ -140,9 +199,12 @@ export class AddCoalescer {
       this.onWrite(client, accountId);
       if (members.length > 1 && blamesSomeIds(error)) {
         const half = Math.ceil(members.length / 2);
-        await Promise.all([this.send(client, accountId, members.slice(0, half)), this.send(client, accountId, members.slice(half))]);
+        const both = { present, claims };
+        await Promise.all([this.send(client, accountId, members.slice(0, half), both), this.send(client, accountId, members.slice(half), both)]);
+      } else if (!mayHaveBeenApplied(error)) {
+        for (const member of members) this.settleAndReject(client, accountId, claims, member, error);
       } else {
-        for (const member of members) member.reject(error);
+        await this.confirm(client, accountId, members, present, claims, error);
       }
       return;
     }
@@ -150,12 +212,74 @@ export class AddCoalescer {
     const added = new Map(result.added.map((view) => [view.connectorId, view]));
     const already = new Set(result.alreadyAdded);
     for (const member of members) {
-      const view = added.get(member.connectorId);
-      if (view) member.resolve({ view, alreadyAdded: false, retried: result.retried });
-      else if (already.has(member.connectorId)) member.resolve({ alreadyAdded: true, retried: result.retried });
-      // Neither added nor already added: an answer that breaks the contract, for this id only.
-      else member.reject(new Error(`the service's Add answer does not mention connector ${member.connectorId}`));
+      const id = member.connectorId;
+      const view = added.get(id);
+      if (view) {
+        present.add(id);
+        member.resolve({ view, owned: true });
+      } else if (already.has(id)) {
+        const owned = claimed.has(id) || (result.retried && !present.has(id));
+        if (!owned) this.forget(client, accountId, claims, id);
+        present.add(id);
+        member.resolve({ owned });
+      } else {
+        // Neither added nor already added: an answer that breaks the contract, for this id only.
+        this.settleAndReject(client, accountId, claims, member, new Error(`the service's Add answer does not mention connector ${id}`));
+      }
     }
+  }
+
+  /**
+   * The Add failed in a way that may hide a processed call: list the sub-account now. Ids that
+   * are there and were not before (or that an earlier process of ours was adding) are ours;
+   * ids that are not there were not added (the Add is atomic), and get the Add's error.
+   */
+  private async confirm(
+    client: AddingClient,
+    accountId: string,
+    members: Member[],
+    present: Set<string>,
+    claims: AddClaims,
+    error: unknown,
+  ): Promise<void> {
+    const { claimed } = claims;
+    let listing: AddedListing;
+    try {
+      listing = await listNow(client, accountId);
+    } catch {
+      for (const member of members) {
+        const id = member.connectorId;
+        // Present before and not ours: the Add cannot have changed that.
+        if (present.has(id) && !claimed.has(id)) member.resolve({ owned: false });
+        else member.reject(new AddOutcomeUnknownError(accountId, id, error));
+      }
+      return;
+    }
+    for (const member of members) {
+      const id = member.connectorId;
+      const view = listing.get(id);
+      if (!view) {
+        present.delete(id);
+        // A request that timed out may still be applied after this listing: keep its record.
+        if (statusOf(error) === 0) member.reject(error);
+        else this.settleAndReject(client, accountId, claims, member, error);
+      } else {
+        const owned = claimed.has(id) || !present.has(id);
+        if (!owned) this.forget(client, accountId, claims, id);
+        present.add(id);
+        member.resolve({ view, owned });
+      }
+    }
+  }
+
+  /** The Add did not make this id ours: drop the record this batch wrote for it (not a claimed one). */
+  private forget(client: AddingClient, accountId: string, claims: AddClaims, id: string): void {
+    if (claims.recorded.has(id)) this.ownership.settle(client, accountId, id);
+  }
+
+  private settleAndReject(client: AddingClient, accountId: string, claims: AddClaims, member: Member, error: unknown): void {
+    this.forget(client, accountId, claims, member.connectorId);
+    member.reject(error);
   }
 }
 

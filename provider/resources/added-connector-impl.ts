@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
 import type { AddedConnectorView } from "../client";
+import { AddOutcomeUnknownError, type AddOutcome } from "./add-coalescer";
 import { accountIdFor, currentClient, runtime } from "./runtime";
 import {
   CONNECTOR_ID_PATTERN,
@@ -86,6 +87,7 @@ export async function check(_olds: Props, news: Props): Promise<CheckResult> {
 
 /** connectorId or accountId changed (or unknown yet) → replace; adoptExisting alone → update. */
 export async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {
+  if (typeof olds.accountId === "string" && typeof olds.connectorId === "string") settleRecord(olds.accountId, olds.connectorId);
   const replaces: string[] = [];
   let newAccount = news.accountId;
   if (newAccount === undefined || newAccount === null) {
@@ -107,7 +109,8 @@ export function alreadyAddedMessage(connectorId: string, accountId: string, name
     `connector ${label} is already added to sub-account ${accountId}, outside this resource. ` +
     `To manage the existing one, set \`adoptExisting: true\` on this AddedConnector ` +
     `(\`pulumi import\` does not work for dynamic-provider resources); ` +
-    `or remove it from the sub-account first.`
+    `or remove it from the sub-account first. If an earlier \`pulumi up\` of this stack was killed while adding it ` +
+    `and ran on another machine (the record of its pending Add lives in $PULUMI_HOME), \`adoptExisting: true\` takes it back too.`
   );
 }
 
@@ -122,14 +125,29 @@ export function inUseMessage(
   const counts = src === undefined && dest === undefined ? "" : ` (srcConnections=${src ?? "?"}, destConnections=${dest ?? "?"})`;
   return (
     `cannot remove connector ${label} from sub-account ${accountId}: it is used in connections${counts}. ` +
-    `Delete those connections first, or set the resource option \`retainOnDelete: true\` ` +
-    `to leave the connector in the sub-account when it leaves the stack.`
+    `Delete those connections first, or set the resource option \`retainOnDelete: true\` and run \`pulumi up\` ` +
+    `to record it, then delete the resource: the connector then stays in the sub-account when it leaves the stack ` +
+    `(the option takes effect only once an \`up\` has recorded it).`
+  );
+}
+
+/** A 409 from Remove that is not about connections: the service's own reason (the client redacted it). */
+export function removeRefusedMessage(name: string | undefined, connectorId: string, accountId: string, reason: string): string {
+  const label = name ? `"${name}" (${connectorId})` : connectorId;
+  return (
+    `removing connector ${label} from sub-account ${accountId} was refused by the service (409, not about connections): ` +
+    `${reason}. Nothing was removed; resolve what the service names and run again.`
   );
 }
 
 /**
  * Adds through the coalescer: concurrent creates of one sub-account share an Add call, and
- * each gets its own outcome (see add-coalescer.ts).
+ * each gets its own outcome (see add-coalescer.ts). Whether an "already added" connector is
+ * this resource's own is decided per connector (add-ownership.ts). When the outcome of the
+ * Add cannot be known (no answer, and no listing either), the resource is recorded in the
+ * state as created but not finished (the engine's partial failure, with its id): the next
+ * `pulumi up` finishes it by checking the sub-account, and `pulumi refresh` drops it if the
+ * connector is not there.
  */
 export async function create(inputs: Props): Promise<CreateResult> {
   const { connectorId, accountId, adoptExisting } = parseInputs(inputs);
@@ -146,22 +164,60 @@ export async function create(inputs: Props): Promise<CreateResult> {
     }
     if (present) return { id: `${accountId}/${connectorId}`, outs: outputsOf(present, accountId, connectorId, true) };
   }
-  let outcome: Awaited<ReturnType<typeof state.adds.add>>;
+  const view = await addOwn(connectorId, accountId, adoptExisting, settings.addWindowMs, inputs);
+  return { id: `${accountId}/${connectorId}`, outs: outputsOf(view, accountId, connectorId, adoptExisting) };
+}
+
+/** Marks outputs of a resource whose Add has an unknown outcome (see create). */
+const ADD_UNFINISHED = "addUnfinished";
+
+/** The Add (shared through the coalescer) and the ownership rule; the connector's view when it is ours. */
+async function addOwn(connectorId: string, accountId: string, adoptExisting: boolean, windowMs: number, inputs: Props): Promise<AddedConnectorView> {
+  const { client } = currentClient();
+  const state = runtime();
+  let outcome: AddOutcome;
   try {
-    outcome = await state.adds.add(client, accountId, connectorId, settings.addWindowMs);
+    outcome = await state.adds.add(client, accountId, connectorId, windowMs);
   } catch (error) {
+    if (error instanceof AddOutcomeUnknownError) throw unfinished(error, inputs, connectorId, accountId, adoptExisting);
     throw failure(`adding connector ${connectorId} to sub-account ${accountId} failed`, error);
   }
-  let view = outcome.view;
-  if (!view) {
-    // Already there: ours only if an earlier attempt of this very call added it (retried).
-    // The Add invalidated the listing, so this reads one made after it (shared by the batch).
-    const existing = await state.added.find(client, accountId, connectorId);
-    if (!adoptExisting && !outcome.retried) throw new Error(alreadyAddedMessage(connectorId, accountId, existing?.name));
-    view = existing;
+  if (outcome.owned && outcome.view) return outcome.view;
+  // The Add invalidated the listing, so this reads one made after it (shared by the batch).
+  let existing: AddedConnectorView | undefined;
+  try {
+    existing = await state.added.find(client, accountId, connectorId);
+  } catch (error) {
+    if (!outcome.owned && !adoptExisting) throw new Error(withRequestId(alreadyAddedMessage(connectorId, accountId), error));
+    throw failure(`reading connector ${connectorId} of sub-account ${accountId} after adding it failed`, error);
   }
-  if (!view) throw new Error(`connector ${connectorId} was not found in sub-account ${accountId} after adding it`);
-  return { id: `${accountId}/${connectorId}`, outs: outputsOf(view, accountId, connectorId, adoptExisting) };
+  if (!outcome.owned && !adoptExisting) throw new Error(alreadyAddedMessage(connectorId, accountId, existing?.name));
+  if (!existing) throw new Error(`connector ${connectorId} was not found in sub-account ${accountId} after adding it; run \`pulumi up\` again`);
+  return existing;
+}
+
+/** The engine's partial failure: the resource is recorded with its id, and the next `up` finishes it. */
+function unfinished(error: AddOutcomeUnknownError, inputs: Props, connectorId: string, accountId: string, adoptExisting: boolean): Error {
+  const message = withRequestId(
+    `${error.message}. The resource is recorded as unfinished: the next \`pulumi up\` checks the sub-account and ` +
+      `finishes it (or adds the connector), and \`pulumi refresh\` drops it if the connector is not there`,
+    error.cause,
+  );
+  const properties: Props = { connectorId, accountId, adoptExisting, [ADD_UNFINISHED]: true };
+  // The dynamic-provider host needs the serialized provider in the state to call us again.
+  if (typeof inputs.__provider === "string") properties.__provider = inputs.__provider;
+  return Object.assign(new Error(message), { id: `${accountId}/${connectorId}`, properties, reasons: [message] });
+}
+
+/** The engine holds the resource now: the pending-Add record (add-journal.ts) is not needed. */
+function settleRecord(accountId: string, connectorId: string): void {
+  let client: { baseUrl: string };
+  try {
+    client = currentClient().client;
+  } catch {
+    return; // no settings yet: the operation itself reports that
+  }
+  runtime().adds.ownership.settle(client, accountId, connectorId);
 }
 
 function locate(id: string, props: Props): { accountId: string; connectorId: string; adoptExisting: boolean } {
@@ -186,6 +242,7 @@ export async function read(id: string, props: Props = {}): Promise<ReadResult> {
   } catch (error) {
     throw failure(`reading connector ${connectorId} of sub-account ${accountId} failed`, error);
   }
+  settleRecord(accountId, connectorId);
   if (!view) return { id: "", props: {} };
   return {
     id: `${accountId}/${connectorId}`,
@@ -194,12 +251,22 @@ export async function read(id: string, props: Props = {}): Promise<ReadResult> {
   };
 }
 
-/** Only adoptExisting can change in place; the live view is returned with it. */
+/**
+ * Only adoptExisting can change in place; the live view is returned with it. A resource whose
+ * Add had an unknown outcome (see create) is finished here: its connector is taken if it is
+ * there (the state recorded this stack's Add), else added now.
+ */
 export async function update(id: string, olds: Props, news: Props): Promise<UpdateResult> {
   const { accountId, connectorId } = locate(id, olds);
   const adoptExisting = news.adoptExisting === true;
-  const { client } = currentClient();
-  const view = await runtime().added.find(client, accountId, connectorId);
+  const { client, settings } = currentClient();
+  settleRecord(accountId, connectorId);
+  let view = await runtime().added.find(client, accountId, connectorId);
+  if (!view && olds[ADD_UNFINISHED] === true) {
+    // Its Add was recorded as this stack's; if the connector is still missing, add it now,
+    // under the usual rules (someone else's connector is not taken over).
+    view = await addOwn(connectorId, accountId, adoptExisting, settings.addWindowMs, { ...news, __provider: olds.__provider ?? news.__provider });
+  }
   if (!view) {
     throw new Error(
       `connector ${connectorId} is no longer added to sub-account ${accountId}; run \`pulumi refresh\` and then \`pulumi up\` to add it again`,
@@ -216,17 +283,29 @@ export async function update(id: string, olds: Props, news: Props): Promise<Upda
 export async function remove(id: string, props: Props): Promise<void> {
   const { accountId, connectorId } = locate(id, props);
   const { client } = currentClient();
+  settleRecord(accountId, connectorId);
   const cache = runtime().added;
   cache.invalidate(client, accountId);
+  const adds = runtime().adds.ownership;
   try {
     await client.removeConnector(accountId, connectorId);
+    adds.forgetPresent(client, accountId, connectorId);
   } catch (error) {
     const status = statusOf(error);
-    if (status === 404) return;
+    if (status === 404) {
+      adds.forgetPresent(client, accountId, connectorId);
+      return;
+    }
     if (status === 409) {
       const name = typeof props.name === "string" ? props.name : undefined;
       const counts = [countOf(error, "srcConnections"), countOf(error, "destConnections")] as const;
-      throw new Error(withRequestId(inUseMessage(name, connectorId, accountId, ...counts), error));
+      // Only counts above zero say "used in connections"; any other conflict keeps its own reason.
+      if ((counts[0] ?? 0) + (counts[1] ?? 0) > 0) {
+        throw new Error(withRequestId(inUseMessage(name, connectorId, accountId, ...counts), error), { cause: error });
+      }
+      const said = (error as { statusMessage?: unknown }).statusMessage;
+      const reason = typeof said === "string" && said.trim() !== "" ? said.trim().replace(/\.+$/, "") : "no reason given";
+      throw new Error(withRequestId(removeRefusedMessage(name, connectorId, accountId, reason), error), { cause: error });
     }
     throw failure(`removing connector ${connectorId} from sub-account ${accountId} failed`, error);
   } finally {

@@ -1,6 +1,7 @@
 // The AddedConnector resource: a catalogue connector added to a sub-account.
 import * as pulumi from "@pulumi/pulumi";
 
+import type { SupportedType } from "../functions/types";
 import { delegatingProvider } from "./delegating-provider";
 
 /** Loads ./added-connector-impl.js at call time (see delegating-provider.ts). */
@@ -32,24 +33,37 @@ export interface AddedConnectorArgs {
  * Id: `<accountId>/<connectorId>`.
  */
 export class AddedConnector extends pulumi.dynamic.Resource {
+  /** The 16-character catalogue id of the connector (pass it to `ConnectorConfiguration`). */
   declare readonly connectorId: pulumi.Output<string>;
+  /** The sub-account it is added to (the argument, else `embedded:accountId`). */
   declare readonly accountId: pulumi.Output<string>;
+  /** Whether an already-added connector was taken over (the argument; default false). */
   declare readonly adoptExisting: pulumi.Output<boolean>;
+  /** The platform's id; a platform often has a Source and a Destination connector. */
   declare readonly platformId: pulumi.Output<string>;
+  /** The display name, e.g. "Amazon S3". */
   declare readonly name: pulumi.Output<string>;
+  /** URL of the logo. */
   declare readonly logo: pulumi.Output<string>;
+  /** E.g. "reporting", "Custom Audiences". */
   declare readonly dataType: pulumi.Output<string>;
+  /** E.g. "audience activation". */
   declare readonly dataTypeCategory: pulumi.Output<string>;
+  /** E.g. "Cloud Storage Provider". */
   declare readonly platformType: pulumi.Output<string>;
   /** `Source` or `Destination`. */
-  declare readonly supportedType: pulumi.Output<string>;
+  declare readonly supportedType: pulumi.Output<SupportedType>;
+  /** Whether initiating a transfer is applicable. */
   declare readonly transfer: pulumi.Output<boolean>;
+  /** Whether its configuration is saved, as of the last add or refresh (see ConnectorConfiguration.configured). */
   declare readonly configured: pulumi.Output<boolean>;
+  /** The service's description of the connector. */
   declare readonly description: pulumi.Output<string>;
   /** Connections using the connector as source, as last read. */
   declare readonly srcConnections: pulumi.Output<number>;
   /** Connections using the connector as destination, as last read. */
   declare readonly destConnections: pulumi.Output<number>;
+  /** Whether the connector is editable (the service's flag). */
   declare readonly editable: pulumi.Output<boolean>;
   /** The environment the connector was added from. */
   declare readonly env: pulumi.Output<string>;
@@ -64,6 +78,6 @@ export class AddedConnector extends pulumi.dynamic.Resource {
       platformType: undefined, supportedType: undefined, transfer: undefined, configured: undefined,
       description: undefined, srcConnections: undefined, destConnections: undefined, editable: undefined, env: undefined,
     };
-    super(addedConnectorProvider, name, props, opts, "embedded-connectors", "AddedConnector");
+    super(addedConnectorProvider(), name, props, opts, "embedded-connectors", "AddedConnector");
   }
 }

@@ -1,12 +1,17 @@
-// Pure rules of ConnectorConfiguration: validation of secretConfig against the live field
-// descriptors (service-contract.md, "Configure"), the fingerprint, and value comparison.
+// Pure rules of ConnectorConfiguration: validation and normalisation of secretConfig against
+// the live field descriptors (the service's own rules, service/domain/configuration.ts), the
+// fingerprint, and value comparison.
 import { createHmac } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import type { ConnectorConfigurationView } from "../client";
 import { containsUnknown } from "./shared";
 
 export type FieldDescriptor = ConnectorConfigurationView["configuration"][number];
 export type SecretValue = string | number | string[];
+
+/** The service's Date rule: YYYY-MM-DD, or an ISO 8601 date-time, that Date.parse reads. */
+const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 
 /** The descriptors of the first secret configuration (the only one that can be saved). */
 export function descriptorsOf(view: ConnectorConfigurationView): FieldDescriptor[] {
@@ -22,83 +27,124 @@ export function optionValues(options: unknown): string[] | undefined {
   });
 }
 
-// Messages never quote a string value: every secretConfig value is a secret to Pulumi, and
-// a misplaced API key must not end up in the engine's output.
-function kindOf(value: unknown): string {
-  if (Array.isArray(value)) return "a list";
-  if (typeof value === "number") return String(value);
-  return value === null ? "null" : `a ${typeof value}`;
+/** What the service treats as a missing value ("" and [] included). null it refuses outright. */
+function isEmptyValue(value: unknown): boolean {
+  return value === undefined || value === "" || (Array.isArray(value) && value.length === 0);
 }
 
-function checkValue(field: FieldDescriptor, value: unknown): string | undefined {
-  const options = optionValues(field.options);
+// Messages name the kind of a value, never the value: every secretConfig value is a secret
+// to Pulumi, and a misplaced API key must not end up in the engine's output.
+export function kindOf(value: unknown): string {
+  if (Array.isArray(value)) return "a list";
+  if (value === null) return "null";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+type Checked = { value: SecretValue } | { problem: string };
+
+/** The value as the service will store it (Number → number, Multi-Select → list), or why it is refused. */
+function checkValue(field: FieldDescriptor, value: unknown): Checked {
   const scalar = typeof value === "string" || typeof value === "number";
   if (!scalar && !(Array.isArray(value) && value.every((v) => typeof v === "string"))) {
-    return `must be a string, a number or a list of strings, got ${kindOf(value)}`;
+    return { problem: `must be a string, a number or a list of strings, got ${kindOf(value)}` };
   }
+  const options = optionValues(field.options) ?? []; // no options listed: the service accepts none
+  const listed = options.length > 0 ? options.join(", ") : "(none listed)";
   switch (field.type) {
     case "Number": {
       const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
-      if (!Number.isFinite(n)) return `must be a number, got ${kindOf(value)}`;
-      if (typeof field.min === "number" && n < field.min) return `must be at least ${field.min}, got ${n}`;
-      if (typeof field.max === "number" && n > field.max) return `must be at most ${field.max}, got ${n}`;
-      return undefined;
+      if (!Number.isFinite(n)) return { problem: `must be a number, got ${kindOf(value)}` };
+      if (typeof field.min === "number" && n < field.min) return { problem: `must be at least ${field.min}` };
+      if (typeof field.max === "number" && n > field.max) return { problem: `must be at most ${field.max}` };
+      return { value: n };
     }
-    case "Select":
-      if (typeof value !== "string") return `takes one of its options as a string, got ${kindOf(value)}`;
-      if (options && !options.includes(value)) return `must be one of ${options.join(", ")}`;
-      return undefined;
-    case "Multi-Select": {
-      // A list, or the comma-separated form the service returns.
-      const items = Array.isArray(value) ? value : typeof value === "string" ? value.split(",").map((v) => v.trim()) : null;
-      if (!items) return `takes a list of values, got ${kindOf(value)}`;
-      const bad = options ? items.filter((v) => !options.includes(String(v))).length : 0;
-      return bad > 0 ? `takes only values among ${options?.join(", ")} (${bad} of ${items.length} are not)` : undefined;
-    }
-    case "Text":
     case "Date":
-    case "Password":
-      return typeof value === "string" ? undefined : `must be a string, got ${kindOf(value)}`;
+      if (typeof value !== "string" || !DATE.test(value) || Number.isNaN(Date.parse(value))) {
+        return { problem: `must be a date (YYYY-MM-DD or ISO 8601), got ${typeof value === "string" ? "another string" : kindOf(value)}` };
+      }
+      return { value };
+    case "Select":
+      if (typeof value !== "string") return { problem: `takes one of its options as a string, got ${kindOf(value)}` };
+      return options.includes(value) ? { value } : { problem: `must be one of ${listed}` };
+    case "Multi-Select": {
+      // A list, or the comma-separated form the service also takes (items trimmed, as it does).
+      const items = Array.isArray(value) ? value : typeof value === "string" ? value.split(",").map((v) => v.trim()) : null;
+      if (!items) return { problem: `takes a list of values, got ${kindOf(value)}` };
+      const bad = items.filter((v) => !options.includes(v)).length;
+      return bad > 0 ? { problem: `takes only values among ${listed} (${bad} of ${items.length} are not)` } : { value: items };
+    }
     default:
-      return undefined; // the list of types is open: unknown types pass through
+      // Text, Password, and types this provider does not know: passed through, as a string.
+      return typeof value === "string" ? { value } : { problem: `must be a string, got ${kindOf(value)}` };
   }
 }
 
+export interface ValidatedSecretConfig {
+  /** One per field, property `secretConfig.<fieldId>`. */
+  failures: CheckFailure[];
+  /** The values in the form the service stores them, so that what is applied is what is compared. */
+  normalised: Record<string, unknown>;
+}
+
 /**
- * One failure per field, property `secretConfig.<fieldId>`. Unknown values (preview) are
- * not validated, but count as present for the required-field rule.
+ * Applies the service's Configure rules to secretConfig. Unknown values (preview) are not
+ * validated, but count as present for the required-field rule; "" and [] count as missing.
  */
 export function validateSecretConfig(
   connectorId: string,
   descriptors: FieldDescriptor[],
   secretConfig: Record<string, unknown>,
-): CheckFailure[] {
+): ValidatedSecretConfig {
   const failures: CheckFailure[] = [];
+  const normalised: Record<string, unknown> = {};
   const byId = new Map(descriptors.map((d) => [d.id, d]));
   for (const [key, value] of Object.entries(secretConfig)) {
+    normalised[key] = value;
     const field = byId.get(key);
     const property = `secretConfig.${key}`;
     if (!field) {
       const known = descriptors.map((d) => d.id).join(", ") || "none";
       failures.push({ property, reason: `connector ${connectorId} has no field "${key}"; its fields are: ${known}` });
-    } else if (containsUnknown(value)) {
-      continue;
     } else if (field.readonly) {
       failures.push({ property, reason: `field "${key}" (${field.label}) is read-only and cannot be set` });
-    } else {
-      const problem = checkValue(field, value);
-      if (problem) failures.push({ property, reason: `field "${key}" (${field.label}, ${field.type}) ${problem}` });
+    } else if (!containsUnknown(value) && !isEmptyValue(value)) {
+      const checked = checkValue(field, value);
+      if ("problem" in checked) failures.push({ property, reason: `field "${key}" (${field.label}, ${field.type}) ${checked.problem}` });
+      else normalised[key] = checked.value;
     }
   }
   for (const field of descriptors) {
-    if (field.required && !field.readonly && !(field.id in secretConfig)) {
+    const value = Object.hasOwn(secretConfig, field.id) ? secretConfig[field.id] : undefined;
+    if (field.required && !field.readonly && isEmptyValue(value)) {
+      const given = value === undefined ? "" : " (an empty value counts as missing)";
       failures.push({
         property: `secretConfig.${field.id}`,
-        reason: `field "${field.id}" (${field.label}) is required by connector ${connectorId}`,
+        reason: `field "${field.id}" (${field.label}) is required by connector ${connectorId}${given}`,
       });
     }
   }
-  return failures;
+  return { failures, normalised };
+}
+
+function sameNormalisedForm(applied: unknown, given: unknown): boolean {
+  if (isDeepStrictEqual(applied, given)) return true;
+  if (typeof applied === "number" && typeof given === "string") return given.trim() !== "" && Number(given) === applied;
+  if (Array.isArray(applied) && typeof given === "string") {
+    return given !== "" && isDeepStrictEqual(given.split(",").map((v) => v.trim()), applied);
+  }
+  return false;
+}
+
+/**
+ * Whether `given` (as the program wrote it) normalises to `applied` (what an earlier check
+ * returned), told without the descriptors: only a Number field normalises to a number and only
+ * a Multi-Select to a list, so the applied value says which rule the given one follows.
+ */
+export function normalisesTo(applied: unknown, given: unknown): boolean {
+  const record = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+  if (!record(applied) || !record(given)) return isDeepStrictEqual(applied, given);
+  const keys = Object.keys(given);
+  return keys.length === Object.keys(applied).length && keys.every((k) => Object.hasOwn(applied, k) && sameNormalisedForm(applied[k], given[k]));
 }
 
 /** JSON with sorted object keys, so that equal configurations hash alike. */
@@ -146,9 +192,28 @@ function asList(value: unknown): string[] {
   return [String(value)];
 }
 
-/** Desired vs live value, tolerant of representation (30 vs "30", list vs "a,b"). */
+/**
+ * What the service stores for a desired value, under each rule it could fall under: one form
+ * for a normalised value (number, list); for a string, also its Number and Multi-Select forms,
+ * since inputs stored before check normalised them still hold "100.0" or "a, b".
+ */
+function storedForms(desired: unknown): string[] {
+  if (typeof desired === "number") return [String(desired)];
+  if (Array.isArray(desired)) return [desired.join(",")];
+  if (typeof desired !== "string") return [String(desired)];
+  const forms = [desired, desired.split(",").map((v) => v.trim()).join(",")];
+  const n = desired.trim() === "" ? NaN : Number(desired);
+  return Number.isFinite(n) ? [...forms, String(n)] : forms;
+}
+
+/**
+ * Desired value vs the live one: the live value is one the service stores for it (see
+ * storedForms), or, from a service that answers otherwise, the same number or list in another shape.
+ */
 export function sameValue(desired: unknown, live: unknown): boolean {
-  if (Array.isArray(desired)) {
+  if (typeof live === "string" && storedForms(desired).includes(live)) return true;
+  if (typeof desired === "number" && typeof live === "string" && live.trim() !== "") return Number(live) === desired;
+  if (Array.isArray(desired) || Array.isArray(live)) {
     const a = asList(desired).sort();
     const b = asList(live).sort();
     return a.length === b.length && a.every((v, i) => v === b[i]);

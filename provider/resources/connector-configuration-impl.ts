@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
 import type { ConnectorConfigurationView } from "../client";
 import { accountIdFor, cachedConfiguration, currentClient, runtime } from "./runtime";
-import { descriptorsOf, fingerprintOf, sameValue, validateSecretConfig, valuesOf } from "./configuration-rules";
+import { descriptorsOf, fingerprintOf, kindOf, normalisesTo, sameValue, validateSecretConfig, valuesOf } from "./configuration-rules";
 import { CONNECTOR_ID_PATTERN, accountIdProblem, containsUnknown, failure, isUnknown, splitId, statusOf, withRequestId } from "./shared";
 
 export { configureFromRequest } from "./runtime";
@@ -69,7 +69,7 @@ export async function check(olds: Props, news: Props): Promise<CheckResult> {
   for (const key of ["configurationId", "name", "secretName"] as const) {
     const value = news[key];
     if (value !== undefined && value !== null && !isUnknown(value) && typeof value !== "string") {
-      failures.push({ property: key, reason: `${key} must be a string, got ${JSON.stringify(value)}` });
+      failures.push({ property: key, reason: `${key} must be a string, got ${kindOf(value)}` });
     }
   }
   const configOk = secretConfig !== null && typeof secretConfig === "object" && !Array.isArray(secretConfig);
@@ -81,6 +81,7 @@ export async function check(olds: Props, news: Props): Promise<CheckResult> {
     // What the state holds passed this check and the service's own validation when it was
     // applied; nothing will be sent for it, so a no-change preview costs no call.
     inputs.configurationId = olds.configurationId;
+    inputs.secretConfig = olds.secretConfig; // its normalised form, which the state holds
     return { inputs, failures };
   }
 
@@ -105,17 +106,24 @@ export async function check(olds: Props, news: Props): Promise<CheckResult> {
       reason: `configurationId must be the first secret configuration's id (${first}); only that one can be saved, got ${JSON.stringify(configurationId)}`,
     });
   }
-  if (configOk) failures.push(...validateSecretConfig(connectorId as string, descriptorsOf(view), secretConfig as Props));
+  if (configOk) {
+    // The inputs check returns are what is stored, sent and compared: the service's forms
+    // ("100.0" → 100, "a, b" → ["a", "b"]), or every diff would see "100.0" ≠ "100".
+    const validated = validateSecretConfig(connectorId as string, descriptorsOf(view), secretConfig as Props);
+    failures.push(...validated.failures);
+    inputs.secretConfig = validated.normalised;
+  }
   return { inputs, failures };
 }
 
-/** Inputs equal to the last checked ones (olds), a defaulted configurationId aside. */
+/** Inputs equal to the last checked ones (olds), a defaulted configurationId and normalisation aside. */
 function sameAsApplied(olds: Props, inputs: Props): boolean {
   if (typeof olds.configurationId !== "string") return false;
   const configurationId = inputs.configurationId ?? olds.configurationId;
   return (
     configurationId === olds.configurationId &&
-    ["connectorId", "accountId", "name", "secretName", "secretConfig"].every((key) => isDeepStrictEqual(olds[key], inputs[key]))
+    ["connectorId", "accountId", "name", "secretName"].every((key) => isDeepStrictEqual(olds[key], inputs[key])) &&
+    normalisesTo(olds.secretConfig, inputs.secretConfig)
   );
 }
 
@@ -190,9 +198,12 @@ async function apply(props: Props, salt: string): Promise<ConfigurationOutputs> 
   cache.invalidate(client, inputs.accountId);
   try {
     const body = { configurationId, name: inputs.name, secretName: inputs.secretName, secretConfig: inputs.secretConfig };
-    const view = await client.configure(inputs.accountId, inputs.connectorId, body);
+    const { view, retried } = await client.configureWithOutcome(inputs.accountId, inputs.connectorId, body);
     cache.invalidate(client, inputs.accountId);
-    return outputsOf(view, inputs, salt);
+    // An attempt whose answer was lost may have landed after the one that answered (same body,
+    // later lastUpdated): record what the service holds now, or the next refresh sees drift.
+    const applied = retried ? await client.getConfiguration(inputs.accountId, inputs.connectorId).catch(() => view) : view;
+    return outputsOf(applied, inputs, salt);
   } catch (error) {
     cache.invalidate(client, inputs.accountId);
     const hint = statusOf(error) === 404 ? " (is it added? create its AddedConnector first and pass `connectorId: added.connectorId`)" : "";
@@ -200,12 +211,12 @@ async function apply(props: Props, salt: string): Promise<ConfigurationOutputs> 
   }
 }
 
-// ValidationError carries one entry per field; list them (they never contain values).
+// Names only: the service's per-field texts may quote the values, which are secrets.
 function fieldErrors(error: unknown): string {
   const list = (error as { fieldErrors?: unknown } | null)?.fieldErrors;
   if (!Array.isArray(list) || list.length === 0) return "";
-  const items = list.map((e: { field?: unknown; message?: unknown }) => `${String(e.field)}: ${String(e.message)}`);
-  return ` [${items.join("; ")}]`;
+  const names = list.map((e: { field?: unknown }) => (typeof e.field === "string" && e.field !== "" ? e.field : "(unnamed)"));
+  return `: the service refused fields ${[...new Set(names)].join(", ")}; fix their values in secretConfig`;
 }
 
 export async function create(inputs: Props): Promise<CreateResult> {

@@ -5,6 +5,7 @@
 import { setFlagsFromString } from "node:v8";
 import { getClient, type ConnectorConfigurationView, type EmbeddedClient } from "../client";
 import { AddCoalescer } from "./add-coalescer";
+import { AddJournal, defaultJournalDir } from "./add-journal";
 import { AddedConnectorsCache } from "./added-connectors-cache";
 import {
   configSourceFromGetter,
@@ -25,6 +26,10 @@ export interface ProviderRuntime {
   added: AddedConnectorsCache;
   /** Coalesced Add calls (see add-coalescer.ts); its writes invalidate `added`. */
   adds: AddCoalescer;
+  /** The stack (`project/stack`) whose program serialized the provider; "" when unknown. */
+  owner: string;
+  /** The pending-Add journal (add-journal.ts) of `owner`; none when the stack is unknown. */
+  journal?: AddJournal;
   /** Where warnings go; the provider process has no pulumi.log, so stderr by default. */
   warn: (message: string) => void;
   /** Tests only: a client to use instead of getClient(settings). */
@@ -44,13 +49,18 @@ type Holder = { [KEY]?: ProviderRuntime };
 function fresh(): ProviderRuntime {
   setFlagsFromString("--liftoff-only");
   const added = new AddedConnectorsCache();
-  return {
+  const state: ProviderRuntime = {
     config: noConfig,
     descriptors: new Map(),
     added,
-    adds: new AddCoalescer({ onWrite: (client, accountId) => added.invalidate(client, accountId) }),
+    adds: new AddCoalescer({
+      onWrite: (client, accountId) => added.invalidate(client, accountId),
+      ownership: { snapshot: (client, accountId) => added.snapshot(client, accountId), journal: () => state.journal },
+    }),
+    owner: "",
     warn: (message) => console.error(`warning: ${message}`),
   };
+  return state;
 }
 
 export function runtime(): ProviderRuntime {
@@ -64,9 +74,22 @@ export interface ConfigureRequestLike {
   config: { get(key: string): unknown };
 }
 
-/** Stores the stack config (secrets arrive unwrapped); read again at every call. */
-export function configureFromRequest(req: ConfigureRequestLike): void {
-  runtime().config = configSourceFromGetter(req.config);
+/** Stores the stack config (secrets arrive unwrapped; read again at every call) and the stack. */
+export function configureFromRequest(req: ConfigureRequestLike, owner = ""): void {
+  const state = runtime();
+  state.config = configSourceFromGetter(req.config);
+  useOwner(owner);
+}
+
+/** The stack whose resources this process handles; its journal lives in defaultJournalDir(). */
+export function useOwner(owner: string, journalDir = defaultJournalDir()): void {
+  const state = runtime();
+  if (owner === state.owner && state.journal?.dir === journalDir) return;
+  // The provider string of a resource in an old state may carry no owner (or an older
+  // name): it must not switch off or change the journal of the stack this process serves.
+  if (state.journal && state.journal.dir === journalDir && (owner === "" || state.owner !== "")) return;
+  state.owner = owner;
+  state.journal = owner ? new AddJournal(journalDir, owner, (message) => state.warn(message)) : undefined;
 }
 
 /** Tests: replaces the config source and the client, and drops the descriptor and listing caches. */
@@ -76,6 +99,9 @@ export function configureRuntime(config: ConfigSource, clientOverride?: Embedded
   state.clientOverride = clientOverride;
   state.descriptors.clear();
   state.added.clear();
+  state.adds.ownership.reset();
+  state.owner = "";
+  state.journal = undefined;
 }
 
 /** Settings resolved now: config from configure(), then the environment. */

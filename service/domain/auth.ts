@@ -59,6 +59,12 @@ export class Auth {
     return { accessToken, expiry: this.ttlSeconds };
   }
 
+  /** Fault injection: the bearer token of this header expires now, whatever lifetime it was issued with. */
+  expireNow(authorization: string | undefined): void {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
+    if (match) this.repo.expireToken(sha256(match[1]), this.now());
+  }
+
   /** The customer position behind an Authorization header, or 401 saying what is wrong. */
   verify(authorization: string | undefined): { position: number; clientId: string } {
     if (!authorization) throw new ApiError(401, "missing bearer token");

@@ -103,6 +103,11 @@ export class Repository {
       .get(tokenHash) as { position: number; clientId: string; expiresAt: number } | undefined;
   }
 
+  /** Ends a token's life at `at` at the latest (fault injection). */
+  expireToken(tokenHash: string, at: number): void {
+    this.db.prepare("UPDATE tokens SET expires_at = MIN(expires_at, ?) WHERE token_hash = ?").run(at, tokenHash);
+  }
+
   /** Expired tokens are kept a while so that a late caller hears "expired", not "unknown". */
   pruneTokens(expiredBefore: number): void {
     this.db.prepare("DELETE FROM tokens WHERE expires_at < ?").run(expiredBefore);

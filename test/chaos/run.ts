@@ -4,6 +4,7 @@
 // Full form: node dist/test/chaos/run.js --runs 3 (50 connectors, 25 configurations).
 import { promises as fs } from "node:fs";
 import { disposeEngine } from "../e2e/harness";
+import { runConcurrentScenario } from "./concurrent";
 import { runScenario, SCENARIOS, type RunResult } from "./scenarios";
 
 export interface ChaosOptions {
@@ -39,7 +40,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ScenarioRow[]> {
   for (const scenario of SCENARIOS.filter((s) => !opts.only || opts.only.includes(s.name))) {
     const results: RunResult[] = [];
     for (let i = 0; i < opts.runs; i++) {
-      results.push(await runScenario(scenario, { connectors: opts.connectors, configurations: opts.configurations, seed: opts.seed + i, log: opts.log }));
+      const runOptions = { connectors: opts.connectors, configurations: opts.configurations, seed: opts.seed + i, log: opts.log };
+      results.push(await (scenario.concurrentStacks ? runConcurrentScenario(scenario, runOptions) : runScenario(scenario, runOptions)));
     }
     const count = (f: (r: RunResult) => boolean) => results.filter(f).length;
     const total = (f: (r: RunResult) => number) => results.reduce((n, r) => n + f(r), 0);

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import type { FaultSettings } from "../../service/faults";
 import { E2EStack } from "../e2e/harness";
 import { interruptedRun } from "./interrupt";
+import { killProviderWhenBusy } from "./provider-kill";
 import { desiredState } from "./program";
 import { callsTo, ChaosService } from "./service";
 import { clean, verify, type Verdict } from "./verify";
@@ -17,6 +18,12 @@ export interface Scenario {
   timeoutMs?: number;
   restartMidRun?: boolean;
   interrupt?: boolean;
+  /** SIGKILL the dynamic-provider process (not the CLI) once the first Add (up) or Remove (destroy) arrived. */
+  killProvider?: boolean;
+  /** Two stacks with different connectors of one sub-account at once, then a third claiming one (concurrent.ts). */
+  concurrentStacks?: boolean;
+  /** The first run of each phase fails by design (the run is killed): converging in two runs is the goal. */
+  killsARun?: boolean;
 }
 
 const none = (): FaultSettings => ({ rules: [] });
@@ -47,7 +54,26 @@ export const SCENARIOS: Scenario[] = [
     }),
   },
   { name: "token-restart", what: "3 s tokens, and a service restart mid-up and mid-destroy (file DB)", tokenTtlSeconds: 3, restartMidRun: true, faults: none },
-  { name: "interrupt", what: "engine SIGINT then SIGKILL at a random point of up and destroy, then refresh and up/destroy", interrupt: true, faults: none },
+  {
+    name: "concurrency",
+    what: "two stacks, different connectors of one sub-account, up and destroy at once under 10 % 500/503 and 429 bursts; a third stack claims one of the first's connectors",
+    concurrentStacks: true,
+    faults: (seed) => ({
+      seed,
+      rules: [
+        { mode: "error" as const, rate: 0.1 },
+        { mode: "rateLimit" as const, rate: 0.3, count: 30, retryAfterSeconds: 1 },
+      ],
+    }),
+  },
+  {
+    name: "provider-kill",
+    what: "the provider process SIGKILLed mid-up (every Add applied, its answer dropped) and mid-destroy",
+    killProvider: true,
+    killsARun: true,
+    faults: (seed) => ({ seed, rules: [{ route: ADD, mode: "commitThenDrop" as const }] }),
+  },
+  { name: "interrupt", what: "engine SIGINT then SIGKILL at a random point of up and destroy, then refresh and up/destroy", interrupt: true, killsARun: true, faults: none },
 ];
 
 export interface RunResult {
@@ -70,7 +96,7 @@ export interface RunOptions {
 }
 
 /** The provider's own error line of an engine failure (not the CLI's "Command failed"). */
-function firstLine(error: unknown): string {
+export function firstLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   const lines = text.split("\n").map((l) => l.trim());
   const useful = lines.find((l) => /^error: .*(failed|refus|\(request id)/i.test(l) && !/Command failed|update failed/.test(l)) ??
@@ -134,7 +160,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions): Promise
 }
 
 /** One phase: first run (faulted, maybe interrupted or restarted), and a second run if the first failed. Returns 1, 2 or 0 (never converged). */
-async function phase(
+export async function phase(
   which: "up" | "destroy",
   scenario: Scenario,
   svc: ChaosService,
@@ -156,6 +182,7 @@ async function phase(
   } else {
     // Add may be coalesced into few requests: restart as soon as the first mutating one arrived.
     const restarter = scenario.restartMidRun ? restartWhenBusy(svc, which === "up" ? ADD : REMOVE, 1, faults) : undefined;
+    const killer = scenario.killProvider ? killProviderWhenBusy(svc, stack.workDir, which === "up" ? ADD : REMOVE, 1) : undefined;
     try {
       await run();
       return 1;
@@ -164,6 +191,8 @@ async function phase(
     } finally {
       restarter?.stop();
       await restarter?.done.catch((e: unknown) => notes.push(`restart: ${firstLine(e)}`));
+      killer?.stop();
+      if (killer) notes.push(await killer.done);
     }
   }
   try {
@@ -175,7 +204,7 @@ async function phase(
   }
 }
 
-async function faultCount(svc: ChaosService): Promise<number> {
+export async function faultCount(svc: ChaosService): Promise<number> {
   const stats = await svc.stats().catch(() => undefined);
   let n = 0;
   for (const byStatus of Object.values(stats?.byRoute ?? {})) {
@@ -184,11 +213,11 @@ async function faultCount(svc: ChaosService): Promise<number> {
   return n;
 }
 
-function emptyVerdict(): Verdict {
+export function emptyVerdict(): Verdict {
   return { duplicates: 0, orphans: 0, missing: 0, unconfigured: 0, disagreements: 0, leaks: [] };
 }
 
-function sum(a: Verdict, b: Verdict): Verdict {
+export function sum(a: Verdict, b: Verdict): Verdict {
   return {
     duplicates: a.duplicates + b.duplicates,
     orphans: a.orphans + b.orphans,

@@ -4,7 +4,7 @@
 import { OutOfBandClient } from "../e2e/fixtures";
 import type { E2EStack } from "../e2e/harness";
 import type { ChaosService } from "./service";
-import type { Desired } from "./program";
+import { canariesOf, type Desired } from "./program";
 
 export interface Verdict {
   duplicates: number;
@@ -32,10 +32,22 @@ function difference(a: string[], b: string[]): number {
   return a.filter((x) => !sb.has(x)).length + b.filter((x) => !sa.has(x)).length;
 }
 
-/** `phase` says what the stack should hold: everything desired after `up`, nothing after `destroy`. */
-export async function verify(svc: ChaosService, stack: E2EStack, desired: Desired, phase: "up" | "destroy", canaries: string[], extraOutput: string[] = []): Promise<Verdict> {
+/**
+ * `phase` says what the stack should hold: everything desired after `up`, nothing after
+ * `destroy`. `othersOwn`: connectors another stack manages in the same sub-account (not
+ * orphans, and not this stack's to hold).
+ */
+export async function verify(
+  svc: ChaosService,
+  stack: E2EStack,
+  desired: Desired,
+  phase: "up" | "destroy",
+  canaries: string[],
+  extraOutput: string[] = [],
+  othersOwn: readonly string[] = [],
+): Promise<Verdict> {
   const outOfBand = new OutOfBandClient(svc.baseUrl, svc.clientId, svc.clientSecret);
-  const listed = await outOfBand.listAdded(svc.accountId);
+  const listed = (await outOfBand.listAdded(svc.accountId)).filter((c) => !othersOwn.includes(c.connectorId));
   const ids = listed.map((c) => c.connectorId);
   const wanted = phase === "up" ? desired.connectorIds : [];
   const wantedConfigured = phase === "up" ? desired.configuredIds : [];
@@ -54,7 +66,7 @@ export async function verify(svc: ChaosService, stack: E2EStack, desired: Desire
       difference(stateAdded, ids) +
       difference(stateConfigured, configuredOnService.filter((id) => wantedConfigured.includes(id) || stateConfigured.includes(id))) +
       (deployment.pending_operations?.length ?? 0),
-    leaks: await scan(svc, stack, canaries, extraOutput),
+    leaks: await scan(svc, stack, [...canaries, ...canariesOf(desired)], extraOutput),
   };
 }
 

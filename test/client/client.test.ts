@@ -8,6 +8,7 @@ import {
   InvalidArgumentError,
   Limiter,
   NetworkError,
+  RateLimitError,
   ResponseFormatError,
   ServerError,
   ValidationError,
@@ -204,6 +205,52 @@ describe("client: retries", () => {
     assert.deepEqual(h.delays, [2000]);
     assert.deepEqual(h.pausedDuringSleep, [true]);
     assert.equal(h.limiter.paused, false);
+  });
+
+  it("waits out a 429 storm longer than the attempt cap (10 × Retry-After: 1) within the retry timeout", async () => {
+    const h = harness((_r, i) => (i <= 10 ? failure(429, "slow down", {}, { retryAfter: "1" }) : ok(viewG(CONNECTOR))));
+    const connector = await h.client.getConnector(ACCOUNT, CONNECTOR);
+    assert.equal(connector.connectorId, CONNECTOR);
+    assert.deepEqual(h.delays, Array(10).fill(1000), "each wait is the service's Retry-After");
+    assert.equal(h.calls().length, 11);
+  });
+
+  it("a 429 storm longer than the retry timeout fails, saying how long it waited and what to raise", async () => {
+    const h = harness(() => failure(429, "slow down", {}, { retryAfter: "1" }), { retry: { retryTimeoutMs: 5_000 } });
+    const error = await h.client.getConnector(ACCOUNT, CONNECTOR).then(
+      () => assert.fail("expected a failure"),
+      (e: unknown) => e as Error,
+    );
+    assert.ok(error instanceof RateLimitError, String(error));
+    assert.match(error.message, /gave up after waiting 5 s in all/);
+    assert.match(error.message, /Raise embedded:retryTimeoutMs \(EMBEDDED_RETRY_TIMEOUT_MS, now 5000 ms\)/);
+    assert.match(error.message, /\(request id srv-429\)$/);
+    assert.deepEqual(h.delays, Array(5).fill(1000));
+  });
+
+  it("a Retry-After beyond the retry timeout fails at once and holds no other call back", async () => {
+    const h = harness(() => failure(429, "slow down", {}, { retryAfter: "3600" }), { retry: { retryTimeoutMs: 60_000 } });
+    await assert.rejects(h.client.getConnector(ACCOUNT, CONNECTOR), RateLimitError);
+    assert.deepEqual(h.delays, []);
+    assert.equal(h.limiter.paused, false, "the process is not paused for an hour it will not wait");
+  });
+
+  it("marks a final refusal that followed an unanswered attempt: the call may have been applied", async () => {
+    const h = harness((_r, i) => {
+      if (i === 1) throw new NetworkError({ route: "POST /x", requestId: "r" });
+      return failure(403, "forbidden");
+    });
+    const error = await h.client.addConnectors(ACCOUNT, [CONNECTOR]).then(
+      () => assert.fail("expected a failure"),
+      (e: unknown) => e as { earlierAttemptUnanswered?: boolean },
+    );
+    assert.equal(error.earlierAttemptUnanswered, true);
+    const plain = harness(() => failure(403, "forbidden"));
+    const refused = await plain.client.addConnectors(ACCOUNT, [CONNECTOR]).then(
+      () => assert.fail("expected a failure"),
+      (e: unknown) => e as { earlierAttemptUnanswered?: boolean },
+    );
+    assert.equal(refused.earlierAttemptUnanswered, false);
   });
 
   it("Add: retried is true only when an earlier attempt may have been processed", async () => {

@@ -17,7 +17,7 @@ import {
 } from "../../provider/client";
 
 const init = { status: 500, statusMessage: "boom", requestId: "r1", route: "GET /x" };
-const policy: RetryPolicy = { maxAttempts: 6, baseDelayMs: 200, maxDelayMs: 5_000, maxElapsedMs: 60_000 };
+const policy: RetryPolicy = { maxAttempts: 6, baseDelayMs: 200, maxDelayMs: 5_000, maxElapsedMs: 60_000, retryTimeoutMs: 600_000 };
 const base = { attempt: 1, elapsedMs: 0, retrySafe: true, policy, random: () => 0.5 };
 
 describe("client retry: shouldRetry", () => {
@@ -67,16 +67,39 @@ describe("client retry: shouldRetry", () => {
   it("honours Retry-After: never sooner than the service asked", () => {
     const error = new RateLimitError({ ...init, status: 429, retryAfterMs: 3_000 });
     assert.deepEqual(shouldRetry({ ...base, random: () => 0, error }), { retry: true, delayMs: 3_000 });
-    // A backoff longer than Retry-After wins.
-    const late = shouldRetry({ ...base, attempt: 5, random: () => 0.99, error });
-    assert.ok(late.retry && late.delayMs >= 3_000);
-    // A Retry-After beyond the budget ends the call instead of sleeping past it.
-    const far = new RateLimitError({ ...init, status: 429, retryAfterMs: 120_000 });
+    // However many attempts came before: the service's estimate, not a backoff.
+    assert.deepEqual(shouldRetry({ ...base, attempt: 5, waits: 5, random: () => 0.99, error }), { retry: true, delayMs: 3_000 });
+    // A Retry-After beyond the retry timeout ends the call instead of sleeping past it.
+    const far = new RateLimitError({ ...init, status: 429, retryAfterMs: 700_000 });
     assert.equal(shouldRetry({ ...base, error: far }).retry, false);
+    assert.equal(shouldRetry({ ...base, error: new RateLimitError({ ...init, status: 429, retryAfterMs: 120_000 }) }).retry, true);
+  });
+
+  it("waits out 429 and 503 with Retry-After without counting them against maxAttempts", () => {
+    const limited = new RateLimitError({ ...init, status: 429, retryAfterMs: 1_000 });
+    const busy = new ServerError({ ...init, status: 503, retryAfterMs: 1_000 });
+    for (const error of [limited, busy]) {
+      assert.deepEqual(shouldRetry({ ...base, attempt: 6, waits: 40, elapsedMs: 100_000, error }), { retry: true, delayMs: 1_000 });
+      assert.equal(shouldRetry({ ...base, waits: 40, elapsedMs: 599_500, error }).retry, false, "not past retryTimeoutMs");
+    }
+    // A 503 without Retry-After is an ordinary transient fault: counted.
+    assert.equal(shouldRetry({ ...base, attempt: 6, error: new ServerError({ ...init, status: 503 }) }).retry, false);
+  });
+
+  it("backs off on a Retry-After of 0 instead of repeating at once", () => {
+    const now = new RateLimitError({ ...init, status: 429, retryAfterMs: 0 });
+    const decision = shouldRetry({ ...base, random: () => 0, error: now });
+    assert.ok(decision.retry && decision.delayMs >= policy.baseDelayMs, JSON.stringify(decision));
+  });
+
+  it("does not let time spent waiting for the service eat the budget of other faults", () => {
+    const error = new ServerError(init);
+    assert.equal(shouldRetry({ ...base, random: () => 0, elapsedMs: 300_000, waitedMs: 290_000, error }).retry, true);
+    assert.equal(shouldRetry({ ...base, random: () => 0, elapsedMs: 300_000, waitedMs: 0, error }).retry, false);
   });
 
   it("uses the documented defaults", () => {
-    assert.deepEqual({ ...DEFAULT_RETRY_POLICY }, { maxAttempts: 6, baseDelayMs: 200, maxDelayMs: 5_000, maxElapsedMs: 60_000 });
+    assert.deepEqual({ ...DEFAULT_RETRY_POLICY }, { maxAttempts: 6, baseDelayMs: 200, maxDelayMs: 5_000, maxElapsedMs: 60_000, retryTimeoutMs: 600_000 });
   });
 });
 

@@ -45,8 +45,8 @@ describe("client against the local service: resilience", function () {
       } finally {
         await limited.stop();
       }
-      // With no retries allowed, the 429 reaches the caller typed.
-      const once = ctx.direct({ retry: { maxAttempts: 1 } });
+      // A Retry-After beyond the retry timeout: the 429 reaches the caller typed, at once.
+      const once = ctx.direct({ retry: { retryTimeoutMs: 1_000 } });
       await ctx.svc.setFaults({ rules: [{ route: "GET /es/v2/connectors/:connectorId", mode: "rateLimit", retryAfterSeconds: 3 }] });
       await assert.rejects(once.getConnector(ctx.account, ctx.source.connectorId), (e: unknown) => e instanceof RateLimitError && e.retryAfterMs === 3000);
     });

@@ -1,16 +1,31 @@
-// Issue 4, item 5: secrets never leak. Three canaries: the client secret
-// (stack config `embedded:clientSecret`, set as a secret), a secretConfig value
-// from secret program config, and a secretConfig value the program passes in
-// plain text (from an environment variable), which the resource must make
-// secret itself. None may appear in `pulumi stack export`, the backend's
-// files, anything the engine printed, or the service's log.
+// Issue 4, item 5 and issue 18, item 1: secrets never leak. Canaries: the client secret
+// (stack config `embedded:clientSecret`, set as a secret), and a value in every field type of
+// secretConfig — Password (from secret program config, and passed in plain text from an
+// environment variable, which the resource must make secret itself), Text (passed in plain
+// text), Number and Date (random, given as strings), Select and Multi-Select (list and
+// comma-separated forms). None may appear in `pulumi stack export`, the backend's files,
+// anything the engine printed, or the service's log. Select and Multi-Select values must be
+// among the seeded options, so the canaries are options that appear nowhere else in the
+// state or the output ("ap-southeast-2", "parquet", "purchase": in no connector's name,
+// description or URL, nor in the stack's plain config); their absence is the evidence.
 import { strict as assert } from "node:assert";
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
 import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, ensureEngine } from "./harness";
-import { apiKeyFields, S3, SEGMENT, startService, storageFields, type E2EService } from "./fixtures";
+import { apiKeyFields, fieldValue, S3, SEGMENT, startService, storageFields, type E2EService } from "./fixtures";
 
 function canary(label: string): string {
     return `canary-${label}-${randomBytes(6).toString("hex")}`;
+}
+
+/** A Number (batchSize: 1..10000) as the string "NNNN.NNNNNN", which is also how the service stores it. */
+function numberCanary(): string {
+    return `${1000 + randomInt(9000)}.${String(randomInt(100_000)).padStart(5, "0")}${1 + randomInt(9)}`;
+}
+
+/** A Date in the ISO 8601 form with microseconds: unlikely anywhere else. */
+function dateCanary(): string {
+    const two = (n: number) => String(n).padStart(2, "0");
+    return `2031-${two(1 + randomInt(12))}-${two(1 + randomInt(28))}T${two(randomInt(24))}:${two(randomInt(60))}:${two(randomInt(60))}.${String(randomInt(1_000_000)).padStart(6, "0")}Z`;
 }
 
 describe("e2e: secrets (stack export, backend files, engine output, service log)", function () {
@@ -19,13 +34,34 @@ describe("e2e: secrets (stack export, backend files, engine output, service log)
     const fromSecretConfig = canary("secret-config");
     const fromSecretConfig2 = canary("secret-config-2");
     const passedPlain = canary("plain");
+    const textPlain = canary("text");
+    const number = numberCanary();
+    const date = dateCanary();
+    const select = "ap-southeast-2";
+    const multiList = ["parquet", "avro"];
+    const multiString = "purchase, page";
+    const canaries = [clientSecret, fromSecretConfig, fromSecretConfig2, passedPlain, textPlain, number, date, select, "parquet", "purchase"];
     let svc: E2EService;
     let stack: E2EStack;
 
     function configurations(ref: string): object[] {
         return [
-            { key: "segmentConfig", connectorId: SEGMENT, after: "segment", secretConfig: apiKeyFields(), secretRefs: { apiKey: ref } },
-            { key: "s3Config", connectorId: S3, after: "s3", secretConfig: storageFields(), envRefs: { secretAccessKey: "E2E_PLAIN_SECRET" } },
+            {
+                key: "segmentConfig",
+                connectorId: SEGMENT,
+                after: "segment",
+                secretConfig: apiKeyFields(),
+                secretRefs: { apiKey: ref, batchSize: "number", backfillFrom: "date", eventTypes: "multiString" },
+                envRefs: { workspace: "E2E_PLAIN_TEXT" },
+            },
+            {
+                key: "s3Config",
+                connectorId: S3,
+                after: "s3",
+                secretConfig: storageFields(),
+                secretRefs: { region: "select", fileFormats: "multiList" },
+                envRefs: { secretAccessKey: "E2E_PLAIN_SECRET" },
+            },
         ];
     }
 
@@ -45,8 +81,10 @@ describe("e2e: secrets (stack export, backend files, engine output, service log)
                 ],
                 configurations: configurations("first"),
             },
-            secretConfig: { secretValues: { first: fromSecretConfig, second: fromSecretConfig2 } },
-            env: { E2E_PLAIN_SECRET: passedPlain },
+            secretConfig: {
+                secretValues: { first: fromSecretConfig, second: fromSecretConfig2, number, date, select, multiList, multiString },
+            },
+            env: { E2E_PLAIN_SECRET: passedPlain, E2E_PLAIN_TEXT: textPlain },
         });
     });
 
@@ -60,8 +98,21 @@ describe("e2e: secrets (stack export, backend files, engine output, service log)
         // The service did receive the values (so the canaries were really used).
         const live = await svc.outOfBand.listAdded(svc.accountId);
         assert.deepEqual(live.filter((c) => c.configured).map((c) => c.connectorId).sort(), [SEGMENT, S3].sort());
+        // Compared without assert.equal, which would print a canary on failure.
+        const segment = await svc.outOfBand.getConfiguration(svc.accountId, SEGMENT);
+        const s3 = await svc.outOfBand.getConfiguration(svc.accountId, S3);
+        const stored: [string, unknown, string][] = [
+            ["workspace (Text)", fieldValue(segment, "workspace"), textPlain],
+            ["batchSize (Number)", fieldValue(segment, "batchSize"), number],
+            ["backfillFrom (Date)", fieldValue(segment, "backfillFrom"), date],
+            ["eventTypes (Multi-Select)", fieldValue(segment, "eventTypes"), "purchase,page"],
+            ["region (Select)", fieldValue(s3, "region"), select],
+            ["fileFormats (Multi-Select)", fieldValue(s3, "fileFormats"), "parquet,avro"],
+        ];
+        for (const [field, got, wanted] of stored) assert.ok(got === wanted, `the service holds the canary of ${field}`);
 
-        await stack.preview({ diff: true, expectNoChanges: true });
+        // Number and Multi-Select were given as strings: no perpetual diff for the drift check.
+        await stack.preview({ diff: true, refresh: true, expectNoChanges: true });
         await stack.refresh();
         await stack.setConfig({ configurations: configurations("second") });
         const update = await stack.up({ diff: true });
@@ -74,7 +125,7 @@ describe("e2e: secrets (stack export, backend files, engine output, service log)
         const stackConfig = await stack.stackConfigText();
         assert.match(stackConfig, /embedded:clientSecret/);
         assert.match(exported, /segmentConfig/, "the export holds the configuration");
-        for (const value of [clientSecret, fromSecretConfig, fromSecretConfig2, passedPlain]) {
+        for (const value of canaries) {
             assertNoSecret(exported, value, "pulumi stack export");
             assertNoSecret(backend, value, "the backend's files");
             assertNoSecret(stackConfig, value, "Pulumi.<stack>.yaml");
@@ -90,7 +141,7 @@ describe("e2e: secrets (stack export, backend files, engine output, service log)
         await stack.destroy({ diff: true });
         const printed = stack.engineOutput();
         assert.match(printed, /segmentConfig/, "the engine output was captured");
-        for (const value of [clientSecret, fromSecretConfig, fromSecretConfig2, passedPlain]) {
+        for (const value of canaries) {
             assertNoSecret(printed, value, "the engine's output");
         }
     });
@@ -98,7 +149,7 @@ describe("e2e: secrets (stack export, backend files, engine output, service log)
     it("no canary in the service's log", () => {
         const log = svc.logs.join("");
         assert.match(log, /\/es\/v2\/connectors/, "the service log was captured");
-        for (const value of [clientSecret, fromSecretConfig, fromSecretConfig2, passedPlain]) {
+        for (const value of canaries) {
             assertNoSecret(log, value, "the service's log");
         }
     });

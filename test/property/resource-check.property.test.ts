@@ -1,18 +1,41 @@
 // Property-based tests of both resources' check (issue 7, "Bad input"): for any input,
 // check never throws, an invalid property always gives a failure naming it, and no
 // mutating call reaches the service. For ConnectorConfiguration the oracle is the
-// service itself: whatever check accepts, Configure accepts.
+// service itself: whatever check accepts, Configure accepts, and what it refuses the service
+// refuses too, field by field. Seeds are random: a failure prints the seed that reproduces it.
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { CheckResult } from "@pulumi/pulumi/dynamic";
 import * as added from "../../provider/resources/added-connector-impl";
 import * as configuration from "../../provider/resources/connector-configuration-impl";
-import { CATALOGUE } from "../../service/seed/catalogue";
+import { validateConfigure } from "../../service/domain/configuration";
+import { ConfigureBodySchema } from "../../service/domain/schemas";
+import { CATALOGUE, type CatalogueConnector } from "../../service/seed/catalogue";
 import { CONNECTORS, SEGMENT_CONFIG, mutatingCalls, startFixture, useConfig, type ProviderFixture } from "../provider/fixtures";
-import { anyValue, invalidId, isValidId, validId } from "./arbitraries";
+import { anyValue, invalidId, isValidId, secretConfigFor, validId } from "./arbitraries";
 
-const RUNS = { numRuns: 60, seed: 7 };
-const segmentFields = CATALOGUE.find((c) => c.connectorId === CONNECTORS.segment)?.secretConfiguration.fields ?? [];
+const RUNS = { numRuns: 200 };
+
+/** One connector of each kind of secret configuration (API key, storage, OAuth): every field type. */
+const KINDS: CatalogueConnector[] = ["Segment", "Amazon S3", "Facebook Custom Audiences"].map((name) => {
+  const found = CATALOGUE.find((c) => c.name === name);
+  if (!found) throw new Error(`no seeded connector ${name}`);
+  return found;
+});
+
+/** The fields the service refuses this configuration for, or "body" when the body itself is malformed. */
+function serviceRefusal(connector: CatalogueConnector, secretConfig: Record<string, unknown>): string[] | "body" {
+  const body = ConfigureBodySchema.safeParse({ configurationId: connector.secretConfiguration.configurationId, secretConfig });
+  if (!body.success) return "body";
+  const verdict = validateConfigure(connector, body.data);
+  return "errors" in verdict ? verdict.errors.map((e) => e.field).sort() : [];
+}
+
+/** The client's accountId rule, written out: a string, not blank, no whitespace or control characters, ≤ 128. */
+function badAccountId(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  return typeof value !== "string" || value.trim() === "" || /[\s\p{Cc}]/u.test(value) || value.length > 128;
+}
 
 function properties(result: CheckResult): string[] {
   return (result.failures ?? []).map((f) => f.property);
@@ -38,8 +61,7 @@ describe("property: AddedConnector check", () => {
           const result = await added.check({}, news);
           const named = properties(result);
           assert.equal(named.includes("connectorId"), !isValidId(connectorId));
-          const badAccount = accountId !== undefined && accountId !== null && (typeof accountId !== "string" || accountId.trim() === "");
-          assert.equal(named.includes("accountId"), badAccount);
+          assert.equal(named.includes("accountId"), badAccountId(accountId));
           const badAdopt = adoptExisting !== undefined && adoptExisting !== null && typeof adoptExisting !== "boolean";
           assert.equal(named.includes("adoptExisting"), badAdopt);
           for (const failure of result.failures ?? []) assert.ok(failure.reason.includes(failure.property), failure.reason);
@@ -78,7 +100,7 @@ describe("property: ConnectorConfiguration check", () => {
   let fx: ProviderFixture;
   before(async () => {
     fx = await startFixture();
-    await fx.client.addConnectors(fx.accountId, [CONNECTORS.segment]);
+    await fx.client.addConnectors(fx.accountId, KINDS.map((c) => c.connectorId));
   });
   after(() => fx.service.stop());
 
@@ -106,39 +128,30 @@ describe("property: ConnectorConfiguration check", () => {
     assert.equal(mutatingCalls(await fx.service.stats()), before);
   });
 
-  it("whatever check accepts, Configure accepts; whatever it refuses never reaches Configure", async () => {
-    const fieldIds = segmentFields.map((f) => f.id);
-    const value = fc.oneof(
-      fc.string({ maxLength: 12 }),
-      fc.constantFrom("US", "EU", "APAC", "page", "track", "2030-01-31", "1", "0", "10001", " ", "nope"),
-      fc.integer({ min: -5, max: 20_000 }),
-      fc.double({ noNaN: false }),
-      fc.array(fc.constantFrom("page", "track", "identify", "purchase", "bad"), { maxLength: 3 }),
-      anyValue,
-    );
-    const edits = fc.dictionary(fc.oneof(fc.constantFrom(...fieldIds), fc.string({ minLength: 1, maxLength: 6 })), value, { maxKeys: 3 });
-    const drops = fc.subarray(["apiKey", "workspace", "dataCenter", "batchSize"]);
+  it("whatever check accepts, Configure accepts; whatever it refuses, the service refuses for the same fields", async () => {
     let accepted = 0;
     let refused = 0;
+    // By name, so that a counterexample prints short.
+    const cases = fc.constantFrom(...KINDS).chain((c) => fc.tuple(fc.constant(c.name), secretConfigFor(c.secretConfiguration.fields)));
     await fc.assert(
-      fc.asyncProperty(edits, drops, async (edit, drop) => {
-        const secretConfig: Record<string, unknown> = { ...SEGMENT_CONFIG, ...edit };
-        for (const key of drop) delete secretConfig[key];
+      fc.asyncProperty(cases, async ([name, secretConfig]) => {
+        const connector = KINDS.find((c) => c.name === name) as CatalogueConnector;
         const before = mutatingCalls(await fx.service.stats());
-        const result = await configuration.check({}, { connectorId: CONNECTORS.segment, secretConfig });
+        const result = await configuration.check({}, { connectorId: connector.connectorId, secretConfig });
         const failures = result.failures ?? [];
-        for (const failure of failures) {
-          assert.match(failure.property, /^secretConfig\./);
-          assert.ok(failure.property.slice("secretConfig.".length) in secretConfig || drop.includes(failure.property.slice(13)), failure.property);
-        }
+        const service = serviceRefusal(connector, secretConfig);
         if (failures.length > 0) {
           refused++;
-          assert.equal(mutatingCalls(await fx.service.stats()), before);
+          assert.equal(mutatingCalls(await fx.service.stats()), before, "a refused configuration is never sent");
+          const named = [...new Set(failures.map((f) => f.property))].sort();
+          if (service === "body") assert.ok(named.length > 0);
+          else assert.deepEqual(named, service, "check and the service refuse the same fields");
           return;
         }
         accepted++;
+        assert.deepEqual(service, [], "the service's rules accept what check accepts");
         const inputs = result.inputs as { configurationId: string; secretConfig: Record<string, string | number | string[]> };
-        await fx.client.configure(fx.accountId, CONNECTORS.segment, { configurationId: inputs.configurationId, secretConfig: inputs.secretConfig });
+        await fx.client.configure(fx.accountId, connector.connectorId, { configurationId: inputs.configurationId, secretConfig: inputs.secretConfig });
       }),
       RUNS,
     );

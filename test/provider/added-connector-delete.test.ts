@@ -1,7 +1,7 @@
 // The delete guard of AddedConnector: the service's Remove refuses (409) while connections
 // use the connector; that becomes a message naming everything needed. 404 is done.
 import assert from "node:assert/strict";
-import type { EmbeddedClient } from "../../provider/client";
+import { errorFromResponse, type EmbeddedClient } from "../../provider/client";
 import * as impl from "../../provider/resources/added-connector-impl";
 import { CONNECTORS, callsTo, rejection, startFixture, useConfig, type ProviderFixture } from "./fixtures";
 
@@ -32,7 +32,7 @@ describe("AddedConnector provider: delete", () => {
     const before = await fx.service.stats();
     const error = await rejection(impl.remove(id, outs));
     assert.ok(error.message.startsWith(impl.inUseMessage("Segment", CONNECTORS.segment, fx.accountId, 1, 0)), error.message);
-    for (const part of ['"Segment"', CONNECTORS.segment, fx.accountId, "srcConnections=1", "destConnections=0", "retainOnDelete: true"]) {
+    for (const part of ['"Segment"', CONNECTORS.segment, fx.accountId, "srcConnections=1", "destConnections=0", "retainOnDelete: true", "run `pulumi up`"]) {
       assert.ok(error.message.includes(part), `message lacks ${part}: ${error.message}`);
     }
     assert.match(error.message, /\(request id \S+\)$/);
@@ -59,6 +59,26 @@ describe("AddedConnector provider: delete", () => {
     const error = await rejection(impl.remove(id, { connectorId: CONNECTORS.segment, accountId: fx.accountId }));
     assert.ok(error.message.startsWith(impl.inUseMessage(undefined, CONNECTORS.segment, fx.accountId, 1, 0)), error.message);
   });
+
+  /** The provider's client, with Remove answered by the service's 409 `body` (through the client's own error factory). */
+  function refusingRemove(body: Record<string, unknown>): EmbeddedClient {
+    return Object.assign(Object.create(fx.client) as EmbeddedClient, {
+      removeConnector: async () => {
+        throw errorFromResponse({ status: 409, body: { statusCode: 409, ...body }, requestId: "req-409", route: "DELETE /es/v2/connectors/{connectorId}" });
+      },
+    });
+  }
+
+  for (const [what, response] of [["no connection counts", null], ["counts of zero", { srcConnections: 0, destConnections: 0 }]] as const) {
+    it(`a 409 with ${what} says the service's reason, not "used in connections"`, async () => {
+      useConfig(fx, {}, refusingRemove({ statusMessage: "connector is locked by a running sync.", response }));
+      const error = await rejection(impl.remove(id, outs));
+      assert.ok(!/used in connections|retainOnDelete/.test(error.message), error.message);
+      assert.ok(error.message.startsWith(impl.removeRefusedMessage("Segment", CONNECTORS.segment, fx.accountId, "connector is locked by a running sync")), error.message);
+      assert.equal(error.message.split("req-409").length - 1, 1, `the request id once: ${error.message}`);
+      assert.equal((await impl.read(id, outs)).id, id, "still added");
+    });
+  }
 
   it("treats a 404 from Remove as success (removed concurrently)", async () => {
     const racing: EmbeddedClient = Object.assign(Object.create(fx.client) as EmbeddedClient, {

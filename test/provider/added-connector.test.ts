@@ -54,8 +54,8 @@ describe("AddedConnector provider", () => {
       useConfig(fx, { "embedded:accountId": undefined });
       const config = { ...fx.config, "embedded:accountId": fx.otherAccountId };
       const get = (key: string) => config[key as keyof typeof config];
-      await addedConnectorProvider.configure?.({ config: { get, require: (key) => get(key) ?? "" } });
-      const result = await addedConnectorProvider.check?.({}, { connectorId: CONNECTORS.segment });
+      await addedConnectorProvider().configure?.({ config: { get, require: (key) => get(key) ?? "" } });
+      const result = await addedConnectorProvider().check?.({}, { connectorId: CONNECTORS.segment });
       assert.equal(result?.inputs?.accountId, fx.otherAccountId);
     });
   });

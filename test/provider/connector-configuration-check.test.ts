@@ -1,5 +1,6 @@
-// ConnectorConfiguration.check: validation against the live field descriptors, one failure
-// per field, no mutating call, descriptors fetched once per connector.
+// ConnectorConfiguration.check: validation against the live field descriptors with the
+// service's rules, one failure per field naming no value, the service's forms returned, no
+// mutating call, descriptors fetched once per connector.
 import assert from "node:assert/strict";
 import { ServerError, type EmbeddedClient } from "../../provider/client";
 import * as impl from "../../provider/resources/connector-configuration-impl";
@@ -69,6 +70,54 @@ describe("ConnectorConfiguration provider: check", () => {
     assert.match(result.failures?.find((f) => f.property === "secretConfig.workspace")?.reason ?? "", /must be a string/);
     assert.match(result.failures?.find((f) => f.property === "secretConfig.batchSize")?.reason ?? "", /must be a number/);
     assert.match(result.failures?.find((f) => f.property === "secretConfig.apiKey")?.reason ?? "", /required/);
+  });
+
+  it("names the field and the rule, never the value (numbers included)", async () => {
+    const result = await impl.check({}, news({ ...SEGMENT_CONFIG, workspace: 424242, batchSize: 987654, backfillFrom: "canary-date-31337" }));
+    const reasons = new Map(result.failures?.map((f) => [f.property, f.reason]));
+    assert.match(reasons.get("secretConfig.workspace") ?? "", /must be a string, got a number/);
+    assert.match(reasons.get("secretConfig.batchSize") ?? "", /must be at most 10000$/);
+    assert.match(reasons.get("secretConfig.backfillFrom") ?? "", /must be a date/);
+    const below = await impl.check({}, news({ ...SEGMENT_CONFIG, batchSize: -31337 }));
+    assert.match(below.failures?.[0]?.reason ?? "", /must be at least 1$/);
+    const secretName = await impl.check({}, news(SEGMENT_CONFIG, { secretName: 8675309 }));
+    assert.deepEqual(secretName.failures?.map((f) => f.reason), ["secretName must be a string, got a number"]);
+    const text = JSON.stringify([result.failures, below.failures, secretName.failures]);
+    for (const value of ["424242", "987654", "31337", "8675309"]) assert.ok(!text.includes(value), `a check message quotes ${value}: ${text}`);
+  });
+
+  it("checks Date values with the service's rule", async () => {
+    for (const backfillFrom of ["nope", " ", "2030-13-01", "2030-01-31T25:00", "2030-1-31", "31/01/2030", "2030-01-31 10:00"]) {
+      const result = await impl.check({}, news({ ...SEGMENT_CONFIG, backfillFrom }));
+      assert.deepEqual(result.failures?.map((f) => f.property), ["secretConfig.backfillFrom"], backfillFrom);
+    }
+    for (const backfillFrom of ["2030-01-31", "2030-01-31T10:20", "2030-01-31T10:20:30.5Z", "2030-01-31T10:20:30+02:00"]) {
+      assert.deepEqual((await impl.check({}, news({ ...SEGMENT_CONFIG, backfillFrom }))).failures, [], backfillFrom);
+    }
+  });
+
+  it('refuses a required field given as "" or [] as missing, and lets an optional one be empty', async () => {
+    const result = await impl.check({}, news({ ...SEGMENT_CONFIG, workspace: "", dataCenter: [], batchSize: "" }));
+    const reasons = new Map(result.failures?.map((f) => [f.property, f.reason]));
+    assert.deepEqual([...reasons.keys()].sort(), ["secretConfig.batchSize", "secretConfig.dataCenter", "secretConfig.workspace"]);
+    for (const reason of reasons.values()) assert.match(reason, /is required by connector .*an empty value counts as missing/);
+    const optional = await impl.check({}, news({ ...SEGMENT_CONFIG, eventTypes: [], backfillFrom: "" }));
+    assert.deepEqual(optional.failures, []);
+  });
+
+  it("returns the forms the service stores: a Number string as a number, a comma-separated Multi-Select as a list", async () => {
+    const result = await impl.check({}, news({ ...SEGMENT_CONFIG, batchSize: " 100.0", eventTypes: "page, track" }));
+    assert.deepEqual(result.failures, []);
+    const secretConfig = result.inputs?.secretConfig as Record<string, unknown>;
+    assert.equal(secretConfig.batchSize, 100);
+    assert.deepEqual(secretConfig.eventTypes, ["page", "track"]);
+    assert.equal(secretConfig.workspace, SEGMENT_CONFIG.workspace);
+    // The next preview of the same program: no descriptor fetch, the same normalised form.
+    useConfig(fx);
+    const before = callsTo(await fx.service.stats(), GET_CONFIGURATION);
+    const again = await impl.check(result.inputs ?? {}, news({ ...SEGMENT_CONFIG, batchSize: " 100.0", eventTypes: "page, track" }));
+    assert.deepEqual(again.inputs?.secretConfig, secretConfig);
+    assert.equal(callsTo(await fx.service.stats(), GET_CONFIGURATION), before);
   });
 
   it("refuses a configurationId other than the first secret configuration's", async () => {

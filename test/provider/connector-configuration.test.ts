@@ -70,6 +70,29 @@ describe("ConnectorConfiguration provider", () => {
     assert.deepEqual([result.changes, result.replaces], [false, []]);
   });
 
+  it("sees no change after create, nor after a refresh, for a Number and a Multi-Select given as strings", async () => {
+    await fx.client.addConnectors(fx.accountId, [CONNECTORS.segment]);
+    const written = inputs({ ...SEGMENT_CONFIG, batchSize: "100.0", eventTypes: "page, track" });
+    const checked = (await impl.check({}, written)).inputs as Props; // what the engine stores and passes on
+    const { id, outs } = await impl.create(checked);
+    assert.deepEqual((outs.values as Props).batchSize, "100");
+    assert.equal((await impl.diff(id, outs as Props, checked)).changes, false, "right after create");
+    const refreshed = await impl.read(id, outs as Props);
+    assert.equal((await impl.diff(id, refreshed.props as Props, checked)).changes, false, "after a refresh");
+  });
+
+  it("a state written before check normalised (\"100.0\", \"page, track\" as given) converges: no diff, no call", async () => {
+    await fx.client.addConnectors(fx.accountId, [CONNECTORS.segment]);
+    const raw = inputs({ ...SEGMENT_CONFIG, batchSize: "100.0", eventTypes: "page, track" });
+    const legacy = { ...raw, configurationId: (await fx.client.getConfiguration(fx.accountId, CONNECTORS.segment)).secretConfig[0].configurationId };
+    const { id, outs } = await impl.create(legacy); // what the state holds: inputs as written
+    useConfig(fx); // the next preview's engine process
+    const before = await fx.service.stats();
+    const checked = (await impl.check(legacy, raw)).inputs as Props;
+    assert.equal((await impl.diff(id, outs as Props, checked)).changes, false);
+    assert.deepEqual(await fx.service.stats(), before, "no call");
+  });
+
   it("updates (does not replace) when a secret value changes, and the fingerprint changes", async () => {
     const { id, outs } = await configured();
     const changed = inputs({ ...SEGMENT_CONFIG, apiKey: "rotated-key" });

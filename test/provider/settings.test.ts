@@ -18,6 +18,7 @@ describe("provider settings", () => {
       accountId: undefined,
       timeoutMs: 30000,
       maxRetries: 5,
+      retryTimeoutMs: 600_000,
       concurrency: 8,
       addWindowMs: 500,
       caCertificate: undefined,

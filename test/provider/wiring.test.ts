@@ -10,6 +10,7 @@ function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
 }
 
 interface Seen {
+  name: string;
   type: string;
   props: pulumi.Inputs;
   opts: pulumi.ResourceOptions;
@@ -20,7 +21,7 @@ describe("resource wiring (mocks)", () => {
   const seen: Seen[] = [];
   // A legacy transformation sees the final props and options the resource registers with.
   const record: pulumi.ResourceTransformation = (args) => {
-    seen.push({ type: args.type, props: args.props, opts: args.opts });
+    seen.push({ name: args.name, type: args.type, props: args.props, opts: args.opts });
     return undefined;
   };
 
@@ -49,22 +50,30 @@ describe("resource wiring (mocks)", () => {
     assert.equal(args?.inputs.connectorId, CONNECTORS.segment);
   });
 
-  it("makes secretConfig secret whatever was passed, and the fingerprint a secret output", async () => {
-    const config = new ConnectorConfiguration(
-      "segment-config",
-      { connectorId: CONNECTORS.segment, secretConfig: SEGMENT_CONFIG },
-      { transformations: [record], additionalSecretOutputs: ["values"] },
-    );
+  it("makes secretConfig secret whatever was passed, and the fingerprint and values secret outputs", async () => {
+    // No additionalSecretOutputs of our own: the resource must declare them itself.
+    const config = new ConnectorConfiguration("segment-config", { connectorId: CONNECTORS.segment, secretConfig: SEGMENT_CONFIG }, { transformations: [record] });
     assert.equal(await valueOf(config.lastUpdated), 7);
     const args = registered.find((r) => r.name === "segment-config");
     assert.equal(args?.type, "pulumi-nodejs:dynamic/embedded-connectors:ConnectorConfiguration");
     assert.ok(pulumi.runtime.isRpcSecret(args?.inputs.secretConfig), "secretConfig must reach the engine as a secret");
-    const registration = seen.find((s) => s.type.endsWith(":ConnectorConfiguration"));
+    const registration = seen.find((s) => s.name === "segment-config");
     assert.ok(pulumi.Output.isInstance(registration?.props.secretConfig));
     assert.equal(await pulumi.isSecret(registration?.props.secretConfig as pulumi.Output<unknown>), true);
     const secretOutputs = (registration?.opts as pulumi.CustomResourceOptions).additionalSecretOutputs;
     assert.deepEqual([...(secretOutputs ?? [])].sort(), ["fingerprint", "values"]);
     assert.equal(await valueOf(config.fingerprint), "hmac-sha256:abc");
+  });
+
+  it("keeps fingerprint and values secret when the caller passes secret outputs of its own", async () => {
+    new ConnectorConfiguration(
+      "segment-config-own-secrets",
+      { connectorId: CONNECTORS.segment, secretConfig: SEGMENT_CONFIG },
+      { transformations: [record], additionalSecretOutputs: ["secretName"] },
+    );
+    const registration = seen.find((s) => s.name === "segment-config-own-secrets");
+    const secretOutputs = (registration?.opts as pulumi.CustomResourceOptions | undefined)?.additionalSecretOutputs;
+    assert.deepEqual([...(secretOutputs ?? [])].sort(), ["fingerprint", "secretName", "values"]);
   });
 
   it("serializes a small provider that loads its implementation at call time", async () => {

@@ -44,6 +44,9 @@ describe("security: TLS verification through the provider", () => {
       res.writeHead(200, { "content-type": "application/json" });
       if ((req.url ?? "").startsWith("/es/v2/oauth/client-token")) {
         res.end(JSON.stringify({ accessToken: "tls-token", tokenType: "Bearer", expiry: 3600 }));
+      } else if ((req.url ?? "").startsWith("/es/v2/connectors/added")) {
+        // The listing a create makes before its Add (an empty sub-account).
+        res.end(JSON.stringify({ statusCode: 200, statusMessage: "OK", response: { items: [], page: 1, pageSize: 200, total: 0 } }));
       } else {
         res.end(JSON.stringify({ statusCode: 200, statusMessage: "OK", response: { added: [viewA(CONNECTOR)], alreadyAdded: [] } }));
       }

@@ -74,6 +74,6 @@ export class FloorConfiguration extends pulumi.dynamic.Resource {
     constructor(name: string, args: { connectorId: pulumi.Input<string>; secretConfig: pulumi.Input<Record<string, pulumi.Input<string | number>>> }) {
         const props: pulumi.Inputs = { ...args, accountId: "floor", name: undefined, secretName: undefined, secretConfig: pulumi.secret(args.secretConfig) };
         for (const key of Object.keys(configurationOutputs({}))) props[key] = undefined;
-        super(configurationProvider, name, props, { additionalSecretOutputs: ["fingerprint"] }, "bench-floor", "ConnectorConfiguration");
+        super(configurationProvider, name, props, { additionalSecretOutputs: ["fingerprint", "values"] }, "bench-floor", "ConnectorConfiguration");
     }
 }

@@ -1,0 +1,107 @@
+// Whose connector is it? An Add answers "already added" both for a connector someone else added
+// and for one an earlier attempt of our own call added before its answer was lost. The answer
+// alone cannot tell them apart, so ownership is decided per connector from what was there
+// before our first Add (the baseline: one listing of the sub-account per process, then kept
+// current with our own Adds) and from the pending-Add journal (add-journal.ts):
+// - "added" in the answer: ours;
+// - "already added", not in the baseline, and the call was retried after an attempt that may
+//   have been processed: ours (our earlier attempt added it);
+// - "already added" with a pending record of this stack: ours (an earlier process died mid-Add);
+// - anything else "already added": someone else's.
+// The one case this cannot see: someone else adds the same connector between our listing and
+// an Add of ours whose first attempt got no answer.
+import type { AddedConnectorView, EmbeddedClient } from "../client";
+import type { AddJournal } from "./add-journal";
+
+/** The part of the client the coalescer uses (tests pass fakes). */
+export type AddingClient = Pick<EmbeddedClient, "addConnectors" | "listAddedConnectors" | "baseUrl">;
+
+/** What a listing of the sub-account says: connector id → its view. */
+export type AddedListing = ReadonlyMap<string, AddedConnectorView>;
+
+export interface OwnershipOptions {
+  /** A listing of the sub-account that may be shared with reads (the added-connectors cache). */
+  snapshot?: (client: AddingClient, accountId: string) => Promise<AddedListing>;
+  /** The pending-Add journal of this process's stack, when there is one. */
+  journal?: () => AddJournal | undefined;
+}
+
+/** A listing made now, bypassing every cache: what the service holds after an Add of unknown outcome. */
+export async function listNow(client: AddingClient, accountId: string): Promise<AddedListing> {
+  const views = new Map<string, AddedConnectorView>();
+  for await (const view of client.listAddedConnectors(accountId)) views.set(view.connectorId, view);
+  return views;
+}
+
+/** What the journal said and did before an Add. */
+export interface AddClaims {
+  /** Ids an earlier process of this stack was adding when it died: ours whatever the Add says. */
+  claimed: Set<string>;
+  /** Ids recorded now; their records go when the Add certainly did not make them ours. */
+  recorded: Set<string>;
+}
+
+export class AddOwnership {
+  private baselines = new WeakMap<AddingClient, Map<string, Promise<Set<string>>>>();
+  private readonly snapshot: (client: AddingClient, accountId: string) => Promise<AddedListing>;
+  private readonly journalOf: () => AddJournal | undefined;
+
+  constructor(options: OwnershipOptions = {}) {
+    this.snapshot = options.snapshot ?? listNow;
+    this.journalOf = options.journal ?? (() => undefined);
+  }
+
+  /** Forgets every baseline (tests; a new configuration). */
+  reset(): void {
+    this.baselines = new WeakMap();
+  }
+
+  /** The connectors present before our next Add (listed once per process; failures not kept). */
+  baseline(client: AddingClient, accountId: string): Promise<Set<string>> {
+    let perClient = this.baselines.get(client);
+    if (!perClient) {
+      perClient = new Map();
+      this.baselines.set(client, perClient);
+    }
+    let pending = perClient.get(accountId);
+    if (!pending) {
+      pending = this.snapshot(client, accountId).then((listing) => new Set(listing.keys()));
+      const map = perClient;
+      map.set(accountId, pending);
+      pending.catch(() => map.delete(accountId));
+    }
+    return pending;
+  }
+
+  /**
+   * Before an Add of `ids`: which of them an earlier process of this stack was adding when it
+   * died (claimed as ours whatever the Add says), and which got a record now (those not present).
+   */
+  begin(client: AddingClient, accountId: string, ids: readonly string[], present: ReadonlySet<string>): AddClaims {
+    const journal = this.journalOf();
+    const claims: AddClaims = { claimed: new Set(), recorded: new Set() };
+    if (!journal) return claims;
+    for (const id of ids) {
+      const earlier = journal.pending(client.baseUrl, accountId, id);
+      if (earlier) claims.claimed.add(id);
+      else if (present.has(id)) continue;
+      else claims.recorded.add(id);
+      // Claimed records are rewritten as this process's own: claimed once, not by a second resource.
+      journal.begin(client.baseUrl, accountId, id);
+    }
+    return claims;
+  }
+
+  /** The connector was removed (by the provider's own delete): a later Add of it finds it absent. */
+  forgetPresent(client: AddingClient, accountId: string, id: string): void {
+    void this.baselines.get(client)?.get(accountId)?.then(
+      (present) => present.delete(id),
+      () => undefined,
+    );
+  }
+
+  /** Nothing of ours was added, or the state will hold it: the record is not needed. */
+  settle(client: Pick<AddingClient, "baseUrl">, accountId: string, id: string): void {
+    this.journalOf()?.settle(client.baseUrl, accountId, id);
+  }
+}

@@ -1,0 +1,74 @@
+// COMPATIBILITY.md, written by npm run test:compat: one row per cell, the cells not run this
+// time kept from the previous file (its results ride along in an HTML comment).
+
+export interface CellResult {
+  key: string;
+  title: string;
+  node: string;
+  pulumi: string;
+  cli: string;
+  passed: boolean;
+  /** The whole cell, set-up included, milliseconds. */
+  totalMs: number;
+  /** Ensuring the CLI (a build on a cold machine). */
+  cliSetupMs?: number;
+  /** npm install of the consumer project. */
+  installMs?: number;
+  /** tsc and the engine runs. */
+  scenarioMs?: number;
+  /** Packages installing the tarball added beyond @pulumi/pulumi's, typescript's and @types/node's. */
+  addedPackages?: number;
+  failure?: string;
+  /** ISO date of the run. */
+  ranAt?: string;
+}
+
+const MARKER = /<!-- compat-results (.*) -->/;
+
+function seconds(ms: number | undefined): string {
+  return ms === undefined ? "–" : `${Math.round(ms / 1000)} s`;
+}
+
+/** The previous file's results, by cell key. */
+export function previousResults(text: string): Map<string, CellResult> {
+  const match = MARKER.exec(text);
+  if (!match) return new Map();
+  const list = JSON.parse(match[1]) as CellResult[];
+  return new Map(list.map((r) => [r.key, r]));
+}
+
+export function renderCompatibility(results: CellResult[], previous: string, peerRange: string, now: Date): string {
+  const merged = previousResults(previous);
+  for (const result of results) merged.set(result.key, { ...result, ranAt: now.toISOString().slice(0, 10) });
+  const rows = [...merged.values()].sort((a, b) => a.key.localeCompare(b.key));
+  const table = rows.map(
+    (r) =>
+      `| (${r.key}) ${r.title} | ${r.node} | ${r.pulumi} | ${r.cli} | ${r.passed ? "**pass**" : "**FAIL**"} | ` +
+      `${seconds(r.totalMs)} | ${seconds(r.cliSetupMs)} | ${seconds(r.installMs)} | ${seconds(r.scenarioMs)} | ` +
+      `${r.addedPackages ?? "–"} | ${r.ranAt ?? "–"} |`,
+  );
+  const failures = rows.filter((r) => !r.passed && r.failure).map((r) => `- (${r.key}): ${r.failure?.split("\n")[0]}`);
+  return [
+    "# Compatibility",
+    "",
+    "Written by `npm run test:compat` (`-- a b c` picks cells). Each cell packs the package, installs",
+    "the tarball into a new project outside the repository (the `pulumi new typescript` package.json",
+    "and tsconfig) with that `@pulumi/pulumi`, type-checks the README example, and runs it under",
+    "that CLI and Node.js against the local service: `pulumi up`, `pulumi preview --refresh",
+    "--expect-no-changes` (clean), an out-of-band change caught by the same preview, the delete",
+    "guard's refusal printed once per resource, `pulumi destroy` (test/consumer/scenario.ts).",
+    `The peer range of \`@pulumi/pulumi\` is \`${peerRange}\`: (c) is its lower bound.`,
+    "",
+    "| cell | Node.js | @pulumi/pulumi | CLI | result | wall time | CLI set-up | npm install | tsc + engine | packages added | run on |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
+    ...table,
+    "",
+    ...(failures.length > 0 ? ["Failures:", "", ...failures, ""] : []),
+    "CLI set-up is 0–1 s when the CLI of that version is cached (`~/.cache/pulumi-embedded-connectors/<version>`);",
+    "a cold build from the Go module proxy takes about 8 minutes per version on 2 CPUs. \"packages added\"",
+    "counts what the tarball brings beyond `@pulumi/pulumi`, `typescript` and `@types/node`, itself included.",
+    "",
+    `<!-- compat-results ${JSON.stringify(rows)} -->`,
+    "",
+  ].join("\n");
+}

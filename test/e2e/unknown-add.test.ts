@@ -1,0 +1,70 @@
+// Issue 18, item 3, under the real engine: an Add whose outcome cannot be known (the service
+// applied it but every answer was lost, and the listing that would confirm it fails too) is
+// recorded in the state as an unfinished resource with its id (the engine's partial failure),
+// and the next `pulumi up` finishes it without user action and without a second Add.
+import { strict as assert } from "node:assert";
+import { E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, resourceName } from "./harness";
+import { connectorsStack, S3, startService, type E2EService } from "./fixtures";
+import { callsTo } from "../provider/fixtures";
+
+const ADD = "POST /es/v2/connectors";
+const LIST_ADDED = "GET /es/v2/connectors/added";
+
+describe("e2e: an Add of unknown outcome", function () {
+    this.timeout(ENGINE_TIMEOUT_MS);
+    let svc: E2EService;
+    let stack: E2EStack;
+
+    before(async function () {
+        this.timeout(30 * 60_000);
+        await ensureEngine();
+        svc = await startService();
+        stack = await connectorsStack(svc, "unknown-add", {
+            connectors: [{ key: "s3", connectorId: S3 }],
+            "embedded:maxRetries": "1",
+        });
+    });
+
+    after(async function () {
+        await svc?.service.setFaults({ rules: [] }).catch(() => undefined);
+        await stack?.dispose();
+        await svc?.service.stop();
+    });
+
+    it("is recorded as unfinished, then finished by the next up", async () => {
+        // The Add is slow and its answer is dropped after it is applied; once the provider has
+        // listed the sub-account (what was there before its Add), listings fail as well.
+        await svc.service.setFaults({ rules: [{ route: ADD, mode: "latency", latencyMs: 1500 }, { route: ADD, mode: "commitThenDrop" }] });
+        let switched = false;
+        const watcher = (async () => {
+            while (!switched) {
+                await new Promise((resolve) => setTimeout(resolve, 25));
+                if (callsTo(await svc.service.stats(), LIST_ADDED) >= 1) {
+                    await svc.service.setFaults({
+                        rules: [{ route: ADD, mode: "commitThenDrop" }, { route: LIST_ADDED, mode: "error", status: 500 }],
+                    });
+                    switched = true;
+                }
+            }
+        })();
+        const text = await stack.expectFailure((s) => s.up());
+        switched = true;
+        await watcher;
+        assert.match(text, new RegExp(`outcome of adding connector ${S3} to sub-account ${svc.accountId} is unknown`));
+        assert.match(text, /next `pulumi up`/);
+
+        const recorded = await stack.resources();
+        assert.deepEqual(recorded.map(resourceName), ["s3"], "the engine kept the resource, with its id");
+        assert.equal(recorded[0].id, `${svc.accountId}/${S3}`);
+        await svc.service.setFaults({ rules: [] });
+        assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [S3], "the service did add it");
+
+        const addsBefore = callsTo(await svc.service.stats(), ADD);
+        await stack.up();
+        assert.equal(callsTo(await svc.service.stats(), ADD), addsBefore, "finished without a second Add");
+        const finished = await stack.resources();
+        assert.equal((finished[0].outputs as Record<string, unknown>).name, "Amazon S3");
+        assert.equal((finished[0].outputs as Record<string, unknown>).addUnfinished, undefined);
+        await stack.preview({ expectNoChanges: true, refresh: true });
+    });
+});
