@@ -238,7 +238,7 @@ export async function read(id: string, props: Props = {}): Promise<ReadResult> {
   const { client } = currentClient();
   let view: AddedConnectorView | undefined;
   try {
-    view = await runtime().added.find(client, accountId, connectorId);
+    view = await runtime().added.findConfirmed(client, accountId, connectorId);
   } catch (error) {
     throw failure(`reading connector ${connectorId} of sub-account ${accountId} failed`, error);
   }
@@ -261,7 +261,7 @@ export async function update(id: string, olds: Props, news: Props): Promise<Upda
   const adoptExisting = news.adoptExisting === true;
   const { client, settings } = currentClient();
   settleRecord(accountId, connectorId);
-  let view = await runtime().added.find(client, accountId, connectorId);
+  let view = await runtime().added.findConfirmed(client, accountId, connectorId);
   if (!view && olds[ADD_UNFINISHED] === true) {
     // Its Add was recorded as this stack's; if the connector is still missing, add it now,
     // under the usual rules (someone else's connector is not taken over).

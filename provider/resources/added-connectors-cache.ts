@@ -27,6 +27,8 @@ export class AddedConnectorsCache {
   private entries = new WeakMap<object, Map<string, Entry>>();
   /** Listings started (each is one or more List calls); for tests and the bench. */
   listings = 0;
+  /** The confirming listing made for each snapshot in which a read missed (findConfirmed). */
+  private confirmations = new WeakMap<Promise<AddedSnapshot>, Promise<AddedSnapshot>>();
 
   private entry(client: object, accountId: string): Entry {
     let perClient = this.entries.get(client);
@@ -55,6 +57,29 @@ export class AddedConnectorsCache {
   }
 
   /**
+   * Like find, but a connector missing from the snapshot is looked for once more in a fresh
+   * listing before it is called gone: a connector added or removed by someone else while the
+   * snapshot was paged shifts the pages, and one connector can then fall between two of them.
+   * Every read that misses in the same snapshot shares that one confirming listing.
+   */
+  async findConfirmed(client: ListingClient, accountId: string, connectorId: string): Promise<AddedConnectorView | undefined> {
+    const snapshot = this.snapshot(client, accountId);
+    const found = (await snapshot).get(connectorId);
+    if (found) return found;
+    let confirming = this.confirmations.get(snapshot);
+    if (!confirming) {
+      this.listings++;
+      confirming = listAll(client, accountId);
+      this.confirmations.set(snapshot, confirming);
+      const mine = confirming;
+      mine.catch(() => {
+        if (this.confirmations.get(snapshot) === mine) this.confirmations.delete(snapshot);
+      });
+    }
+    return (await confirming).get(connectorId);
+  }
+
+  /**
    * A write to the sub-account is starting or has ended: later reads list again. Called on
    * both sides of a write, so a listing that overlapped the write is never kept.
    */
@@ -67,6 +92,7 @@ export class AddedConnectorsCache {
   /** Forgets everything (tests; a new configuration). */
   clear(): void {
     this.entries = new WeakMap();
+    this.confirmations = new WeakMap();
     this.listings = 0;
   }
 

@@ -244,7 +244,7 @@ export async function read(id: string, props: Props = {}): Promise<ReadResult> {
   const { client } = currentClient();
   let view: ConnectorConfigurationView;
   try {
-    const listed = await runtime().added.find(client, accountId, connectorId);
+    const listed = await runtime().added.findConfirmed(client, accountId, connectorId);
     if (!listed || !listed.configured) return { id: "", props: {} };
     view = await client.getConfiguration(accountId, connectorId);
   } catch (error) {

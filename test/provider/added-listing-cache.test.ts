@@ -154,4 +154,23 @@ describe("AddedConnectorsCache (fake client)", () => {
     await cache.snapshot(one, "y");
     assert.equal(one.listings, 2, "invalidating x leaves y");
   });
+
+  it("looks once more before calling a connector gone: one skipped by a shifting page is found, a gone one is not", async () => {
+    const cache = new AddedConnectorsCache();
+    const [kept, skipped, gone] = ["k", "s", "g"].map((c) => c.repeat(16));
+    let listings = 0;
+    const client: ListingClient = {
+      async *listAddedConnectors() {
+        listings++;
+        // The first listing lost `skipped` between two pages (the list changed while paging).
+        const ids = listings === 1 ? [kept] : [kept, skipped];
+        for (const connectorId of ids) yield { connectorId } as AddedConnectorView;
+      },
+    };
+    const [a, b, c] = await Promise.all([kept, skipped, gone].map((id) => cache.findConfirmed(client, "acct", id)));
+    assert.equal(a?.connectorId, kept);
+    assert.equal(b?.connectorId, skipped, "found by the confirming listing, not dropped from the state");
+    assert.equal(c, undefined, "gone in both listings: gone");
+    assert.equal(listings, 2, "the misses share one confirming listing");
+  });
 });
