@@ -2,7 +2,7 @@
 // loop: shared token → limiter slot → one request → decode → retry decision (retry.ts).
 import type { z } from "zod";
 import { resolveSettings, type ClientSettings, type ResolvedSettings } from "./client-settings";
-import { AuthenticationError, EmbeddedApiError, InvalidArgumentError, NetworkError, RateLimitError, ServerError, sentValuesOf } from "./errors";
+import { AuthenticationError, EmbeddedApiError, gaveUpWaiting, InvalidArgumentError, NetworkError, ServerError, sentValuesOf } from "./errors";
 import { createPool, decodeResponse, newRequestId, UndiciTransport, type Transport } from "./http";
 import { Limiter } from "./limiter";
 import { paginate } from "./pagination";
@@ -285,15 +285,6 @@ export class EmbeddedClient {
       }
     }
   }
-}
-
-/** The last answer of a call that waited as long as it may, saying for how long and what to raise. */
-function gaveUpWaiting(error: RateLimitError | ServerError, elapsedMs: number, waits: number, timeoutMs: number): EmbeddedApiError {
-  const detail =
-    `the service said to come back later ${waits} time(s); gave up after waiting ${Math.round(elapsedMs / 1000)} s in all. ` +
-    `Raise embedded:retryTimeoutMs (EMBEDDED_RETRY_TIMEOUT_MS, now ${timeoutMs} ms), or lower embedded:concurrency`;
-  const init = { status: error.status, statusMessage: error.statusMessage, requestId: error.requestId, route: error.route, detail, cause: error, retryAfterMs: error.retryAfterMs };
-  return error instanceof RateLimitError ? new RateLimitError(init) : new ServerError(init);
 }
 
 function filtersOf(filters: ConnectorFilters): Record<string, QueryValue> {

@@ -287,3 +287,12 @@ export function mayHaveBeenApplied(error: unknown): boolean {
   if (error.earlierAttemptUnanswered) return true;
   return error.status === 0 || error.status >= 500 || (error.status >= 200 && error.status < 300);
 }
+
+/** The last answer of a call that waited as long as it may, saying for how long and what to raise. */
+export function gaveUpWaiting(error: RateLimitError | ServerError, elapsedMs: number, waits: number, timeoutMs: number): EmbeddedApiError {
+  const detail =
+    `the service said to come back later ${waits} time(s); gave up after waiting ${Math.round(elapsedMs / 1000)} s in all. ` +
+    `Raise embedded:retryTimeoutMs (EMBEDDED_RETRY_TIMEOUT_MS, now ${timeoutMs} ms), or lower embedded:concurrency`;
+  const init = { status: error.status, statusMessage: error.statusMessage, requestId: error.requestId, route: error.route, detail, cause: error, retryAfterMs: error.retryAfterMs };
+  return error instanceof RateLimitError ? new RateLimitError(init) : new ServerError(init);
+}

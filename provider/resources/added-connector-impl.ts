@@ -4,6 +4,9 @@ import { z } from "zod";
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
 import type { AddedConnectorView } from "../client";
 import { AddOutcomeUnknownError, type AddOutcome } from "./add-coalescer";
+import { alreadyAddedMessage, inUseMessage, removeRefusedMessage } from "./added-connector-messages";
+
+export { alreadyAddedMessage, inUseMessage, removeRefusedMessage } from "./added-connector-messages";
 import { accountIdFor, currentClient, runtime } from "./runtime";
 import {
   CONNECTOR_ID_PATTERN,
@@ -103,42 +106,6 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<DiffR
   return { changes: replaces.length > 0 || adoptChanged, replaces, deleteBeforeReplace: false };
 }
 
-export function alreadyAddedMessage(connectorId: string, accountId: string, name?: string): string {
-  const label = name ? `"${name}" (${connectorId})` : connectorId;
-  return (
-    `connector ${label} is already added to sub-account ${accountId}, outside this resource. ` +
-    `To manage the existing one, set \`adoptExisting: true\` on this AddedConnector ` +
-    `(\`pulumi import\` does not work for dynamic-provider resources); ` +
-    `or remove it from the sub-account first. If an earlier \`pulumi up\` of this stack was killed while adding it ` +
-    `and ran on another machine (the record of its pending Add lives in $PULUMI_HOME), \`adoptExisting: true\` takes it back too.`
-  );
-}
-
-export function inUseMessage(
-  name: string | undefined,
-  connectorId: string,
-  accountId: string,
-  src: number | undefined,
-  dest: number | undefined,
-): string {
-  const label = name ? `"${name}" (${connectorId})` : connectorId;
-  const counts = src === undefined && dest === undefined ? "" : ` (srcConnections=${src ?? "?"}, destConnections=${dest ?? "?"})`;
-  return (
-    `cannot remove connector ${label} from sub-account ${accountId}: it is used in connections${counts}. ` +
-    `Delete those connections first, or set the resource option \`retainOnDelete: true\` and run \`pulumi up\` ` +
-    `to record it, then delete the resource: the connector then stays in the sub-account when it leaves the stack ` +
-    `(the option takes effect only once an \`up\` has recorded it).`
-  );
-}
-
-/** A 409 from Remove that is not about connections: the service's own reason (the client redacted it). */
-export function removeRefusedMessage(name: string | undefined, connectorId: string, accountId: string, reason: string): string {
-  const label = name ? `"${name}" (${connectorId})` : connectorId;
-  return (
-    `removing connector ${label} from sub-account ${accountId} was refused by the service (409, not about connections): ` +
-    `${reason}. Nothing was removed; resolve what the service names and run again.`
-  );
-}
 
 /**
  * Adds through the coalescer: concurrent creates of one sub-account share an Add call, and
