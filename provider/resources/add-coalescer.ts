@@ -15,8 +15,9 @@
 //   listing fails too, the outcome is unknown (AddOutcomeUnknownError).
 import { checkId, mayHaveBeenApplied, MAX_ADD_IDS, type AddConnectorsResult, type AddedConnectorView } from "../client";
 import { DEFAULT_ADD_WINDOW_MS } from "../settings";
-import { AddOwnership, listNow, type AddClaims, type AddedListing, type AddingClient, type OwnershipOptions } from "./add-ownership";
-import { statusOf } from "./shared";
+import { AddOwnership, type AddClaims, type AddingClient, type OwnershipOptions } from "./add-ownership";
+import { listAll, type AddedSnapshot } from "./added-connectors-cache";
+import { perClient, statusOf } from "./shared";
 
 export type { AddingClient } from "./add-ownership";
 
@@ -115,12 +116,8 @@ export class AddCoalescer {
     // A malformed id fails alone, here, instead of failing the batch in the client's check.
     checkId("connectorId", connectorId);
     return new Promise<AddOutcome>((resolve, reject) => {
-      let perClient = this.open.get(client);
-      if (!perClient) {
-        perClient = new Map();
-        this.open.set(client, perClient);
-      }
-      let batch = perClient.get(accountId);
+      const batches = perClient(this.open, client);
+      let batch = batches.get(accountId);
       // The same id twice in one Add would report "added" to both resources: the second
       // goes into the next batch, where it gets "already added" as it would on its own.
       if (batch && batch.ids.has(connectorId)) {
@@ -130,7 +127,7 @@ export class AddCoalescer {
       if (!batch) {
         const created: Batch = { client, accountId, idleMs: Math.min(this.idleMs, windowMs), members: [], ids: new Set() };
         created.timer = setTimeout(() => this.flush(created), windowMs);
-        perClient.set(accountId, created);
+        batches.set(accountId, created);
         batch = created;
       }
       batch.members.push({ connectorId, resolve, reject });
@@ -149,8 +146,8 @@ export class AddCoalescer {
     if (batch.timer) clearTimeout(batch.timer);
     if (batch.idleTimer) clearTimeout(batch.idleTimer);
     batch.timer = batch.idleTimer = undefined;
-    const perClient = this.open.get(batch.client);
-    if (perClient?.get(batch.accountId) === batch) perClient.delete(batch.accountId);
+    const batches = this.open.get(batch.client);
+    if (batches?.get(batch.accountId) === batch) batches.delete(batch.accountId);
     void this.sendAfterEarlier(batch.client, batch.accountId, batch.members);
   }
 
@@ -159,17 +156,13 @@ export class AddCoalescer {
    * both look like their own (each retried), and the second could drop the first's record.
    */
   private async sendAfterEarlier(client: AddingClient, accountId: string, members: Member[]): Promise<void> {
-    let perClient = this.inFlight.get(client);
-    if (!perClient) {
-      perClient = new Map();
-      this.inFlight.set(client, perClient);
-    }
+    const onTheirWay = perClient(this.inFlight, client);
     const keys = members.map((m) => `${accountId}/${m.connectorId}`);
-    const earlier = keys.map((key) => perClient.get(key)).filter((p): p is Promise<void> => p !== undefined);
+    const earlier = keys.map((key) => onTheirWay.get(key)).filter((p): p is Promise<void> => p !== undefined);
     const sent = Promise.all(earlier).then(() => this.send(client, accountId, members));
-    for (const key of keys) perClient.set(key, sent);
+    for (const key of keys) onTheirWay.set(key, sent);
     await sent;
-    for (const key of keys) if (perClient.get(key) === sent) perClient.delete(key);
+    for (const key of keys) if (onTheirWay.get(key) === sent) onTheirWay.delete(key);
   }
 
   /** One Add for these members; on an id-specific refusal of a batch, bisects. Never rejects. */
@@ -243,9 +236,9 @@ export class AddCoalescer {
     error: unknown,
   ): Promise<void> {
     const { claimed } = claims;
-    let listing: AddedListing;
+    let listing: AddedSnapshot;
     try {
-      listing = await listNow(client, accountId);
+      listing = await listAll(client, accountId);
     } catch {
       for (const member of members) {
         const id = member.connectorId;

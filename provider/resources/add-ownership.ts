@@ -10,27 +10,19 @@
 // - anything else "already added": someone else's.
 // The one case this cannot see: someone else adds the same connector between our listing and
 // an Add of ours whose first attempt got no answer.
-import type { AddedConnectorView, EmbeddedClient } from "../client";
+import type { EmbeddedClient } from "../client";
+import { listAll, type AddedSnapshot } from "./added-connectors-cache";
+import { perClient } from "./shared";
 import type { AddJournal } from "./add-journal";
 
 /** The part of the client the coalescer uses (tests pass fakes). */
 export type AddingClient = Pick<EmbeddedClient, "addConnectors" | "listAddedConnectors" | "baseUrl">;
 
-/** What a listing of the sub-account says: connector id → its view. */
-export type AddedListing = ReadonlyMap<string, AddedConnectorView>;
-
 export interface OwnershipOptions {
   /** A listing of the sub-account that may be shared with reads (the added-connectors cache). */
-  snapshot?: (client: AddingClient, accountId: string) => Promise<AddedListing>;
+  snapshot?: (client: AddingClient, accountId: string) => Promise<AddedSnapshot>;
   /** The pending-Add journal of this process's stack, when there is one. */
   journal?: () => AddJournal | undefined;
-}
-
-/** A listing made now, bypassing every cache: what the service holds after an Add of unknown outcome. */
-export async function listNow(client: AddingClient, accountId: string): Promise<AddedListing> {
-  const views = new Map<string, AddedConnectorView>();
-  for await (const view of client.listAddedConnectors(accountId)) views.set(view.connectorId, view);
-  return views;
 }
 
 /** What the journal said and did before an Add. */
@@ -43,11 +35,11 @@ export interface AddClaims {
 
 export class AddOwnership {
   private baselines = new WeakMap<AddingClient, Map<string, Promise<Set<string>>>>();
-  private readonly snapshot: (client: AddingClient, accountId: string) => Promise<AddedListing>;
+  private readonly snapshot: (client: AddingClient, accountId: string) => Promise<AddedSnapshot>;
   private readonly journalOf: () => AddJournal | undefined;
 
   constructor(options: OwnershipOptions = {}) {
-    this.snapshot = options.snapshot ?? listNow;
+    this.snapshot = options.snapshot ?? listAll;
     this.journalOf = options.journal ?? (() => undefined);
   }
 
@@ -58,15 +50,10 @@ export class AddOwnership {
 
   /** The connectors present before our next Add (listed once per process; failures not kept). */
   baseline(client: AddingClient, accountId: string): Promise<Set<string>> {
-    let perClient = this.baselines.get(client);
-    if (!perClient) {
-      perClient = new Map();
-      this.baselines.set(client, perClient);
-    }
-    let pending = perClient.get(accountId);
+    const map = perClient(this.baselines, client);
+    let pending = map.get(accountId);
     if (!pending) {
       pending = this.snapshot(client, accountId).then((listing) => new Set(listing.keys()));
-      const map = perClient;
       map.set(accountId, pending);
       pending.catch(() => map.delete(accountId));
     }

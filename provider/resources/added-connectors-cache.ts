@@ -4,6 +4,7 @@
 // paginated listing. Writes through the provider invalidate the sub-account's snapshot. The
 // delete guard does not use it: Remove itself refuses (409) while connections use a connector.
 import type { AddedConnectorView, EmbeddedClient } from "../client";
+import { perClient } from "./shared";
 
 export type AddedSnapshot = ReadonlyMap<string, AddedConnectorView>;
 
@@ -31,15 +32,11 @@ export class AddedConnectorsCache {
   private confirmations = new WeakMap<Promise<AddedSnapshot>, Promise<AddedSnapshot>>();
 
   private entry(client: object, accountId: string): Entry {
-    let perClient = this.entries.get(client);
-    if (!perClient) {
-      perClient = new Map();
-      this.entries.set(client, perClient);
-    }
-    let entry = perClient.get(accountId);
+    const entries = perClient(this.entries, client);
+    let entry = entries.get(accountId);
     if (!entry) {
       entry = { generation: 0 };
-      perClient.set(accountId, entry);
+      entries.set(accountId, entry);
     }
     return entry;
   }
@@ -111,7 +108,8 @@ export class AddedConnectorsCache {
   }
 }
 
-async function listAll(client: ListingClient, accountId: string): Promise<AddedSnapshot> {
+/** Every added connector of the sub-account, listed now (all pages), bypassing every cache. */
+export async function listAll(client: ListingClient, accountId: string): Promise<AddedSnapshot> {
   const views = new Map<string, AddedConnectorView>();
   for await (const view of client.listAddedConnectors(accountId)) views.set(view.connectorId, view);
   return views;

@@ -1,5 +1,5 @@
 // Helpers shared by the provider implementations (loaded in the dynamic-provider process).
-import { checkAccountId, type AddedConnectorView, type EmbeddedClient } from "../client";
+import { checkAccountId } from "../client";
 
 /** pulumi.runtime's unknownValue: how an unknown input reaches a dynamic provider during preview. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -39,16 +39,14 @@ export function failure(context: string, error: unknown): Error {
   return new Error(withRequestId(`${context}: ${message}`, error), { cause: error });
 }
 
-/** The List Added Connectors entry of one connector, or undefined when it is not added. */
-export async function findAddedConnector(
-  client: EmbeddedClient,
-  accountId: string,
-  connectorId: string,
-): Promise<AddedConnectorView | undefined> {
-  for await (const view of client.listAddedConnectors(accountId)) {
-    if (view.connectorId === connectorId) return view;
+/** The per-sub-account map of one client (other credentials, other maps), made on first use. */
+export function perClient<V>(maps: WeakMap<object, Map<string, V>>, client: object): Map<string, V> {
+  let map = maps.get(client);
+  if (!map) {
+    map = new Map();
+    maps.set(client, map);
   }
-  return undefined;
+  return map;
 }
 
 /** `<accountId>/<connectorId>` → its parts (the connector id never contains "/"). */
