@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The package's command line: `npx pulumi-embedded-connectors generate --account <id>`.
+// The package's command line: `npx pulumi-embedded-connectors generate --account <id>`, and
+// `npx pulumi-embedded-connectors plugin install` (the plugin `embedded` into Pulumi's plugin cache).
 // Settings come from flags, then the EMBEDDED_* environment (the provider's own rules,
 // provider/settings.ts); the client secret only from the environment by default, because
 // a flag value is visible to every user of the machine in the process list.
@@ -8,6 +9,7 @@ import { Command } from "commander";
 import { closeClients, getClient } from "../provider/client";
 import { resolveSettings, toClientSettings, type ConfigSource } from "../provider/settings";
 import { renderProgram, snapshot } from "./generate";
+import { installPlugin } from "./plugin-install";
 
 interface GenerateFlags {
   account?: string;
@@ -60,6 +62,18 @@ program
   .option("--client-id <id>", "OAuth client id (default: EMBEDDED_CLIENT_ID)")
   .option("--client-secret <secret>", "OAuth client secret (default: EMBEDDED_CLIENT_SECRET; prefer the variable)")
   .action(async (flags: GenerateFlags) => generate(flags));
+
+program
+  .command("plugin")
+  .description("the Pulumi resource plugin `embedded` shipped in this package")
+  .command("install")
+  .description("install the plugin into Pulumi's plugin cache ($PULUMI_HOME/plugins), offline, from this package")
+  .option("--pulumi <path>", "the Pulumi CLI to run", "pulumi")
+  .action(async (flags: { pulumi: string }) => {
+    const { version, output } = await installPlugin(flags.pulumi);
+    if (output) process.stderr.write(`${output}\n`);
+    process.stdout.write(`installed the plugin embedded v${version}\n`);
+  });
 
 program.parseAsync().catch((err: unknown) => {
   process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -4,18 +4,55 @@
 import type { ClientSettings } from "./client/client-settings";
 import { isLoopbackHost } from "./client/validation";
 
-/** Every setting: its stack config key, its environment variable, whether it is a secret. */
+/**
+ * Every setting: its stack config key, its environment variable, whether it is a secret, its
+ * type and default, and what it means (the plugin's schema and the README take them from here).
+ */
 export const SETTINGS = {
-  baseUrl: { key: "embedded:baseUrl", env: "EMBEDDED_BASE_URL", secret: false },
-  clientId: { key: "embedded:clientId", env: "EMBEDDED_CLIENT_ID", secret: false },
-  clientSecret: { key: "embedded:clientSecret", env: "EMBEDDED_CLIENT_SECRET", secret: true },
-  accountId: { key: "embedded:accountId", env: "EMBEDDED_ACCOUNT_ID", secret: false },
-  timeoutMs: { key: "embedded:timeoutMs", env: "EMBEDDED_TIMEOUT_MS", secret: false },
-  maxRetries: { key: "embedded:maxRetries", env: "EMBEDDED_MAX_RETRIES", secret: false },
-  retryTimeoutMs: { key: "embedded:retryTimeoutMs", env: "EMBEDDED_RETRY_TIMEOUT_MS", secret: false },
-  concurrency: { key: "embedded:concurrency", env: "EMBEDDED_CONCURRENCY", secret: false },
-  addWindowMs: { key: "embedded:addWindowMs", env: "EMBEDDED_ADD_WINDOW_MS", secret: false },
-  caCertificate: { key: "embedded:caCertificate", env: "EMBEDDED_CA_CERTIFICATE", secret: false },
+  baseUrl: {
+    key: "embedded:baseUrl", env: "EMBEDDED_BASE_URL", secret: false, type: "string",
+    description: "Base URL of the service. Required: `https://`, or `http://` only to a loopback host.",
+  },
+  clientId: {
+    key: "embedded:clientId", env: "EMBEDDED_CLIENT_ID", secret: false, type: "string",
+    description: "OAuth client id. Required.",
+  },
+  clientSecret: {
+    key: "embedded:clientSecret", env: "EMBEDDED_CLIENT_SECRET", secret: true, type: "string",
+    description: "OAuth client secret. Required; always a secret, never printed.",
+  },
+  accountId: {
+    key: "embedded:accountId", env: "EMBEDDED_ACCOUNT_ID", secret: false, type: "string",
+    description: "Default sub-account for resources and lookups that do not name one. Default: none.",
+  },
+  timeoutMs: {
+    key: "embedded:timeoutMs", env: "EMBEDDED_TIMEOUT_MS", secret: false, type: "integer", default: 30_000,
+    description:
+      "Longest wait for an answer's headers, and longest pause between two chunks of its body, in milliseconds; " +
+      "not a cap on a whole request. Default: 30000.",
+  },
+  maxRetries: {
+    key: "embedded:maxRetries", env: "EMBEDDED_MAX_RETRIES", secret: false, type: "integer", default: 5,
+    description: "Retries after the first attempt of a call that failed with a transient fault (5xx, no answer). Default: 5.",
+  },
+  retryTimeoutMs: {
+    key: "embedded:retryTimeoutMs", env: "EMBEDDED_RETRY_TIMEOUT_MS", secret: false, type: "integer", default: 600_000,
+    description:
+      "How long one call may keep waiting in all when the service says when to come back (429, or 503 with " +
+      "Retry-After), in milliseconds. Default: 600000 (10 minutes).",
+  },
+  concurrency: {
+    key: "embedded:concurrency", env: "EMBEDDED_CONCURRENCY", secret: false, type: "integer", default: 8,
+    description: "Requests in flight per process and base URL. Default: 8.",
+  },
+  addWindowMs: {
+    key: "embedded:addWindowMs", env: "EMBEDDED_ADD_WINDOW_MS", secret: false, type: "integer", default: 500,
+    description: "Longest a create waits for others to share its Add call, in milliseconds; 0 sends every Add alone. Default: 500.",
+  },
+  caCertificate: {
+    key: "embedded:caCertificate", env: "EMBEDDED_CA_CERTIFICATE", secret: false, type: "string",
+    description: "PEM certificate of a private CA. Default: none (the system's CAs).",
+  },
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;
@@ -122,7 +159,7 @@ function positiveInt(name: SettingName, fallback: number, config: ConfigSource, 
  * 500 ms lets a batch fill up to the engine's --parallel of 16 (a 4-CPU machine's default);
  * a lone create waits only the 60 ms idle cut, not the window.
  */
-export const DEFAULT_ADD_WINDOW_MS = 500;
+export const DEFAULT_ADD_WINDOW_MS = SETTINGS.addWindowMs.default;
 
 /** Refuses anything but https, except plain http to a loopback host (the local service). */
 export function checkBaseUrl(baseUrl: string): string {
@@ -149,13 +186,37 @@ export function resolveSettings(config: ConfigSource, env: NodeJS.ProcessEnv = p
     clientId: required("clientId", config, env),
     clientSecret: required("clientSecret", config, env),
     accountId: lookup("accountId", config, env),
-    timeoutMs: positiveInt("timeoutMs", 30_000, config, env, 1),
-    maxRetries: positiveInt("maxRetries", 5, config, env, 0),
-    retryTimeoutMs: positiveInt("retryTimeoutMs", 600_000, config, env, 1),
-    concurrency: positiveInt("concurrency", 8, config, env, 1),
+    timeoutMs: positiveInt("timeoutMs", SETTINGS.timeoutMs.default, config, env, 1),
+    maxRetries: positiveInt("maxRetries", SETTINGS.maxRetries.default, config, env, 0),
+    retryTimeoutMs: positiveInt("retryTimeoutMs", SETTINGS.retryTimeoutMs.default, config, env, 1),
+    concurrency: positiveInt("concurrency", SETTINGS.concurrency.default, config, env, 1),
     addWindowMs: positiveInt("addWindowMs", DEFAULT_ADD_WINDOW_MS, config, env, 0),
     caCertificate: lookup("caCertificate", config, env),
   };
+}
+
+/**
+ * Every problem of the settings, one per setting, instead of resolveSettings' first: the
+ * plugin's CheckConfig lists them all at once.
+ */
+export function settingsProblems(config: ConfigSource, env: NodeJS.ProcessEnv = process.env): { name: SettingName; message: string }[] {
+  const problems: { name: SettingName; message: string }[] = [];
+  const attempt = (name: SettingName, resolve: () => unknown): void => {
+    try {
+      resolve();
+    } catch (error) {
+      if (!(error instanceof SettingsError)) throw error;
+      problems.push({ name, message: error.message });
+    }
+  };
+  attempt("baseUrl", () => checkBaseUrl(required("baseUrl", config, env)));
+  attempt("clientId", () => required("clientId", config, env));
+  attempt("clientSecret", () => required("clientSecret", config, env));
+  const minimums = { timeoutMs: 1, maxRetries: 0, retryTimeoutMs: 1, concurrency: 1, addWindowMs: 0 } as const;
+  for (const [name, min] of Object.entries(minimums) as [keyof typeof minimums, number][]) {
+    attempt(name, () => positiveInt(name, 0, config, env, min));
+  }
+  return problems;
 }
 
 /** The sub-account to use: the explicit one, else the default setting; SettingsError if neither. */

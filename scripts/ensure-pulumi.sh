@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# Ensures a Pulumi CLI and Node.js language host, and prints the bin directory
-# holding them. Usage: ensure-pulumi.sh [vX.Y.Z]
+# Ensures a Pulumi CLI, the Node.js language host and the Pulumi YAML language
+# host, and prints the bin directory holding them. Usage: ensure-pulumi.sh [vX.Y.Z]
 #
 # - Without an argument: the version of @pulumi/pulumi in node_modules (the
 #   suite's engine). With one: that CLI version (npm run test:compat).
-# - A `pulumi` of that version already on PATH (with pulumi-language-nodejs
-#   beside it) is used as is.
-# - Otherwise both are built from the Go module proxy into a cache outside the
+# - A `pulumi` of that version already on PATH (with pulumi-language-nodejs and
+#   pulumi-language-yaml beside it) is used as is.
+# - Otherwise they are built from the Go module proxy into a cache outside the
 #   clone, keyed by version, so that later runs on the same machine reuse them:
 #   the CLI from tools/pulumi-<version> if there is one, else tools/pulumi (the
-#   version its go.mod pins); the language host from tools/pulumi-language-nodejs.
+#   version its go.mod pins); the language hosts from tools/pulumi-language-nodejs
+#   and tools/pulumi-language-yaml (the same for every CLI version). A cache
+#   missing only the YAML host (or holding another pulumi-yaml version) gets
+#   just that binary built.
 # Idempotent; safe to call from several processes (a lock guards the build).
 # Progress goes to stderr; the last line of stdout is the bin directory.
 set -euo pipefail
@@ -31,7 +34,8 @@ fi
 
 nodejs_plugin="$repo/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
 
-if command -v pulumi >/dev/null 2>&1 && command -v pulumi-language-nodejs >/dev/null 2>&1; then
+if command -v pulumi >/dev/null 2>&1 && command -v pulumi-language-nodejs >/dev/null 2>&1 &&
+  command -v pulumi-language-yaml >/dev/null 2>&1; then
   if [ "$(pulumi version 2>/dev/null)" = "$version" ]; then
     dirname "$(command -v pulumi)"
     exit 0
@@ -42,24 +46,45 @@ cache=${PULUMI_EMBEDDED_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-embedded-c
 bin=$cache/bin
 mkdir -p "$cache"
 
+yaml_module=$repo/tools/pulumi-language-yaml
+yaml_version=$(awk '$1 == "require" && $2 == "github.com/pulumi/pulumi-yaml" { print $3 }' "$yaml_module/go.mod")
+# pulumi-language-yaml has no --version; a stamp beside it records what was built.
+yaml_stamp=$bin/.pulumi-language-yaml.version
+
 built() { [ -x "$bin/pulumi" ] && [ -x "$bin/pulumi-language-nodejs" ] && [ "$("$bin/pulumi" version 2>/dev/null)" = "$version" ]; }
+yaml_built() { [ -x "$bin/pulumi-language-yaml" ] && [ "$(cat "$yaml_stamp" 2>/dev/null)" = "$yaml_version" ]; }
 
 exec 9>"$cache/.lock"
 flock 9
+# The go.sum files of the modules are committed: they are what verifies the
+# downloads, since the checksum database is not reachable from here.
+export GOSUMDB=off GOFLAGS=-mod=mod CGO_ENABLED=0
 if ! built; then
   start=$(date +%s)
+  rm -rf "$bin.tmp"
   mkdir -p "$bin.tmp"
-  # The go.sum files of both modules are committed: they are what verifies the
-  # downloads, since the checksum database is not reachable from here.
-  export GOSUMDB=off GOFLAGS=-mod=mod CGO_ENABLED=0
   ldflags="-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$version"
   echo "ensure-pulumi: building pulumi $version from the Go module proxy (several minutes, once per machine)..." >&2
   (cd "$cli_module" && go build -trimpath -ldflags "$ldflags" -o "$bin.tmp/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
   echo "ensure-pulumi: building pulumi-language-nodejs..." >&2
   (cd "$repo/tools/pulumi-language-nodejs" && go build -trimpath -ldflags "$ldflags" -o "$bin.tmp/pulumi-language-nodejs" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs)
+  # Keep a YAML host already built (it does not depend on the CLI version).
+  if yaml_built; then
+    mv "$bin/pulumi-language-yaml" "$yaml_stamp" "$bin.tmp/"
+  fi
   rm -rf "$bin"
   mv "$bin.tmp" "$bin"
   echo "ensure-pulumi: built in $(( $(date +%s) - start )) s, $(du -sh "$bin" | cut -f1)" >&2
+fi
+if ! yaml_built; then
+  start=$(date +%s)
+  echo "ensure-pulumi: building pulumi-language-yaml $yaml_version..." >&2
+  # Built beside its final name, then renamed: the install is atomic.
+  (cd "$yaml_module" && go build -trimpath -ldflags "-X github.com/pulumi/pulumi-yaml/pkg/version.Version=$yaml_version" \
+    -o "$bin/.pulumi-language-yaml.tmp" github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml)
+  mv -f "$bin/.pulumi-language-yaml.tmp" "$bin/pulumi-language-yaml"
+  echo "$yaml_version" >"$yaml_stamp"
+  echo "ensure-pulumi: built pulumi-language-yaml in $(( $(date +%s) - start )) s, $(du -h "$bin/pulumi-language-yaml" | cut -f1)" >&2
 fi
 # The dynamic-provider plugin is a script shipped with @pulumi/pulumi; it
 # resolves the SDK from the working directory, so one copy serves every clone.

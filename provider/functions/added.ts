@@ -1,7 +1,7 @@
 // Sub-account lookups: listAddedConnectors, listSupportedConnectors, getConnectorConfiguration.
 import type * as pulumi from "@pulumi/pulumi";
-import type { ConnectorConfigurationView } from "../client";
-import { collect, outputForm, programAccountId, programClient } from "./common";
+import { outputForm, programContext } from "./common";
+import * as lookups from "./lookups";
 import type { AddedConnectorSummary, ConfigurationField, ConnectorFilters, InputArgs, SupportedConnector } from "./types";
 
 export interface ListAddedConnectorsArgs extends ConnectorFilters {
@@ -17,9 +17,7 @@ export interface ListAddedConnectorsResult {
 
 /** The connectors added to a sub-account (List Added Connectors), all pages. */
 export async function listAddedConnectors(args: ListAddedConnectorsArgs = {}): Promise<ListAddedConnectorsResult> {
-  const { accountId: explicit, ...filters } = args;
-  const accountId = programAccountId(explicit);
-  return { accountId, connectors: await collect(programClient().listAddedConnectors(accountId, filters)) };
+  return lookups.listAddedConnectors(programContext(), args);
 }
 /** {@link listAddedConnectors} taking Inputs. */
 export const listAddedConnectorsOutput: (args: InputArgs<ListAddedConnectorsArgs>) => pulumi.Output<ListAddedConnectorsResult> =
@@ -42,9 +40,7 @@ export interface ListSupportedConnectorsResult {
 
 /** The connectors that can be paired with a given one (List Supported Connectors), all pages. */
 export async function listSupportedConnectors(args: ListSupportedConnectorsArgs): Promise<ListSupportedConnectorsResult> {
-  const accountId = programAccountId(args.accountId);
-  const connectors = await collect(programClient().listSupportedConnectors(accountId, args.connectorId));
-  return { accountId, connectorId: args.connectorId, connectors };
+  return lookups.listSupportedConnectors(programContext(), args);
 }
 /** {@link listSupportedConnectors} taking Inputs. */
 export const listSupportedConnectorsOutput: (args: InputArgs<ListSupportedConnectorsArgs>) => pulumi.Output<ListSupportedConnectorsResult> =
@@ -56,7 +52,6 @@ export interface GetConnectorConfigurationArgs {
   /** Sub-account. Default: `embedded:accountId`, else EMBEDDED_ACCOUNT_ID. */
   accountId?: string;
 }
-type Descriptor = ConnectorConfigurationView["configuration"][number];
 export interface GetConnectorConfigurationResult {
   /** The sub-account asked about. */
   accountId: string;
@@ -82,29 +77,9 @@ export interface GetConnectorConfigurationResult {
 
 /** Field descriptors and non-secret state of a connector's configuration. */
 export async function getConnectorConfiguration(args: GetConnectorConfigurationArgs): Promise<GetConnectorConfigurationResult> {
-  const accountId = programAccountId(args.accountId);
-  const view = await programClient().getConfiguration(accountId, args.connectorId);
-  const first = view.secretConfig[0];
-  return {
-    accountId,
-    connectorId: args.connectorId,
-    configurationId: first?.configurationId,
-    configured: view.configured,
-    lastUpdated: view.lastUpdated,
-    secretName: view.secretName ?? first?.secretName,
-    editable: view.editable,
-    env: view.env,
-    // Defence in depth: never hand on a Password value even if a service sent one.
-    fields: (first?.configuration ?? view.configuration).map(hidePassword),
-    connectionFields: (view.connectionConfig[0]?.configuration ?? []).map(hidePassword),
-  };
+  return lookups.getConnectorConfiguration(programContext(), args);
 }
 /** {@link getConnectorConfiguration} taking Inputs. */
 export const getConnectorConfigurationOutput: (
   args: InputArgs<GetConnectorConfigurationArgs>,
 ) => pulumi.Output<GetConnectorConfigurationResult> = outputForm(getConnectorConfiguration);
-
-function hidePassword(field: Descriptor): Descriptor {
-  if (field.type !== "Password" || field.value === undefined) return field;
-  return { ...field, value: undefined };
-}

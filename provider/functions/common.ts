@@ -1,8 +1,9 @@
 // Lookup functions run in the program process: settings from `new pulumi.Config("embedded")`,
 // then the environment (the same rules as the provider, provider/settings.ts).
 import * as pulumi from "@pulumi/pulumi";
-import { getClient, type DataType as ClientDataType, type DataTypeCategory as ClientDataTypeCategory, type EmbeddedClient,
+import { getClient, type DataType as ClientDataType, type DataTypeCategory as ClientDataTypeCategory,
   type PlatformType as ClientPlatformType } from "../client";
+import type { LookupContext } from "./lookups";
 import { configSourceFromNamespace, resolveAccountId, resolveSettings, toClientSettings } from "../settings";
 import type { DataType, DataTypeCategory, InputArgs, PlatformType } from "./types";
 
@@ -17,18 +18,13 @@ function stackConfig() {
   return configSourceFromNamespace(new pulumi.Config("embedded"));
 }
 
-export function programClient(): EmbeddedClient {
-  return getClient(toClientSettings(resolveSettings(stackConfig())));
-}
-
-export function programAccountId(explicit: string | undefined): string {
-  return resolveAccountId(explicit, stackConfig());
-}
-
-export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const all: T[] = [];
-  for await (const item of items) all.push(item);
-  return all;
+/** The program process's lookups: the client and default sub-account of the stack config `embedded:*`. */
+export function programContext(): LookupContext {
+  const config = stackConfig();
+  return {
+    client: getClient(toClientSettings(resolveSettings(config))),
+    accountId: (explicit) => resolveAccountId(explicit, config),
+  };
 }
 
 /** Lifts a Promise-returning lookup into its Output form: waits for the Inputs, keeps secretness. */

@@ -259,6 +259,34 @@ export async function read(id: string, props: Props = {}): Promise<ReadResult> {
   };
 }
 
+/**
+ * `pulumi import` of a saved configuration: its inputs are what the service returns (the
+ * non-Password values, in the form check stores them), never a Password value, which the
+ * service does not return. The fingerprint covers exactly those inputs, so a program that
+ * adds the Password fields shows one update, which writes them (README, "Import").
+ */
+export async function importExisting(id: string): Promise<{ id: string; props: Props; inputs: Props }> {
+  const { accountId, connectorId } = splitId(id);
+  const { client } = currentClient();
+  let view: ConnectorConfigurationView;
+  try {
+    view = await client.getConfiguration(accountId, connectorId);
+  } catch (error) {
+    throw failure(`importing the configuration of connector ${connectorId} of sub-account ${accountId} failed`, error);
+  }
+  if (!view.configured) {
+    throw new Error(
+      `connector ${connectorId} of sub-account ${accountId} has no saved configuration to import; ` +
+        `declare a ConnectorConfiguration without importing it, and \`pulumi up\` writes one`,
+    );
+  }
+  const configurationId = view.secretConfig[0]?.configurationId;
+  const secretConfig = validateSecretConfig(connectorId, descriptorsOf(view), valuesOf(view)).normalised as Inputs["secretConfig"];
+  const inputs: Props = { connectorId, accountId, configurationId, secretConfig };
+  const outs = outputsOf(view, { connectorId, accountId, configurationId, secretConfig }, randomBytes(16).toString("hex"));
+  return { id: `${accountId}/${connectorId}`, props: { ...outs, secretConfig }, inputs };
+}
+
 /** The service has no "unconfigure": the saved configuration stays (removing the AddedConnector drops it). */
 export async function remove(id: string): Promise<void> {
   runtime().warn(

@@ -1,7 +1,10 @@
 // The ConnectorConfiguration resource: the secret configuration of an added connector.
 import * as pulumi from "@pulumi/pulumi";
 
+import { CONNECTOR_CONFIGURATION } from "../definitions/connector-configuration";
+import type { SameKeys } from "../definitions/property";
 import { delegatingProvider } from "./delegating-provider";
+import { resourceProps, withSecretOutputs } from "./resource-props";
 
 /** Loads ./connector-configuration-impl.js at call time (see delegating-provider.ts). */
 export const connectorConfigurationProvider = delegatingProvider<typeof import("./connector-configuration-impl")>(
@@ -36,51 +39,57 @@ export interface ConnectorConfigurationArgs {
   secretConfig: pulumi.Input<Record<string, pulumi.Input<SecretConfigValue>>>;
 }
 
+/** The outputs of a ConnectorConfiguration, the dynamic resource's and the plugin's alike. */
+export interface ConnectorConfigurationOutputs {
+  /** The added connector's 16-character id. */
+  readonly connectorId: pulumi.Output<string>;
+  /** The sub-account (the argument, else `embedded:accountId`). */
+  readonly accountId: pulumi.Output<string>;
+  /** The secret configuration written (the argument, else the first one's id). */
+  readonly configurationId: pulumi.Output<string>;
+  /** Name of the configuration, when given. */
+  readonly name: pulumi.Output<string | undefined>;
+  /** Name of the key in the service's secret manager, when given. */
+  readonly secretName: pulumi.Output<string | undefined>;
+  /** Whether the service reports the configuration saved (current after every write and refresh). */
+  readonly configured: pulumi.Output<boolean>;
+  /** The service's lastUpdated (Unix seconds) as last read. */
+  readonly lastUpdated: pulumi.Output<number>;
+  /** The lastUpdated our last write produced; a different lastUpdated means an out-of-band write. */
+  readonly appliedLastUpdated: pulumi.Output<number>;
+  /**
+   * The non-Password field values, as the service returns them (strings; Multi-Select
+   * comma-separated). A secret, like secretConfig they come from; compared on every diff, so a
+   * value changed out of band shows as an update.
+   */
+  readonly values: pulumi.Output<Record<string, string>>;
+  /** Keyed hash of the applied secretConfig (secret): shows a changed value without storing it. */
+  readonly fingerprint: pulumi.Output<string>;
+}
+
+// The interfaces name exactly the definition's inputs and outputs (a mismatch fails to compile);
+// secretConfig is an output of the plugin's resource only (a secret), so it is left out here.
+const interfacesMatchDefinition: [
+  SameKeys<ConnectorConfigurationArgs, typeof CONNECTOR_CONFIGURATION.inputs>,
+  SameKeys<ConnectorConfigurationOutputs & { secretConfig: unknown }, typeof CONNECTOR_CONFIGURATION.inputs & typeof CONNECTOR_CONFIGURATION.outputs>,
+] = [true, true];
+void interfacesMatchDefinition;
+
+// The outputs are declared once, in ConnectorConfigurationOutputs, and merged into both classes.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
+export interface ConnectorConfiguration extends ConnectorConfigurationOutputs {}
+
 /**
  * The secret configuration of a connector (the service's Configure Connector, a PUT of the
  * whole configuration). Detects out-of-band writes through `lastUpdated`. Deleting it leaves
  * the saved configuration in place (the service has no "unconfigure"; the provider writes a
  * warning to its log): removing the connector (its AddedConnector) drops the configuration.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class ConnectorConfiguration extends pulumi.dynamic.Resource {
-  /** The added connector's 16-character id. */
-  declare readonly connectorId: pulumi.Output<string>;
-  /** The sub-account (the argument, else `embedded:accountId`). */
-  declare readonly accountId: pulumi.Output<string>;
-  /** The secret configuration written (the argument, else the first one's id). */
-  declare readonly configurationId: pulumi.Output<string>;
-  /** Name of the configuration, when given. */
-  declare readonly name: pulumi.Output<string | undefined>;
-  /** Name of the key in the service's secret manager, when given. */
-  declare readonly secretName: pulumi.Output<string | undefined>;
-  /** Whether the service reports the configuration saved (current after every write and refresh). */
-  declare readonly configured: pulumi.Output<boolean>;
-  /** The service's lastUpdated (Unix seconds) as last read. */
-  declare readonly lastUpdated: pulumi.Output<number>;
-  /** The lastUpdated our last write produced; a different lastUpdated means an out-of-band write. */
-  declare readonly appliedLastUpdated: pulumi.Output<number>;
-  /**
-   * The non-Password field values, as the service returns them (strings; Multi-Select
-   * comma-separated). A secret, like secretConfig they come from; compared on every diff, so a
-   * value changed out of band shows as an update.
-   */
-  declare readonly values: pulumi.Output<Record<string, string>>;
-  /** Keyed hash of the applied secretConfig (secret): shows a changed value without storing it. */
-  declare readonly fingerprint: pulumi.Output<string>;
-
   constructor(name: string, args: ConnectorConfigurationArgs, opts?: pulumi.CustomResourceOptions) {
-    const props: pulumi.Inputs = {
-      connectorId: args.connectorId,
-      accountId: args.accountId,
-      configurationId: args.configurationId,
-      name: args.name,
-      secretName: args.secretName,
-      secretConfig: pulumi.secret(args.secretConfig),
-      configured: undefined, lastUpdated: undefined, appliedLastUpdated: undefined, values: undefined,
-      fingerprint: undefined, fingerprintSalt: undefined,
-    };
-    // values echoes secretConfig: secret by default, whatever the caller's options say.
-    const additionalSecretOutputs = [...new Set([...(opts?.additionalSecretOutputs ?? []), "fingerprint", "values"])];
-    super(connectorConfigurationProvider(), name, props, { ...opts, additionalSecretOutputs }, "embedded-connectors", "ConnectorConfiguration");
+    // secretConfig is wrapped as a secret, and values and fingerprint are secret outputs, whatever the caller's options say.
+    const props = resourceProps(CONNECTOR_CONFIGURATION, args);
+    super(connectorConfigurationProvider(), name, props, withSecretOutputs(CONNECTOR_CONFIGURATION, opts), "embedded-connectors", "ConnectorConfiguration");
   }
 }

@@ -99,7 +99,17 @@ async function prepareEngine(): Promise<Engine> {
     await fs.mkdir(root);
     await fs.symlink(binDir, path.join(root, "bin"), "dir");
     const command = await PulumiCommand.get({ root });
+    await installPluginInto(env);
     return { binDir, command, env, tmpDir, backendDir: backend };
+}
+
+/**
+ * Puts the plugin `embedded` (dist/plugin) into the hermetic PULUMI_HOME's plugin cache the way
+ * a user does: `pulumi-embedded-connectors plugin install`, with the engine's CLI.
+ */
+async function installPluginInto(env: Record<string, string>): Promise<void> {
+    const cli = path.join(repoRoot, "dist", "cli", "main.js");
+    await execFileAsync(process.execPath, [cli, "plugin", "install"], { env: { ...process.env, ...env } });
 }
 
 // A root hook: after the whole mocha run, drop the temporary PULUMI_HOME and backend.

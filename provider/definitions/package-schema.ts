@@ -1,0 +1,110 @@
+// The Pulumi package schema of the plugin `embedded`, built from the definitions: what
+// `pulumi package get-schema`, Pulumi YAML and `pulumi import` read.
+import { SETTINGS } from "../settings";
+import { ADDED_CONNECTOR } from "./added-connector";
+import { CONNECTOR_CONFIGURATION } from "./connector-configuration";
+import { FUNCTIONS, OBJECT_TYPES } from "./functions";
+import { allProperties, type FunctionDefinition, type Properties, type PropertyType, type ResourceDefinition } from "./property";
+
+/** The plugin's package name: type tokens are `embedded:index:<Name>`. */
+export const PACKAGE_NAME = "embedded";
+
+export const RESOURCES = [ADDED_CONNECTOR, CONNECTOR_CONFIGURATION] as const;
+
+export function token(name: string): string {
+  return `${PACKAGE_NAME}:index:${name}`;
+}
+
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+function typeSpec(type: PropertyType): { [key: string]: Json } {
+  if (typeof type === "string") return { type };
+  if ("array" in type) return { type: "array", items: typeSpec(type.array) };
+  if ("map" in type) return { type: "object", additionalProperties: typeSpec(type.map) };
+  if ("ref" in type) return { $ref: `#/types/${token(type.ref)}` };
+  if ("enum" in type) return { type: "string" }; // values are documented; the service may add some
+  return { oneOf: type.oneOf.map(typeSpec) };
+}
+
+function propertySpecs(properties: Properties): { [key: string]: Json } {
+  const specs: { [key: string]: Json } = {};
+  for (const [name, property] of Object.entries(properties)) {
+    const spec: { [key: string]: Json } = { ...typeSpec(property.type), description: property.description };
+    if (property.secret) spec.secret = true;
+    if (property.replaceOnChange) spec.replaceOnChange = true;
+    if (property.default !== undefined) spec.default = property.default;
+    specs[name] = spec;
+  }
+  return specs;
+}
+
+function requiredOf(properties: Properties): string[] {
+  return Object.entries(properties)
+    .filter(([, property]) => property.required)
+    .map(([name]) => name);
+}
+
+function resourceSpec(definition: ResourceDefinition): Json {
+  const outputs = allProperties(definition);
+  return {
+    description: definition.description,
+    inputProperties: propertySpecs(definition.inputs),
+    requiredInputs: requiredOf(definition.inputs),
+    properties: propertySpecs(outputs),
+    // Every input is echoed as an output; check resolves accountId from the provider when it is not given.
+    required: [...requiredOf(definition.inputs), "accountId"],
+  };
+}
+
+function functionSpec(definition: FunctionDefinition): Json {
+  return {
+    description: definition.description,
+    inputs: { properties: propertySpecs(definition.inputs), required: requiredOf(definition.inputs) },
+    outputs: { properties: propertySpecs(definition.outputs), required: requiredOf(definition.outputs) },
+  };
+}
+
+/** The provider's settings: its config variables and its own inputs (an explicit provider's arguments). */
+function settingsSpecs(): { [key: string]: Json } {
+  const specs: { [key: string]: Json } = {};
+  for (const [name, setting] of Object.entries(SETTINGS)) {
+    const spec: { [key: string]: Json } = {
+      type: setting.type,
+      description: `${setting.description} Stack config \`${setting.key}\`, else the environment variable \`${setting.env}\`.`,
+      defaultInfo: { environment: [setting.env] },
+    };
+    if (setting.secret) spec.secret = true;
+    specs[name] = spec;
+  }
+  return specs;
+}
+
+/** The whole schema, for a plugin of this version. */
+export function packageSchema(version: string): Json {
+  const settings = settingsSpecs();
+  return {
+    name: PACKAGE_NAME,
+    displayName: "Embedded Connectors",
+    version,
+    description:
+      "The connectors of an embedded data-integration service: add catalogue connectors to a sub-account, keep their " +
+      "secret configurations, look the catalogue up, and detect drift.",
+    keywords: ["pulumi", "embedded", "connectors", "category/utility"],
+    license: "Apache-2.0",
+    config: { variables: settings },
+    provider: {
+      description: "The provider of one customer's credentials and defaults; unset arguments fall back to the environment.",
+      inputProperties: settings,
+      properties: Object.fromEntries(Object.entries(settings).filter(([name]) => !SETTINGS[name as keyof typeof SETTINGS].secret)),
+    },
+    resources: Object.fromEntries(RESOURCES.map((definition) => [token(definition.name), resourceSpec(definition)])),
+    functions: Object.fromEntries(FUNCTIONS.map((definition) => [token(definition.name), functionSpec(definition)])),
+    types: Object.fromEntries(
+      OBJECT_TYPES.map((type) => [
+        token(type.name),
+        { type: "object", description: type.description, properties: propertySpecs(type.properties), required: requiredOf(type.properties) },
+      ]),
+    ),
+    language: { nodejs: { packageName: "pulumi-embedded-connectors" } },
+  };
+}

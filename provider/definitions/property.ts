@@ -1,0 +1,110 @@
+// The vocabulary of the one definition per resource and function (issue 14). Each resource
+// and function is described once, as data: the dynamic resources take their property
+// lists from it, the plugin `embedded` its Pulumi package schema, and both hosts the
+// type checks and which properties replace or are secret.
+
+/** A property's type, in the terms of the Pulumi package schema. */
+export type PropertyType =
+  | "string"
+  | "integer"
+  | "number"
+  | "boolean"
+  | { readonly array: PropertyType }
+  | { readonly map: PropertyType }
+  | { readonly ref: string }
+  | { readonly oneOf: readonly PropertyType[] }
+  | { readonly enum: readonly string[] };
+
+export interface PropertyDefinition {
+  readonly type: PropertyType;
+  /** What it is, and its default when it has one (shown in the schema and the SDKs). */
+  readonly description: string;
+  /** An input the user must give; an output that is always set. */
+  readonly required?: boolean;
+  /** Stored and shown as a secret whatever the program passes. */
+  readonly secret?: boolean;
+  /** Changing it replaces the resource. */
+  readonly replaceOnChange?: boolean;
+  /** The value a missing input takes, when it is a constant. */
+  readonly default?: string | number | boolean;
+}
+
+export type Properties = Readonly<Record<string, PropertyDefinition>>;
+
+export interface ResourceDefinition {
+  /** The type's name: `embedded:index:<name>` in the plugin, `embedded-connectors:<name>` as a dynamic resource. */
+  readonly name: string;
+  readonly description: string;
+  /** What the program passes (each is also an output). */
+  readonly inputs: Properties;
+  /** What only the provider sets. */
+  readonly outputs: Properties;
+}
+
+export interface FunctionDefinition {
+  /** `embedded:index:<name>` in the plugin. */
+  readonly name: string;
+  readonly description: string;
+  readonly inputs: Properties;
+  readonly outputs: Properties;
+}
+
+export interface ObjectTypeDefinition {
+  /** `embedded:index:<name>` in the schema. */
+  readonly name: string;
+  readonly description: string;
+  readonly properties: Properties;
+}
+
+/** Every property that is an input or an output of the resource, inputs first. */
+export function allProperties(definition: ResourceDefinition): Properties {
+  return { ...definition.inputs, ...definition.outputs };
+}
+
+/** The names of the properties that replace the resource when they change. */
+export function replaceOnChangeKeys(definition: ResourceDefinition): string[] {
+  return Object.entries(definition.inputs)
+    .filter(([, property]) => property.replaceOnChange)
+    .map(([name]) => name);
+}
+
+/** The names of the properties that are always secret. */
+export function secretKeys(properties: Properties): string[] {
+  return Object.entries(properties)
+    .filter(([, property]) => property.secret)
+    .map(([name]) => name);
+}
+
+/** "a string", "a boolean", …: how a check message names the expected type. */
+export function typeName(type: PropertyType): string {
+  if (typeof type === "string") return type === "integer" ? "an integer" : `a ${type}`;
+  if ("array" in type) return "a list";
+  if ("map" in type || "ref" in type) return "an object";
+  if ("enum" in type) return `one of ${type.enum.join(", ")}`;
+  return type.oneOf.map(typeName).join(" or ");
+}
+
+/** Whether a (known, non-null) value has the type; objects of a `ref` type are only checked to be objects. */
+export function hasType(value: unknown, type: PropertyType): boolean {
+  if (type === "string") return typeof value === "string";
+  if (type === "boolean") return typeof value === "boolean";
+  if (type === "number") return typeof value === "number" && Number.isFinite(value);
+  if (type === "integer") return typeof value === "number" && Number.isInteger(value);
+  if ("array" in type) return Array.isArray(value) && value.every((item) => hasType(item, type.array));
+  if ("map" in type) {
+    return isRecord(value) && Object.values(value).every((item) => hasType(item, type.map));
+  }
+  if ("ref" in type) return isRecord(value);
+  if ("enum" in type) return typeof value === "string" && type.enum.includes(value);
+  return type.oneOf.some((option) => hasType(value, option));
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * `true` when the interface T names exactly the properties P: the public interfaces (Args,
+ * Outputs) are written out for their documentation, and this keeps them to the definition.
+ */
+export type SameKeys<T, P> = [keyof T] extends [keyof P] ? ([keyof P] extends [keyof T] ? true : false) : false;

@@ -1,0 +1,80 @@
+// The plugin's lookup functions: the same arguments and results as the dynamic provider's
+// (functions/), run by the plugin `embedded` with the settings of its provider (pass
+// `{ provider }` in the options to use an explicit one).
+import * as pulumi from "@pulumi/pulumi";
+import {
+  FIND_CONNECTOR,
+  GET_CONNECTOR,
+  GET_CONNECTOR_CONFIGURATION,
+  LIST_ADDED_CONNECTORS,
+  LIST_CONNECTORS,
+  LIST_SUPPORTED_CONNECTORS,
+} from "../definitions/functions";
+import { token } from "../definitions/package-schema";
+import type { FunctionDefinition } from "../definitions/property";
+import type {
+  GetConnectorConfigurationArgs,
+  GetConnectorConfigurationResult,
+  ListAddedConnectorsArgs,
+  ListAddedConnectorsResult,
+  ListSupportedConnectorsArgs,
+  ListSupportedConnectorsResult,
+} from "../functions/added";
+import type {
+  FindConnectorArgs,
+  FindConnectorResult,
+  GetConnectorArgs,
+  ListConnectorsArgs,
+  ListConnectorsResult,
+} from "../functions/connectors";
+import type { GetConnectorResult, InputArgs } from "../functions/types";
+import { withVersion } from "./provider";
+
+/** A function of the plugin: the Promise form and the Output form (which waits for Input arguments). */
+function pluginFunction<A extends object, R>(definition: FunctionDefinition) {
+  const call = (args: A, opts?: pulumi.InvokeOptions): Promise<R> =>
+    pulumi.runtime.invoke(token(definition.name), args, withVersion(opts)) as Promise<R>;
+  const output = (args: InputArgs<A>, opts?: pulumi.InvokeOptions): pulumi.Output<R> =>
+    pulumi.output(args).apply((resolved) => call(resolved as unknown as A, opts)) as unknown as pulumi.Output<R>;
+  return [call, output] as const;
+}
+
+type Call<A, R> = (args: A, opts?: pulumi.InvokeOptions) => Promise<R>;
+type OutputCall<A, R> = (args: InputArgs<A>, opts?: pulumi.InvokeOptions) => pulumi.Output<R>;
+
+const getConnectorForms = pluginFunction<GetConnectorArgs, GetConnectorResult>(GET_CONNECTOR);
+/** One connector of the catalogue (Get Connector, view G). */
+export const getConnector: Call<GetConnectorArgs, GetConnectorResult> = getConnectorForms[0];
+/** {@link getConnector} taking Inputs. */
+export const getConnectorOutput: OutputCall<GetConnectorArgs, GetConnectorResult> = getConnectorForms[1];
+
+const listConnectorsForms = pluginFunction<ListConnectorsArgs, ListConnectorsResult>(LIST_CONNECTORS);
+/** The catalogue (List Connectors, view L), filtered by the service, all pages. */
+export const listConnectors: Call<ListConnectorsArgs, ListConnectorsResult> = listConnectorsForms[0];
+/** {@link listConnectors} taking Inputs. */
+export const listConnectorsOutput: OutputCall<ListConnectorsArgs, ListConnectorsResult> = listConnectorsForms[1];
+
+const findConnectorForms = pluginFunction<FindConnectorArgs, FindConnectorResult>(FIND_CONNECTOR);
+/** The one catalogue connector with this exact name and side; an error naming near matches otherwise. */
+export const findConnector: Call<FindConnectorArgs, FindConnectorResult> = findConnectorForms[0];
+/** {@link findConnector} taking Inputs: `findConnectorOutput({ … }).connectorId` is an `Output<string>`. */
+export const findConnectorOutput: OutputCall<FindConnectorArgs, FindConnectorResult> = findConnectorForms[1];
+
+const listAddedForms = pluginFunction<ListAddedConnectorsArgs, ListAddedConnectorsResult>(LIST_ADDED_CONNECTORS);
+/** The connectors added to a sub-account (List Added Connectors), all pages. */
+export const listAddedConnectors: Call<ListAddedConnectorsArgs, ListAddedConnectorsResult> = listAddedForms[0];
+/** {@link listAddedConnectors} taking Inputs. */
+export const listAddedConnectorsOutput: OutputCall<ListAddedConnectorsArgs, ListAddedConnectorsResult> = listAddedForms[1];
+
+const listSupportedForms = pluginFunction<ListSupportedConnectorsArgs, ListSupportedConnectorsResult>(LIST_SUPPORTED_CONNECTORS);
+/** The connectors that can be paired with a given one (List Supported Connectors), all pages. */
+export const listSupportedConnectors: Call<ListSupportedConnectorsArgs, ListSupportedConnectorsResult> = listSupportedForms[0];
+/** {@link listSupportedConnectors} taking Inputs. */
+export const listSupportedConnectorsOutput: OutputCall<ListSupportedConnectorsArgs, ListSupportedConnectorsResult> = listSupportedForms[1];
+
+const getConfigurationForms = pluginFunction<GetConnectorConfigurationArgs, GetConnectorConfigurationResult>(GET_CONNECTOR_CONFIGURATION);
+/** Field descriptors and non-secret state of a connector's configuration. */
+export const getConnectorConfiguration: Call<GetConnectorConfigurationArgs, GetConnectorConfigurationResult> = getConfigurationForms[0];
+/** {@link getConnectorConfiguration} taking Inputs. */
+export const getConnectorConfigurationOutput: OutputCall<GetConnectorConfigurationArgs, GetConnectorConfigurationResult> =
+  getConfigurationForms[1];

@@ -1,0 +1,135 @@
+// The lookup functions' work, shared by both hosts: the program process of the dynamic
+// provider (connectors.ts, sub-account.ts: settings from the stack config) and the plugin's
+// Invoke (settings from its provider). Nothing here loads @pulumi/pulumi.
+import { collect, type ConnectorConfigurationView, type EmbeddedClient } from "../client";
+import type {
+  AddedConnectorSummary,
+  CatalogueConnector,
+  ConfigurationField,
+  ConnectorFilters,
+  GetConnectorResult,
+  SupportedConnector,
+  SupportedType,
+} from "./types";
+
+/** Where a lookup runs: the client of its settings, and the default sub-account rule. */
+export interface LookupContext {
+  client: EmbeddedClient;
+  /** The explicit sub-account, else the default setting; throws SettingsError when neither. */
+  accountId(explicit: string | undefined): string;
+}
+
+export async function getConnector(ctx: LookupContext, args: { connectorId: string; accountId?: string }): Promise<GetConnectorResult> {
+  return ctx.client.getConnector(ctx.accountId(args.accountId), args.connectorId);
+}
+
+export async function listConnectors(
+  ctx: LookupContext,
+  args: ConnectorFilters & { accountId?: string },
+): Promise<{ accountId: string; connectors: CatalogueConnector[] }> {
+  const { accountId: explicit, ...filters } = args;
+  const accountId = ctx.accountId(explicit);
+  return { accountId, connectors: await collect(ctx.client.listConnectors(accountId, filters)) };
+}
+
+export async function findConnector(
+  ctx: LookupContext,
+  args: { name: string; supportedType: SupportedType; accountId?: string },
+): Promise<CatalogueConnector> {
+  const accountId = ctx.accountId(args.accountId);
+  const sameSide = await collect(ctx.client.listConnectors(accountId, { supportedType: args.supportedType }));
+  const exact = sameSide.filter((c) => c.name === args.name);
+  if (exact.length === 1) return exact[0];
+  const wanted = `connector named ${JSON.stringify(args.name)} with supportedType ${args.supportedType}`;
+  if (exact.length > 1) {
+    throw new Error(`more than one ${wanted}: ${exact.map((c) => c.connectorId).join(", ")}; use getConnector with an id`);
+  }
+  const near = nearMatches(args.name, sameSide.map((c) => c.name));
+  const hint = near.length > 0 ? `; near matches: ${near.map((n) => JSON.stringify(n)).join(", ")}` : "";
+  throw new Error(`no ${wanted} in the catalogue of sub-account ${accountId}${hint}`);
+}
+
+export async function listAddedConnectors(
+  ctx: LookupContext,
+  args: ConnectorFilters & { accountId?: string },
+): Promise<{ accountId: string; connectors: AddedConnectorSummary[] }> {
+  const { accountId: explicit, ...filters } = args;
+  const accountId = ctx.accountId(explicit);
+  return { accountId, connectors: await collect(ctx.client.listAddedConnectors(accountId, filters)) };
+}
+
+export async function listSupportedConnectors(
+  ctx: LookupContext,
+  args: { connectorId: string; accountId?: string },
+): Promise<{ accountId: string; connectorId: string; connectors: SupportedConnector[] }> {
+  const accountId = ctx.accountId(args.accountId);
+  const connectors = await collect(ctx.client.listSupportedConnectors(accountId, args.connectorId));
+  return { accountId, connectorId: args.connectorId, connectors };
+}
+
+export interface ConfigurationLookup {
+  accountId: string;
+  connectorId: string;
+  configurationId: string | undefined;
+  configured: boolean;
+  lastUpdated: number;
+  secretName: string | undefined;
+  editable: boolean;
+  env: string;
+  fields: ConfigurationField[];
+  connectionFields: ConfigurationField[];
+}
+
+export async function getConnectorConfiguration(
+  ctx: LookupContext,
+  args: { connectorId: string; accountId?: string },
+): Promise<ConfigurationLookup> {
+  const accountId = ctx.accountId(args.accountId);
+  const view = await ctx.client.getConfiguration(accountId, args.connectorId);
+  const first = view.secretConfig[0];
+  return {
+    accountId,
+    connectorId: args.connectorId,
+    configurationId: first?.configurationId,
+    configured: view.configured,
+    lastUpdated: view.lastUpdated,
+    secretName: view.secretName ?? first?.secretName,
+    editable: view.editable,
+    env: view.env,
+    // Defence in depth: never hand on a Password value even if a service sent one.
+    fields: (first?.configuration ?? view.configuration).map(hidePassword),
+    connectionFields: (view.connectionConfig[0]?.configuration ?? []).map(hidePassword),
+  };
+}
+
+type Descriptor = ConnectorConfigurationView["configuration"][number];
+
+function hidePassword(field: Descriptor): Descriptor {
+  if (field.type !== "Password" || field.value === undefined) return field;
+  return { ...field, value: undefined };
+}
+
+/** Names containing the wanted one (or contained in it) case-insensitively, else the closest by edit distance. */
+export function nearMatches(wanted: string, names: string[], limit = 5): string[] {
+  const w = wanted.toLowerCase();
+  const unique = [...new Set(names)];
+  const containing = unique.filter((n) => n.toLowerCase().includes(w) || w.includes(n.toLowerCase()));
+  const ranked = unique
+    .map((n) => ({ n, d: editDistance(w, n.toLowerCase()) }))
+    .filter(({ n, d }) => d <= Math.max(2, Math.floor(n.length / 3)))
+    .sort((a, b) => a.d - b.d)
+    .map(({ n }) => n);
+  return [...new Set([...containing, ...ranked])].slice(0, limit);
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}

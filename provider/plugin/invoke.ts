@@ -1,0 +1,68 @@
+// The plugin's functions (Invoke): the lookups of functions/lookups.ts, run with the
+// provider's own settings, their arguments checked against the one definition.
+import * as lookups from "../functions/lookups";
+import {
+  FIND_CONNECTOR,
+  FUNCTIONS,
+  GET_CONNECTOR,
+  GET_CONNECTOR_CONFIGURATION,
+  LIST_ADDED_CONNECTORS,
+  LIST_CONNECTORS,
+  LIST_SUPPORTED_CONNECTORS,
+} from "../definitions/functions";
+import { token } from "../definitions/package-schema";
+import { hasType, typeName, type FunctionDefinition } from "../definitions/property";
+import { accountIdFor, currentClient } from "../resources/runtime";
+import type { Props } from "./wire";
+
+type Lookup = (ctx: lookups.LookupContext, args: never) => Promise<object>;
+
+const LOOKUPS: ReadonlyMap<string, { definition: FunctionDefinition; run: Lookup }> = new Map(
+  (
+    [
+      [GET_CONNECTOR, lookups.getConnector],
+      [LIST_CONNECTORS, lookups.listConnectors],
+      [FIND_CONNECTOR, lookups.findConnector],
+      [LIST_ADDED_CONNECTORS, lookups.listAddedConnectors],
+      [LIST_SUPPORTED_CONNECTORS, lookups.listSupportedConnectors],
+      [GET_CONNECTOR_CONFIGURATION, lookups.getConnectorConfiguration],
+    ] as const
+  ).map(([definition, run]) => [token(definition.name), { definition, run: run as Lookup }]),
+);
+
+// Every function of the definitions has a lookup.
+if (LOOKUPS.size !== FUNCTIONS.length) throw new Error("internal: a function of the definitions has no lookup");
+
+export interface InvokeResult {
+  result?: object;
+  failures: { property: string; reason: string }[];
+}
+
+/** One failure per bad argument: missing, of the wrong type, or not an argument of the function. */
+export function argumentFailures(definition: FunctionDefinition, args: Props): InvokeResult["failures"] {
+  const failures: InvokeResult["failures"] = [];
+  for (const [name, property] of Object.entries(definition.inputs)) {
+    const value = args[name];
+    if (value === undefined || value === null) {
+      if (property.required) failures.push({ property: name, reason: `${definition.name}: ${name} is required` });
+    } else if (!hasType(value, property.type)) {
+      failures.push({ property: name, reason: `${definition.name}: ${name} must be ${typeName(property.type)}` });
+    }
+  }
+  for (const name of Object.keys(args)) {
+    if (!Object.hasOwn(definition.inputs, name)) {
+      failures.push({ property: name, reason: `${definition.name} has no argument ${JSON.stringify(name)}; its arguments are: ${Object.keys(definition.inputs).join(", ")}` });
+    }
+  }
+  return failures;
+}
+
+export async function invoke(functionToken: string, args: Props): Promise<InvokeResult> {
+  const lookup = LOOKUPS.get(functionToken);
+  if (!lookup) throw new Error(`the embedded provider has no function ${JSON.stringify(functionToken)}; it has ${[...LOOKUPS.keys()].join(", ")}`);
+  const failures = argumentFailures(lookup.definition, args);
+  if (failures.length > 0) return { failures };
+  const { client } = currentClient();
+  const result = await lookup.run({ client, accountId: accountIdFor }, args as never);
+  return { result, failures: [] };
+}

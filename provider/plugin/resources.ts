@@ -1,0 +1,84 @@
+// The plugin's resource operations: the same implementations as the dynamic resources
+// (resources/*-impl.ts), with what the provider protocol adds: every input is echoed as an
+// output, secrets leave as secrets (the definition's, and whatever the program made secret),
+// and a Read without properties is an import.
+import * as addedConnector from "../resources/added-connector-impl";
+import * as connectorConfiguration from "../resources/connector-configuration-impl";
+import { ADDED_CONNECTOR } from "../definitions/added-connector";
+import { CONNECTOR_CONFIGURATION } from "../definitions/connector-configuration";
+import { token } from "../definitions/package-schema";
+import { secretKeys, type ResourceDefinition } from "../definitions/property";
+import { CONNECTOR_ID_PATTERN } from "../resources/shared";
+import type { Props } from "./wire";
+
+/** What each `*-impl` module offers (the dynamic provider's operations). */
+interface Implementation {
+  check(olds: Props, news: Props): Promise<{ inputs?: Props; failures?: { property: string; reason: string }[] }>;
+  diff(id: string, olds: Props, news: Props): Promise<{ changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }>;
+  create(inputs: Props): Promise<{ id: string; outs?: Props }>;
+  read(id: string, props?: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
+  update(id: string, olds: Props, news: Props): Promise<{ outs?: Props }>;
+  remove(id: string, props: Props): Promise<void>;
+}
+
+export interface ResourceType {
+  definition: ResourceDefinition;
+  implementation: Implementation;
+  /** Read without properties: the resource as it is now, with inputs; throws when it does not exist. */
+  importExisting(id: string): Promise<{ id: string; props: Props; inputs: Props }>;
+  /** Always secret: the definition's secret inputs and outputs. */
+  secrets: string[];
+}
+
+function checkImportId(type: string, id: string): { accountId: string; connectorId: string } {
+  const at = id.lastIndexOf("/");
+  const accountId = id.slice(0, at);
+  const connectorId = id.slice(at + 1);
+  if (at <= 0 || !CONNECTOR_ID_PATTERN.test(connectorId)) {
+    throw new Error(`cannot import ${type} ${JSON.stringify(id)}: the id must be <accountId>/<connectorId>, e.g. 239a5bbdbe543163/48e6ff62fb2b1dfa`);
+  }
+  return { accountId, connectorId };
+}
+
+async function importAddedConnector(id: string): Promise<{ id: string; props: Props; inputs: Props }> {
+  const { accountId, connectorId } = checkImportId("AddedConnector", id);
+  const found = await addedConnector.read(id, { accountId, connectorId, adoptExisting: false });
+  if (!found.id || !found.props) {
+    throw new Error(`cannot import AddedConnector ${id}: connector ${connectorId} is not added to sub-account ${accountId}`);
+  }
+  return { id: found.id, props: found.props, inputs: found.inputs ?? { connectorId, accountId, adoptExisting: false } };
+}
+
+async function importConfiguration(id: string): Promise<{ id: string; props: Props; inputs: Props }> {
+  checkImportId("ConnectorConfiguration", id);
+  return connectorConfiguration.importExisting(id);
+}
+
+function resourceType(definition: ResourceDefinition, implementation: Implementation, importExisting: ResourceType["importExisting"]): ResourceType {
+  return { definition, implementation, importExisting, secrets: [...secretKeys(definition.inputs), ...secretKeys(definition.outputs)] };
+}
+
+export const RESOURCE_TYPES: ReadonlyMap<string, ResourceType> = new Map([
+  [token(ADDED_CONNECTOR.name), resourceType(ADDED_CONNECTOR, addedConnector, importAddedConnector)],
+  [token(CONNECTOR_CONFIGURATION.name), resourceType(CONNECTOR_CONFIGURATION, connectorConfiguration, importConfiguration)],
+]);
+
+/** The type token of a URN (`urn:pulumi:stack::project::[parent$]type::name`). */
+export function typeOfUrn(urn: string): string {
+  const parts = urn.split("::");
+  const qualified = parts[2] ?? "";
+  return qualified.slice(qualified.lastIndexOf("$") + 1);
+}
+
+export function resourceTypeOf(urn: string, type?: string): ResourceType {
+  const name = type || typeOfUrn(urn);
+  const found = RESOURCE_TYPES.get(name);
+  if (!found) throw new Error(`the embedded provider has no resource type ${JSON.stringify(name)}; it has ${[...RESOURCE_TYPES.keys()].join(", ")}`);
+  return found;
+}
+
+/** Outputs: every input echoed (as checked), then what the implementation returned. */
+export function withInputs(inputs: Props, outs: Props | undefined): Props {
+  const echoed = Object.fromEntries(Object.entries(inputs).filter(([key]) => !key.startsWith("__")));
+  return { ...echoed, ...(outs ?? {}) };
+}

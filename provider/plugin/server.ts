@@ -1,0 +1,182 @@
+// The plugin `embedded`: a Pulumi resource provider (the gRPC ResourceProvider service) on
+// top of the dynamic resources' implementations. Written against the protocol's generated
+// stubs rather than @pulumi/pulumi's provider server, which ignores Configure (so an explicit
+// provider's settings would be lost), has no CheckConfig, and fails every import (docs/DESIGN.md).
+import * as grpc from "@grpc/grpc-js";
+import { Any } from "google-protobuf/google/protobuf/any_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
+import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as proto from "@pulumi/pulumi/proto/provider_pb";
+import { Status } from "@pulumi/pulumi/proto/status_pb";
+import { packageSchema } from "../definitions/package-schema";
+import { isProgrammingError } from "../resources/report-once";
+import { runtime, useOwner } from "../resources/runtime";
+import { EngineLog } from "./engine-log";
+import { invoke } from "./invoke";
+import { changedSettings, checkConfig, configSourceOf } from "./provider-config";
+import { resourceTypeOf, withInputs } from "./resources";
+import { fromStruct, ownerOfUrn, toStruct, type Props } from "./wire";
+
+type Failure = { property: string; reason: string };
+
+function checkFailures(failures: Failure[] | undefined): proto.CheckFailure[] {
+  return (failures ?? []).map((f) => new proto.CheckFailure().setProperty(f.property).setReason(f.reason));
+}
+
+/** A failed operation as the engine shows it: the message once, a stack only for a bug. */
+function serviceError(error: unknown): Partial<grpc.StatusObject> {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof Error && isProgrammingError(error)) process.stderr.write(`${error.stack ?? message}\n`);
+  const partial = error as { id?: unknown; properties?: unknown; reasons?: unknown } | null;
+  if (partial && typeof partial.id === "string" && partial.properties && typeof partial.properties === "object") {
+    // Created but not finished (resources/added-connector-impl.ts, `unfinished`): the engine
+    // records the resource with its id, and the next `up` calls Update to finish it.
+    const detail = new proto.ErrorResourceInitFailed()
+      .setId(partial.id)
+      .setProperties(toStruct(partial.properties as Props))
+      .setReasonsList(Array.isArray(partial.reasons) ? partial.reasons.map(String) : [message]);
+    const any = new Any();
+    any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+    const status = new Status().setCode(grpc.status.UNKNOWN).setMessage(message).setDetailsList([any]);
+    const metadata = new grpc.Metadata();
+    metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+    return { code: grpc.status.UNKNOWN, details: message, metadata };
+  }
+  return { code: grpc.status.UNKNOWN, details: message };
+}
+
+function unary<Req, Res>(handle: (request: Req) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
+  return (call, callback) => {
+    handle(call.request).then(
+      (response) => callback(null, response),
+      (error: unknown) => callback(serviceError(error), null),
+    );
+  };
+}
+
+function unimplemented(name: string): grpc.handleUnaryCall<unknown, unknown> {
+  return (_call, callback) => callback({ code: grpc.status.UNIMPLEMENTED, details: `${name} is not implemented by the embedded provider` }, null);
+}
+
+/** The service implementation; `version` is the package's, `log` reaches the engine. */
+export function providerService(version: string, log: EngineLog): grpc.UntypedServiceImplementation {
+  runtime().warn = (message) => log.warn(message);
+  let schema: string | undefined;
+  return {
+    getPluginInfo: unary<Empty, PluginInfo>(async () => new PluginInfo().setVersion(version)),
+    getSchema: unary<proto.GetSchemaRequest, proto.GetSchemaResponse>(async () => {
+      schema ??= JSON.stringify(packageSchema(version));
+      return new proto.GetSchemaResponse().setSchema(schema);
+    }),
+    cancel: unary<Empty, Empty>(async () => new Empty()),
+    attach: unary<unknown, Empty>(async () => new Empty()),
+    handshake: unimplemented("Handshake"),
+    parameterize: unimplemented("Parameterize"),
+    construct: unimplemented("Construct"),
+    call: unimplemented("Call"),
+    getMapping: unary<proto.GetMappingRequest, proto.GetMappingResponse>(async () => new proto.GetMappingResponse()),
+    getMappings: unary<proto.GetMappingsRequest, proto.GetMappingsResponse>(async () => new proto.GetMappingsResponse()),
+    list: (call: grpc.ServerWritableStream<unknown, unknown>) => call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "List is not implemented" }),
+
+    checkConfig: unary<proto.CheckRequest, proto.CheckResponse>(async (req) => {
+      const news = fromStruct(req.getNews());
+      const { inputs, failures } = checkConfig(news.props);
+      return new proto.CheckResponse().setInputs(toStruct(inputs, ["clientSecret", ...news.secrets])).setFailuresList(checkFailures(failures));
+    }),
+    diffConfig: unary<proto.DiffRequest, proto.DiffResponse>(async (req) => {
+      const changed = changedSettings(fromStruct(req.getOlds()).props, fromStruct(req.getNews()).props);
+      // No setting replaces the provider: that would replace every resource it manages.
+      return new proto.DiffResponse()
+        .setChanges(changed.length > 0 ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE)
+        .setDiffsList(changed);
+    }),
+    configure: unary<proto.ConfigureRequest, proto.ConfigureResponse>(async (req) => {
+      let settings: Props;
+      if (req.hasArgs()) {
+        settings = fromStruct(req.getArgs()).props;
+      } else {
+        // Older engines: `embedded:config:<name>` variables.
+        settings = {};
+        req.getVariablesMap().forEach((value, key) => {
+          settings[key.slice(key.lastIndexOf(":") + 1)] = value;
+        });
+      }
+      runtime().config = configSourceOf(settings);
+      return new proto.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(false).setAcceptresources(false).setAcceptoutputs(false);
+    }),
+
+    invoke: unary<proto.InvokeRequest, proto.InvokeResponse>(async (req) => {
+      const { result, failures } = await invoke(req.getTok(), fromStruct(req.getArgs()).props);
+      const response = new proto.InvokeResponse().setFailuresList(checkFailures(failures));
+      return result ? response.setReturn(toStruct(result as Props)) : response;
+    }),
+
+    check: unary<proto.CheckRequest, proto.CheckResponse>(async (req) => {
+      const type = resourceTypeOf(req.getUrn(), req.getType());
+      const olds = fromStruct(req.getOlds());
+      const news = fromStruct(req.getNews());
+      const result = await type.implementation.check(olds.props, news.props);
+      return new proto.CheckResponse()
+        .setInputs(toStruct(result.inputs ?? news.props, [...type.secrets, ...news.secrets]))
+        .setFailuresList(checkFailures(result.failures));
+    }),
+    diff: unary<proto.DiffRequest, proto.DiffResponse>(async (req) => {
+      const type = resourceTypeOf(req.getUrn(), req.getType());
+      const result = await type.implementation.diff(req.getId(), fromStruct(req.getOlds()).props, fromStruct(req.getNews()).props);
+      return new proto.DiffResponse()
+        .setChanges(result.changes ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE)
+        .setReplacesList(result.replaces ?? [])
+        .setDeletebeforereplace(result.deleteBeforeReplace ?? false);
+    }),
+    create: unary<proto.CreateRequest, proto.CreateResponse>(async (req) => {
+      const type = resourceTypeOf(req.getUrn(), req.getType());
+      useOwner(ownerOfUrn(req.getUrn()));
+      const inputs = fromStruct(req.getProperties());
+      const { id, outs } = await type.implementation.create(inputs.props);
+      return new proto.CreateResponse().setId(id).setProperties(toStruct(withInputs(inputs.props, outs), [...type.secrets, ...inputs.secrets]));
+    }),
+    read: unary<proto.ReadRequest, proto.ReadResponse>(async (req) => {
+      const type = resourceTypeOf(req.getUrn(), req.getType());
+      useOwner(ownerOfUrn(req.getUrn()));
+      const state = fromStruct(req.getProperties());
+      const oldInputs = fromStruct(req.getInputs());
+      const secrets = [...type.secrets, ...state.secrets, ...oldInputs.secrets];
+      if (Object.keys(state.props).length === 0) {
+        // `pulumi import`, the import option, or `.get()`: nothing is known but the id.
+        const found = await type.importExisting(req.getId());
+        return new proto.ReadResponse().setId(found.id).setProperties(toStruct(found.props, secrets)).setInputs(toStruct(found.inputs, secrets));
+      }
+      const result = await type.implementation.read(req.getId(), state.props);
+      const response = new proto.ReadResponse().setId(result.id ?? "");
+      if (!result.id) return response; // gone: refresh drops it
+      response.setProperties(toStruct(result.props ?? {}, secrets));
+      return response.setInputs(toStruct(result.inputs ?? oldInputs.props, secrets));
+    }),
+    update: unary<proto.UpdateRequest, proto.UpdateResponse>(async (req) => {
+      const type = resourceTypeOf(req.getUrn(), req.getType());
+      useOwner(ownerOfUrn(req.getUrn()));
+      const olds = fromStruct(req.getOlds());
+      const news = fromStruct(req.getNews());
+      const { outs } = await type.implementation.update(req.getId(), olds.props, news.props);
+      return new proto.UpdateResponse().setProperties(toStruct(withInputs(news.props, outs), [...type.secrets, ...news.secrets]));
+    }),
+    delete: unary<proto.DeleteRequest, Empty>(async (req) => {
+      const type = resourceTypeOf(req.getUrn(), req.getType());
+      useOwner(ownerOfUrn(req.getUrn()));
+      await type.implementation.remove(req.getId(), fromStruct(req.getProperties()).props);
+      return new Empty();
+    }),
+  };
+}
+
+/** Serves on a free loopback port; resolves with the port (the engine reads it from stdout). */
+export async function serve(version: string, engineAddress: string | undefined): Promise<{ port: number; server: grpc.Server; log: EngineLog }> {
+  const log = new EngineLog(engineAddress);
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  server.addService(ResourceProviderService, providerService(version, log));
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound)));
+  });
+  return { port, server, log };
+}
