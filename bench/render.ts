@@ -5,7 +5,7 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { MAX_ADD_IDS } from "../provider/client/validation";
-import { apiCalls, callsMatching, OPERATIONS, PROVIDERS, type BenchRecord, type Results } from "./results";
+import { apiCalls, callsMatching, envText, OPERATIONS, PROVIDERS, type BenchRecord, type Results } from "./results";
 
 const ADD = /^POST \/es\/v2\/connectors$/;
 const LIST_ADDED = /^GET \/es\/v2\/connectors\/added$/;
@@ -17,9 +17,23 @@ const REMOVE = /^DELETE /;
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
 const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined && b > 0 ? (a / b).toFixed(2) : "–");
 
-function find(records: BenchRecord[], provider: string, n: number, latencyMs: number, operation: string, parallel?: number): BenchRecord | undefined {
+/** The engine settings of a table: --parallel (undefined: the engine's default) and --env ("" for none). */
+interface Setting {
+  parallel?: number;
+  env: string;
+}
+
+const DEFAULT_SETTING: Setting = { parallel: undefined, env: "" };
+
+function find(records: BenchRecord[], provider: string, n: number, latencyMs: number, operation: string, setting = DEFAULT_SETTING): BenchRecord | undefined {
   return records.find(
-    (r) => r.provider === provider && r.n === n && r.latencyMs === latencyMs && r.operation === operation && r.parallel === parallel,
+    (r) =>
+      r.provider === provider &&
+      r.n === n &&
+      r.latencyMs === latencyMs &&
+      r.operation === operation &&
+      r.parallel === setting.parallel &&
+      envText(r.env) === setting.env,
   );
 }
 
@@ -41,24 +55,28 @@ function routes(r: BenchRecord): string {
   return shown.length > 0 ? shown.join(", ") : "–";
 }
 
-function table(records: BenchRecord[], n: number, latencyMs: number, parallel?: number): string[] {
+function table(records: BenchRecord[], n: number, latencyMs: number, setting: Setting): string[] {
+  const { parallel, env } = setting;
+  const wall = (provider: string, operation: string) => find(records, provider, n, latencyMs, operation, setting)?.wallMs;
+  // The plugin's columns only when the table has the plugin providers (older results have not).
+  const plugins = OPERATIONS.some((op) => wall("plugin", op) !== undefined || wall("plugin-floor", op) !== undefined);
   const lines = [
-    `### N = ${n}, latency ${latencyMs} ms${parallel === undefined ? "" : `, \`--parallel ${parallel}\``}`,
+    `### N = ${n}, latency ${latencyMs} ms${parallel === undefined ? "" : `, \`--parallel ${parallel}\``}${env ? `, \`--env ${env}\`` : ""}`,
     "",
-    "| operation | provider | wall s (median) | runs s | API calls | by route | tokens | peak RSS MiB | this / floor | naive / this |",
-    "|---|---|---:|---|---:|---|---:|---:|---:|---:|",
+    `| operation | provider | wall s (median) | runs s | API calls | by route | tokens | peak RSS MiB | this / floor | naive / this |${plugins ? " plugin / plugin-floor | plugin / floor |" : ""}`,
+    `|---|---|---:|---|---:|---|---:|---:|---:|---:|${plugins ? "---:|---:|" : ""}`,
   ];
   for (const operation of OPERATIONS) {
-    const mine = find(records, "this", n, latencyMs, operation, parallel);
-    const floor = find(records, "floor", n, latencyMs, operation, parallel);
-    const naive = find(records, "naive", n, latencyMs, operation, parallel);
+    const of = (a: string, b: string) => ratio(wall(a, operation), wall(b, operation));
     for (const provider of PROVIDERS) {
-      const r = find(records, provider, n, latencyMs, operation, parallel);
+      const r = find(records, provider, n, latencyMs, operation, setting);
       if (!r) continue;
-      const vsFloor = provider === "this" ? ratio(mine?.wallMs, floor?.wallMs) : "";
-      const vsNaive = provider === "this" ? ratio(naive?.wallMs, mine?.wallMs) : "";
+      const mine = provider === "this";
+      const plugin = provider === "plugin";
+      const ratios = [mine ? of("this", "floor") : "", mine ? of("naive", "this") : ""];
+      if (plugins) ratios.push(plugin ? of("plugin", "plugin-floor") : "", plugin ? of("plugin", "floor") : "");
       lines.push(
-        `| ${operation} | ${provider} | ${seconds(r.wallMs)} | ${runsOf(r)} | ${apiCalls(r)} | ${routes(r)} | ${r.tokenRequests} | ${r.peakRssMiB ?? "–"} | ${vsFloor} | ${vsNaive} |`,
+        `| ${operation} | ${provider} | ${seconds(r.wallMs)} | ${runsOf(r)} | ${apiCalls(r)} | ${routes(r)} | ${r.tokenRequests} | ${r.peakRssMiB ?? "–"} | ${ratios.join(" | ")} |`,
       );
     }
   }
@@ -66,8 +84,8 @@ function table(records: BenchRecord[], n: number, latencyMs: number, parallel?: 
 }
 
 function targets(all: BenchRecord[], machine: Results["machine"]): string[] {
-  // The targets are judged at the engine's default --parallel; other settings are shown beside.
-  const records = all.filter((r) => r.parallel === undefined);
+  // The targets are judged at the engine's default --parallel, without --env; other settings are shown beside.
+  const records = all.filter((r) => r.parallel === undefined && r.env === undefined);
   const mine = records.filter((r) => r.provider === "this");
   const lines = ["## Targets (issue 6) and the measured values", "", "| target | measured | met? |", "|---|---|---|"];
   const verdict = (met: boolean | undefined) => (met === undefined ? "not measured" : met ? "yes" : "**no**");
@@ -87,7 +105,7 @@ function targets(all: BenchRecord[], machine: Results["machine"]): string[] {
   // The engine never runs more creates at once than its --parallel (default 4 × CPUs), so that
   // is also the most ids one Add can carry; shown beside the measured value.
   const idsPerAdd = (r: BenchRecord) => r.n / Math.max(1, callsMatching(r, ADD));
-  const ups = all.filter((r) => r.provider === "this" && r.operation === "up" && r.n >= 100);
+  const ups = all.filter((r) => r.provider === "this" && r.operation === "up" && r.n >= 100 && r.env === undefined);
   const defaultParallel = 4 * machine.nproc;
   const perAdd = ups.map((r) => {
     const setting = r.parallel === undefined ? `default --parallel ${defaultParallel}` : `--parallel ${r.parallel}`;
@@ -145,11 +163,19 @@ function targets(all: BenchRecord[], machine: Results["machine"]): string[] {
   return [...lines, ""];
 }
 
-export async function renderBenchmarks(results: Results, file: string): Promise<void> {
+/** `analysisFile`: the prose appended after the tables (default: bench/analysis.md beside `file`). */
+export async function renderBenchmarks(results: Results, file: string, analysisFile = path.join(path.dirname(file), "bench", "analysis.md")): Promise<void> {
   const { machine, commands, records } = results;
-  const cells = [...new Set(records.map((r) => `${r.parallel ?? 0}|${r.latencyMs}|${r.n}`))]
-    .map((key) => key.split("|").map(Number) as [number, number, number])
-    .sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
+  const byCell = new Map(records.map((r) => [`${r.parallel ?? 0}|${envText(r.env)}|${r.latencyMs}|${r.n}`, r]));
+  const cells = [...byCell.values()]
+    .map((r) => ({ n: r.n, latencyMs: r.latencyMs, setting: { parallel: r.parallel, env: envText(r.env) } }))
+    .sort(
+      (a, b) =>
+        (a.setting.parallel ?? 0) - (b.setting.parallel ?? 0) ||
+        (a.setting.env < b.setting.env ? -1 : a.setting.env > b.setting.env ? 1 : 0) ||
+        a.latencyMs - b.latencyMs ||
+        a.n - b.n,
+    );
   const lines = [
     "# Benchmarks",
     "",
@@ -163,12 +189,14 @@ export async function renderBenchmarks(results: Results, file: string): Promise<
     "secret of every configuration) and `destroy`. Providers: **this** package; **floor**, dynamic",
     "resources of the same shapes (same inputs, outputs and secret output) whose operations do nothing",
     "(the engine's own cost); **naive**, a new token and a new connection per operation, one Get per",
-    "read, one Add per create.",
+    "read, one Add per create; **plugin**, this package's native plugin `embedded` (`embedded.*`);",
+    "**plugin-floor**, a native plugin (`bench/plugin-floor`) whose operations do nothing, of the",
+    "floor's shapes (the engine's own cost for a native plugin).",
     "",
     "Columns: wall time of the engine operation (the median when a cell ran more than once: every",
     "run is listed, and the other columns are the median run's); API calls = service requests other",
-    "than the token route; tokens = token requests; peak RSS = the largest VmHWM of the",
-    "dynamic-provider process.",
+    "than the token route; tokens = token requests; peak RSS = the largest VmHWM of the provider",
+    "process (the dynamic-provider process, or the plugin's).",
     "",
     "## Machine",
     "",
@@ -181,16 +209,18 @@ export async function renderBenchmarks(results: Results, file: string): Promise<
     "Quick mode: `npm run build && npm run bench -- --quick` (N = 10 and 100, 0 ms). Full mode:",
     "`npm run build && npm run bench` (N = 10, 100 and 500 at 0 and 50 ms; long, not run by CI).",
     "`--n`, `--latency`, `--providers` select cells, `--repeat k` runs each k times (median kept),",
-    "`--parallel p` sets the engine's `--parallel`; `--append` merges them into the existing results.",
+    "`--parallel p` sets the engine's `--parallel`, `--env K=V[,K=V]` sets environment variables of",
+    "every engine run (e.g. `PULUMI_SKIP_CHECKPOINTS=true`); `--append` merges them into the existing",
+    "results; `--out dir` writes results.json and BENCHMARKS.md to `dir` instead.",
     "",
     ...targets(records, machine),
     "## Results",
     "",
-    ...cells.flatMap(([parallel, latencyMs, n]) => table(records, n, latencyMs, parallel === 0 ? undefined : parallel)),
+    ...cells.flatMap(({ n, latencyMs, setting }) => table(records, n, latencyMs, setting)),
   ];
   let analysis = "";
   try {
-    analysis = await fs.readFile(path.join(path.dirname(file), "bench", "analysis.md"), "utf8");
+    analysis = await fs.readFile(analysisFile, "utf8");
   } catch {
     analysis = "";
   }

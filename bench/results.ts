@@ -1,10 +1,11 @@
 // bench/results.json: one record per measurement, plus the machine and the commands that
-// produced them. Records of a later run replace those of the same provider, N, latency and
-// operation, so a partial run (`--append`) adds to a full one instead of erasing it.
+// produced them. Records of a later run replace those of the same provider, N, latency,
+// operation, --parallel and --env, so a partial run (`--append`) adds to a full one instead of
+// erasing it.
 import { promises as fs } from "node:fs";
 import { z } from "zod";
 
-export const PROVIDERS = ["this", "floor", "naive"] as const;
+export const PROVIDERS = ["this", "floor", "naive", "plugin", "plugin-floor"] as const;
 export const OPERATIONS = ["up", "preview", "refresh", "rotate", "destroy"] as const;
 
 export const RecordSchema = z.object({
@@ -15,6 +16,8 @@ export const RecordSchema = z.object({
   operation: z.enum(OPERATIONS),
   /** The engine's --parallel; absent: its default (4 × CPUs). */
   parallel: z.number().int().positive().optional(),
+  /** Environment variables given to every engine run (`--env`, e.g. PULUMI_SKIP_CHECKPOINTS); absent: none. */
+  env: z.record(z.string(), z.string()).optional(),
   /** The median of `wallRunsMs`; the other fields are those of the run with that wall time. */
   wallMs: z.number(),
   /** Wall time of every repetition (`--repeat`), in the order run. */
@@ -24,7 +27,7 @@ export const RecordSchema = z.object({
   /** Requests that did not answer 2xx. */
   failedCalls: z.number().int(),
   tokenRequests: z.number().int(),
-  /** Largest VmHWM of the dynamic-provider process(es) of the operation; null when not seen. */
+  /** Largest VmHWM of the provider process(es) of the operation (dynamic-provider or plugin); null when not seen. */
   peakRssMiB: z.number().nullable(),
   /** Resources the engine reported for the operation (create, same, update, delete …). */
   resourceChanges: z.record(z.string(), z.number()),
@@ -52,8 +55,17 @@ export const ResultsSchema = z.object({
 });
 export type Results = z.infer<typeof ResultsSchema>;
 
-export function recordKey(r: Pick<BenchRecord, "provider" | "n" | "latencyMs" | "operation" | "parallel">): string {
-  return `${r.provider}|${r.n}|${r.latencyMs}|${r.operation}|${r.parallel ?? "default"}`;
+/** `--env` as text, `K=V,K=V` sorted by name; "" for none. */
+export function envText(env: Record<string, string> | undefined): string {
+  return Object.entries(env ?? {})
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, value]) => `${key}=${value}`)
+    .join(",");
+}
+
+export function recordKey(r: Pick<BenchRecord, "provider" | "n" | "latencyMs" | "operation" | "parallel" | "env">): string {
+  const env = envText(r.env);
+  return `${r.provider}|${r.n}|${r.latencyMs}|${r.operation}|${r.parallel ?? "default"}${env ? `|${env}` : ""}`;
 }
 
 /**
@@ -87,8 +99,12 @@ export function mergeResults(base: Results | undefined, next: Results): Results 
 }
 
 export async function saveResults(file: string, results: Results): Promise<void> {
-  const order = (r: BenchRecord) => [r.parallel ?? 0, r.latencyMs, r.n, PROVIDERS.indexOf(r.provider), OPERATIONS.indexOf(r.operation)];
+  // Grouped as the tables are (--parallel, --env, latency, N), then provider and operation.
+  const order = (r: BenchRecord) => [r.latencyMs, r.n, PROVIDERS.indexOf(r.provider), OPERATIONS.indexOf(r.operation)];
+  const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   const sorted = [...results.records].sort((a, b) => {
+    const group = (a.parallel ?? 0) - (b.parallel ?? 0) || text(envText(a.env), envText(b.env));
+    if (group !== 0) return group;
     const [x, y] = [order(a), order(b)];
     for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] - y[i];
     return 0;

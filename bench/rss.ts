@@ -1,11 +1,13 @@
-// Peak memory of the dynamic-provider process. The engine starts it (node running
-// @pulumi/pulumi/cmd/dynamic-provider) for one operation and kills it at the end, so the
-// watcher polls /proc while the operation runs and keeps the largest VmHWM (the kernel's
-// own high-water mark of resident memory) it saw per process. Linux only; elsewhere the
-// measurement is reported as null.
+// Peak memory of the provider process: the dynamic-provider process (node running
+// @pulumi/pulumi/cmd/dynamic-provider) or a plugin's (node running embedded-plugin.js, or the
+// bench's embeddedfloor-plugin.js, exec'd by the plugin's launcher). The engine starts it for
+// one operation and kills it at the end, so the watcher polls /proc while the operation runs
+// and keeps the largest VmHWM (the kernel's own high-water mark of resident memory) it saw per
+// process. Linux only; elsewhere the measurement is reported as null.
 import { promises as fs } from "node:fs";
 
-const MARKER = "cmd/dynamic-provider";
+/** What a provider process's command line holds. */
+const MARKERS = ["cmd/dynamic-provider", "embedded-plugin.js", "embeddedfloor-plugin.js"];
 
 async function parentOf(pid: number): Promise<number | undefined> {
   try {
@@ -35,7 +37,7 @@ async function providerPids(): Promise<number[]> {
     try {
       const cmdline = await fs.readFile(`/proc/${entry}/cmdline`, "utf8");
       // The launcher script first runs `node -e "require.resolve(...dynamic-provider)"`: not it.
-      if (!cmdline.includes(MARKER) || cmdline.includes("require.resolve")) continue;
+      if (!MARKERS.some((marker) => cmdline.includes(marker)) || cmdline.includes("require.resolve")) continue;
       if (await descendsFromUs(Number(entry))) pids.push(Number(entry));
     } catch {
       // the process ended between readdir and read

@@ -1,16 +1,20 @@
 // `npm run bench [-- options]`: drives the real Pulumi engine (Automation API, the CLI that
 // scripts/ensure-pulumi.sh provides) against the local service, for this package's provider
-// and the two baselines, and writes bench/results.json and BENCHMARKS.md.
+// (dynamic and native plugin) and the baselines, and writes bench/results.json and BENCHMARKS.md.
 //
 //   --quick              N = 10 and 100 at 0 ms (a few minutes)
 //   (default: full)      N = 10, 100 and 500 at 0 and 50 ms (long; not run by CI)
 //   --n 100,500          N values (override)
 //   --latency 0,50       service latencies in ms (override)
-//   --providers this,naive
+//   --providers this,naive  (of this, floor, naive, plugin, plugin-floor; default: floor,naive,this)
 //   --repeat 3           run every cell 3 times (providers interleaved) and keep the median
 //   --parallel 32        the engine's --parallel for every operation (default: the engine's own)
+//   --env K=V[,K=V]      environment variables of every engine run (e.g. PULUMI_SKIP_CHECKPOINTS=true);
+//                        recorded in each record, whose key they are part of
+//   --out /tmp/dir       write results.json and BENCHMARKS.md there (default: bench/results.json, BENCHMARKS.md)
 //   --append             merge into the existing results.json instead of replacing it
-//   --render             only re-render BENCHMARKS.md from bench/results.json (after editing bench/analysis.md)
+//   --render             only re-render BENCHMARKS.md from results.json (after editing bench/analysis.md; --out: those in dir)
+import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -19,8 +23,9 @@ import { z } from "zod";
 import { catalogueWithExtra } from "../service/seed/catalogue";
 import { startLocalService, type LocalService, type Stats } from "../test/helpers/local-service";
 import { disposeEngine, ensureEngine, repoRoot } from "../test/e2e/engine";
+import { installFloorPlugin } from "./plugin-floor/install";
 import { renderBenchmarks } from "./render";
-import { loadResults, medianRecords, mergeResults, PROVIDERS, saveResults, type BenchRecord, type Machine } from "./results";
+import { envText, loadResults, medianRecords, mergeResults, PROVIDERS, saveResults, type BenchRecord, type Machine } from "./results";
 import { watchProviderRss } from "./rss";
 import { createBenchStack, type ServiceSettings } from "./stack";
 
@@ -34,6 +39,8 @@ const ArgsSchema = z.object({
   providers: z.array(z.enum(PROVIDERS)),
   repeat: z.number().int().positive(),
   parallel: z.number().int().positive().optional(),
+  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).optional(),
+  out: z.string().optional(),
 });
 type Args = z.infer<typeof ArgsSchema>;
 
@@ -49,6 +56,7 @@ function parseArgs(argv: string[]): Args {
   const providers = value("providers");
   const repeat = value("repeat");
   const parallel = value("parallel");
+  const env = value("env");
   return ArgsSchema.parse({
     quick,
     append: flag("append"),
@@ -57,7 +65,20 @@ function parseArgs(argv: string[]): Args {
     providers: providers ? providers.split(",").map((p) => p.trim()) : ["floor", "naive", "this"],
     repeat: repeat ? Number(repeat) : 1,
     parallel: parallel ? Number(parallel) : undefined,
+    env: env ? parseEnv(env) : undefined,
+    out: value("out"),
   });
+}
+
+/** `K=V,K=V` as an object (a value may hold "=", not ","). */
+function parseEnv(text: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of text.split(",")) {
+    const at = pair.indexOf("=");
+    if (at <= 0) throw new Error(`--env: ${JSON.stringify(pair)} is not KEY=VALUE`);
+    env[pair.slice(0, at).trim()] = pair.slice(at + 1);
+  }
+  return env;
 }
 
 /** Per-route request counts of `after` minus `before` (any status), and the non-2xx ones. */
@@ -83,6 +104,7 @@ interface Cell {
   n: number;
   latencyMs: number;
   parallel?: number;
+  env?: Record<string, string>;
 }
 
 async function measure(service: LocalService, cell: Cell, operation: Operation, run: () => Promise<Changes>): Promise<BenchRecord> {
@@ -112,7 +134,8 @@ async function measure(service: LocalService, cell: Cell, operation: Operation, 
     measuredAt: new Date().toISOString(),
   };
   const parallel = cell.parallel === undefined ? "" : ` p${cell.parallel}`;
-  console.log(`bench: ${cell.provider} n=${cell.n} ${cell.latencyMs}ms${parallel} ${operation}: ${wallMs} ms, ${JSON.stringify(calls)}, rss ${peakRssMiB} MiB`);
+  const env = cell.env === undefined ? "" : ` ${envText(cell.env)}`;
+  console.log(`bench: ${cell.provider} n=${cell.n} ${cell.latencyMs}ms${parallel}${env} ${operation}: ${wallMs} ms, ${JSON.stringify(calls)}, rss ${peakRssMiB} MiB`);
   return record;
 }
 
@@ -130,11 +153,8 @@ async function runCell(service: LocalService, settings: ServiceSettings, ids: st
   const connectorIds = ids.slice(0, cell.n);
   const total = cell.n + Math.ceil(cell.n / 2) + 1; // + the stack itself
   const configurations = Math.ceil(cell.n / 2);
-  const bench = await createBenchStack("fleet", settings, {
-    provider: cell.provider,
-    connectorIds: JSON.stringify(connectorIds),
-    secretVersion: "1",
-  });
+  const config = { provider: cell.provider, connectorIds: JSON.stringify(connectorIds), secretVersion: "1" };
+  const bench = await createBenchStack("fleet", settings, config, cell.env);
   const stack: Stack = bench.stack;
   const records: BenchRecord[] = [];
   try {
@@ -176,13 +196,17 @@ async function machine(): Promise<Machine> {
 }
 
 async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const file = args.out ? path.resolve(args.out, "results.json") : path.join(repoRoot, "bench", "results.json");
+  const markdown = args.out ? path.resolve(args.out, "BENCHMARKS.md") : path.join(repoRoot, "BENCHMARKS.md");
+  const analysis = path.join(repoRoot, "bench", "analysis.md");
+  if (args.out) await fs.mkdir(args.out, { recursive: true });
   if (process.argv.includes("--render")) {
-    const saved = await loadResults(path.join(repoRoot, "bench", "results.json"));
-    if (!saved) throw new Error("bench/results.json is missing or malformed: run the bench first");
-    await renderBenchmarks(saved, path.join(repoRoot, "BENCHMARKS.md"));
+    const saved = await loadResults(file);
+    if (!saved) throw new Error(`${file} is missing or malformed: run the bench first`);
+    await renderBenchmarks(saved, markdown, analysis);
     return;
   }
-  const args = parseArgs(process.argv.slice(2));
   const maxN = Math.max(...args.n);
   // The seeded catalogue holds 72 connectors; N up to 500 in one sub-account needs more.
   const ids = catalogueWithExtra(maxN)
@@ -197,16 +221,16 @@ async function main(): Promise<void> {
     accountId: customer.subAccountIds[0],
   };
   const command = `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim();
-  const file = path.join(repoRoot, "bench", "results.json");
   const base = args.append ? await loadResults(file) : undefined;
   const host = await machine();
+  if (args.providers.includes("plugin-floor")) await installFloorPlugin(await ensureEngine());
   const runs: BenchRecord[] = [];
   // Saved after every cell: a full run takes hours, and an interrupted one keeps what it measured.
   const save = async (): Promise<number> => {
     const records = medianRecords(runs);
     const results = mergeResults(base, { machine: host, commands: [command], records });
     await saveResults(file, results);
-    await renderBenchmarks(results, path.join(repoRoot, "BENCHMARKS.md"));
+    await renderBenchmarks(results, markdown, analysis);
     return records.length;
   };
   try {
@@ -218,7 +242,7 @@ async function main(): Promise<void> {
           for (const provider of args.providers) {
             await service.reset();
             if (latencyMs > 0) await service.setFaults({ rules: [{ mode: "latency", latencyMs }] });
-            runs.push(...(await runCell(service, settings, ids, { provider, n, latencyMs, parallel: args.parallel })));
+            runs.push(...(await runCell(service, settings, ids, { provider, n, latencyMs, parallel: args.parallel, env: args.env })));
             await save();
           }
         }
@@ -229,7 +253,7 @@ async function main(): Promise<void> {
   }
   const saved = await save();
   await disposeEngine();
-  console.log(`bench: wrote ${path.relative(repoRoot, file)} and BENCHMARKS.md (${saved} records)`);
+  console.log(`bench: wrote ${path.relative(repoRoot, file)} and ${path.relative(repoRoot, markdown)} (${saved} records)`);
 }
 
 main().catch(async (error: unknown) => {

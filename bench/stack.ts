@@ -25,10 +25,16 @@ export interface BenchStack {
 
 /**
  * Creates a stack of `program` wired to the service twice over: stack config `embedded:*`
- * (what this package's provider reads, as a user sets it) and EMBEDDED_* in the engine's
- * environment (what the naive baseline reads).
+ * (what this package's provider and plugin read, as a user sets it) and EMBEDDED_* in the
+ * engine's environment (what the naive baseline reads). `env`: more of the engine's
+ * environment (`--env`), for every run of the stack.
  */
-export async function createBenchStack(program: string, service: ServiceSettings, config: Record<string, string>): Promise<BenchStack> {
+export async function createBenchStack(
+  program: string,
+  service: ServiceSettings,
+  config: Record<string, string>,
+  env: Record<string, string> = {},
+): Promise<BenchStack> {
   const engine = await ensureEngine();
   const name = `${program}-${randomBytes(4).toString("hex")}`;
   const workDir = path.join(workRoot, name);
@@ -44,9 +50,28 @@ export async function createBenchStack(program: string, service: ServiceSettings
       EMBEDDED_CLIENT_ID: service.clientId,
       EMBEDDED_CLIENT_SECRET: service.clientSecret,
       EMBEDDED_ACCOUNT_ID: service.accountId,
+      ...env,
     },
   });
-  const stack = await Stack.create(name, workspace);
+  const removeWorkDir = async () => {
+    await fs.rm(workDir, { recursive: true, force: true });
+    await fs.rmdir(workRoot).catch(() => undefined);
+  };
+  let stack: Stack;
+  try {
+    stack = await Stack.create(name, workspace);
+  } catch (error) {
+    // No stack to remove, but the copy of the program must not stay behind.
+    await removeWorkDir();
+    throw error;
+  }
+  const dispose = async () => {
+    try {
+      await workspace.removeStack(name, { force: true });
+    } finally {
+      await removeWorkDir();
+    }
+  };
   const all: ConfigMap = {
     "embedded:baseUrl": { value: service.baseUrl },
     "embedded:clientId": { value: service.clientId },
@@ -54,16 +79,11 @@ export async function createBenchStack(program: string, service: ServiceSettings
     "embedded:accountId": { value: service.accountId },
   };
   for (const [key, value] of Object.entries(config)) all[key] = { value };
-  await stack.setAllConfig(all);
-  return {
-    stack,
-    async dispose() {
-      try {
-        await workspace.removeStack(name, { force: true });
-      } finally {
-        await fs.rm(workDir, { recursive: true, force: true });
-        await fs.rmdir(workRoot).catch(() => undefined);
-      }
-    },
-  };
+  try {
+    await stack.setAllConfig(all);
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+  return { stack, dispose };
 }

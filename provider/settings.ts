@@ -2,7 +2,7 @@
 // variables, then defaults (docs/DESIGN.md, "Provider settings"). This module is pure
 // (no @pulumi/pulumi import) so that the dynamic-provider process can load it cheaply.
 import type { ClientSettings } from "./client/client-settings";
-import { isLoopbackHost } from "./client/validation";
+import { isLoopbackHost, parseBaseUrl } from "./client/validation";
 
 /**
  * Every setting: its stack config key, its environment variable, whether it is a secret, its
@@ -175,6 +175,11 @@ export function checkBaseUrl(baseUrl: string): string {
     throw new SettingsError(
       `invalid ${where("baseUrl")}: ${url.protocol}//${url.host} is refused; use https (plain http only to a loopback host)`,
     );
+  }
+  try {
+    parseBaseUrl(baseUrl); // the client's other rules (no credentials, no query), refused here rather than at the first call
+  } catch (error) {
+    throw new SettingsError(`invalid ${where("baseUrl")}: ${error instanceof Error ? error.message : String(error)}`);
   }
   return baseUrl.replace(/\/+$/, "");
 }

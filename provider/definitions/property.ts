@@ -108,3 +108,27 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  * Outputs) are written out for their documentation, and this keeps them to the definition.
  */
 export type SameKeys<T, P> = [keyof T] extends [keyof P] ? ([keyof P] extends [keyof T] ? true : false) : false;
+
+/** The TypeScript type of values of a property type. */
+export type ValueOf<T> = T extends "string"
+  ? string
+  : T extends "boolean"
+    ? boolean
+    : T extends "integer" | "number"
+      ? number
+      : T extends { readonly array: infer I }
+        ? ValueOf<I>[]
+        : T extends { readonly map: infer V }
+          ? Record<string, ValueOf<V>>
+          : T extends { readonly oneOf: readonly (infer O)[] }
+            ? ValueOf<O>
+            : T extends { readonly enum: readonly (infer E)[] }
+              ? E
+              : unknown;
+
+/** The values of a property list: required ones present, the others optional. */
+export type ValuesOf<P extends Properties> = {
+  -readonly [K in keyof P as P[K] extends { readonly required: true } ? K : never]: ValueOf<P[K]["type"]>;
+} & {
+  -readonly [K in keyof P as P[K] extends { readonly required: true } ? never : K]?: ValueOf<P[K]["type"]>;
+};

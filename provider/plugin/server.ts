@@ -9,6 +9,7 @@ import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
+import { containsUnknown } from "../definitions/checks";
 import { packageSchema } from "../definitions/package-schema";
 import { isProgrammingError } from "../resources/report-once";
 import { runtime, useOwner } from "../resources/runtime";
@@ -34,7 +35,7 @@ function serviceError(error: unknown): Partial<grpc.StatusObject> {
     // records the resource with its id, and the next `up` calls Update to finish it.
     const detail = new proto.ErrorResourceInitFailed()
       .setId(partial.id)
-      .setProperties(toStruct(partial.properties as Props))
+      .setProperties(toStruct(partial.properties as Props, (error as { secretNames?: string[] }).secretNames ?? []))
       .setReasonsList(Array.isArray(partial.reasons) ? partial.reasons.map(String) : [message]);
     const any = new Any();
     any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
@@ -61,8 +62,14 @@ function unimplemented(name: string): grpc.handleUnaryCall<unknown, unknown> {
 
 /** The service implementation; `version` is the package's, `log` reaches the engine. */
 export function providerService(version: string, log: EngineLog): grpc.UntypedServiceImplementation {
-  runtime().warn = (message) => log.warn(message);
+  const state = runtime();
+  state.host = "plugin";
+  state.warn = (message) => log.warn(message);
   let schema: string | undefined;
+  // A provider whose settings are not all known yet (preview, from another resource's output):
+  // nothing can be checked against the service, so Check passes the inputs on, as the engine
+  // itself does for a provider it could not configure.
+  let settingsUnknown = false;
   return {
     getPluginInfo: unary<Empty, PluginInfo>(async () => new PluginInfo().setVersion(version)),
     getSchema: unary<proto.GetSchemaRequest, proto.GetSchemaResponse>(async () => {
@@ -102,6 +109,7 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
           settings[key.slice(key.lastIndexOf(":") + 1)] = value;
         });
       }
+      settingsUnknown = Object.values(settings).some(containsUnknown);
       runtime().config = configSourceOf(settings);
       return new proto.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(false).setAcceptresources(false).setAcceptoutputs(false);
     }),
@@ -116,7 +124,7 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
       const type = resourceTypeOf(req.getUrn(), req.getType());
       const olds = fromStruct(req.getOlds());
       const news = fromStruct(req.getNews());
-      const result = await type.implementation.check(olds.props, news.props);
+      const result = settingsUnknown ? { inputs: news.props, failures: [] } : await type.implementation.check(olds.props, news.props);
       return new proto.CheckResponse()
         .setInputs(toStruct(result.inputs ?? news.props, [...type.secrets, ...news.secrets]))
         .setFailuresList(checkFailures(result.failures));
@@ -133,8 +141,14 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
       const type = resourceTypeOf(req.getUrn(), req.getType());
       useOwner(ownerOfUrn(req.getUrn()));
       const inputs = fromStruct(req.getProperties());
-      const { id, outs } = await type.implementation.create(inputs.props);
-      return new proto.CreateResponse().setId(id).setProperties(toStruct(withInputs(inputs.props, outs), [...type.secrets, ...inputs.secrets]));
+      const secrets = [...type.secrets, ...inputs.secrets];
+      try {
+        const { id, outs } = await type.implementation.create(inputs.props);
+        return new proto.CreateResponse().setId(id).setProperties(toStruct(withInputs(inputs.props, outs), secrets));
+      } catch (error) {
+        // A partly created resource's properties go into the state too: as secret as its inputs.
+        throw error instanceof Error ? Object.assign(error, { secretNames: secrets }) : error;
+      }
     }),
     read: unary<proto.ReadRequest, proto.ReadResponse>(async (req) => {
       const type = resourceTypeOf(req.getUrn(), req.getType());

@@ -61,8 +61,9 @@ function defined(value: unknown): unknown {
 /** The properties as a Struct, the named ones (when present) wrapped as secrets. */
 export function toStruct(props: Props, secrets: Iterable<string> = []): Struct {
   const out = defined(props) as Record<string, Parameters<typeof Struct.fromJavaScript>[0][string]>;
-  for (const key of secrets) {
-    if (out[key] !== undefined && out[key] !== null) out[key] = { [SIG_KEY]: SECRET_SIG, value: out[key] };
+  for (const key of new Set(secrets)) {
+    const value = out[key];
+    if (value !== undefined && value !== null && !isSecret(value)) out[key] = { [SIG_KEY]: SECRET_SIG, value };
   }
   return Struct.fromJavaScript(out);
 }

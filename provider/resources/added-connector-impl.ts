@@ -1,6 +1,8 @@
 // AddedConnector's provider implementation, loaded by the dynamic-provider process at call
 // time (see added-connector.ts). Rules: issue 3, "Resources", AddedConnector.
 import { z } from "zod";
+import { ADDED_CONNECTOR } from "../definitions/added-connector";
+import { inputSchema, typeFailures, withDefaults } from "../definitions/checks";
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
 import type { AddedConnectorView } from "../client";
 import { AddOutcomeUnknownError, type AddOutcome } from "./add-coalescer";
@@ -21,12 +23,8 @@ import {
 
 export { configureFromRequest } from "./runtime";
 
-/** The inputs after check(): accountId resolved, adoptExisting defaulted. */
-export const addedConnectorInputs = z.looseObject({
-  connectorId: z.string(),
-  accountId: z.string().optional(),
-  adoptExisting: z.boolean().optional(),
-});
+/** The inputs after check(): accountId resolved, adoptExisting defaulted (from the definition). */
+export const addedConnectorInputs = inputSchema(ADDED_CONNECTOR.inputs);
 
 /** Outputs: the List Added Connectors view plus the resource's own inputs. */
 export const addedConnectorOutputs = z.looseObject({
@@ -61,9 +59,9 @@ function parseInputs(props: Props): { connectorId: string; accountId: string; ad
 
 /** One failure per property; never throws, so `pulumi preview` lists every problem at once. */
 export async function check(_olds: Props, news: Props): Promise<CheckResult> {
-  const failures: CheckFailure[] = [];
-  const inputs: Props = { ...news };
-  const { connectorId, accountId, adoptExisting } = news;
+  const failures: CheckFailure[] = typeFailures(ADDED_CONNECTOR.inputs, news, ["adoptExisting"]);
+  const inputs: Props = withDefaults(ADDED_CONNECTOR.inputs, news);
+  const { connectorId, accountId } = news;
   if (!isUnknown(connectorId) && (typeof connectorId !== "string" || !CONNECTOR_ID_PATTERN.test(connectorId))) {
     failures.push({
       property: "connectorId",
@@ -79,11 +77,6 @@ export async function check(_olds: Props, news: Props): Promise<CheckResult> {
   } else {
     const problem = accountIdProblem(accountId);
     if (problem) failures.push({ property: "accountId", reason: problem });
-  }
-  if (adoptExisting === undefined || adoptExisting === null) {
-    inputs.adoptExisting = false;
-  } else if (!isUnknown(adoptExisting) && typeof adoptExisting !== "boolean") {
-    failures.push({ property: "adoptExisting", reason: `adoptExisting must be a boolean, got ${JSON.stringify(adoptExisting)}` });
   }
   return { inputs, failures };
 }
@@ -155,10 +148,10 @@ async function addOwn(connectorId: string, accountId: string, adoptExisting: boo
   try {
     existing = await state.added.find(client, accountId, connectorId);
   } catch (error) {
-    if (!outcome.owned && !adoptExisting) throw new Error(withRequestId(alreadyAddedMessage(connectorId, accountId), error));
+    if (!outcome.owned && !adoptExisting) throw new Error(withRequestId(alreadyAddedMessage(connectorId, accountId, undefined, state.host), error));
     throw failure(`reading connector ${connectorId} of sub-account ${accountId} after adding it failed`, error);
   }
-  if (!outcome.owned && !adoptExisting) throw new Error(alreadyAddedMessage(connectorId, accountId, existing?.name));
+  if (!outcome.owned && !adoptExisting) throw new Error(alreadyAddedMessage(connectorId, accountId, existing?.name, state.host));
   if (!existing) throw new Error(`connector ${connectorId} was not found in sub-account ${accountId} after adding it; run \`pulumi up\` again`);
   return existing;
 }

@@ -1,12 +1,20 @@
 // What AddedConnector tells a user when the service refuses: each message names the
 // connector, the sub-account and what to do next (README, "Troubleshooting").
 
-export function alreadyAddedMessage(connectorId: string, accountId: string, name?: string): string {
+/** Which host runs the provider: the advice differs (only the plugin's resources can be imported). */
+export type ProviderHost = "dynamic" | "plugin";
+
+export function alreadyAddedMessage(connectorId: string, accountId: string, name?: string, host: ProviderHost = "dynamic"): string {
   const label = name ? `"${name}" (${connectorId})` : connectorId;
+  const adopt =
+    host === "plugin"
+      ? `To manage the existing one, import it (\`pulumi import embedded:index:AddedConnector <name> ${accountId}/${connectorId}\`) ` +
+        `or set \`adoptExisting: true\` on this AddedConnector; `
+      : `To manage the existing one, set \`adoptExisting: true\` on this AddedConnector ` +
+        `(\`pulumi import\` does not work for dynamic-provider resources); `;
   return (
     `connector ${label} is already added to sub-account ${accountId}, outside this resource. ` +
-    `To manage the existing one, set \`adoptExisting: true\` on this AddedConnector ` +
-    `(\`pulumi import\` does not work for dynamic-provider resources); ` +
+    adopt +
     `or remove it from the sub-account first. If an earlier \`pulumi up\` of this stack was killed while adding it ` +
     `and ran on another machine (the record of its pending Add lives in $PULUMI_HOME), \`adoptExisting: true\` takes it back too.`
   );

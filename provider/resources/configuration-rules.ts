@@ -5,7 +5,7 @@ import { createHmac } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import type { ConnectorConfigurationView } from "../client";
-import { containsUnknown } from "./shared";
+import { containsUnknown, kindOf } from "../definitions/checks";
 
 export type FieldDescriptor = ConnectorConfigurationView["configuration"][number];
 export type SecretValue = string | number | string[];
@@ -34,11 +34,7 @@ function isEmptyValue(value: unknown): boolean {
 
 // Messages name the kind of a value, never the value: every secretConfig value is a secret
 // to Pulumi, and a misplaced API key must not end up in the engine's output.
-export function kindOf(value: unknown): string {
-  if (Array.isArray(value)) return "a list";
-  if (value === null) return "null";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
-}
+export { kindOf } from "../definitions/checks";
 
 type Checked = { value: SecretValue } | { problem: string };
 

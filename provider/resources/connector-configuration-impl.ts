@@ -3,25 +3,20 @@
 import { isDeepStrictEqual } from "node:util";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { inputSchema, typeFailures } from "../definitions/checks";
+import { CONNECTOR_CONFIGURATION } from "../definitions/connector-configuration";
+import type { ValuesOf } from "../definitions/property";
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
 import type { ConnectorConfigurationView } from "../client";
 import { accountIdFor, cachedConfiguration, currentClient, runtime } from "./runtime";
-import { descriptorsOf, fingerprintOf, kindOf, normalisesTo, sameValue, validateSecretConfig, valuesOf } from "./configuration-rules";
+import { descriptorsOf, fingerprintOf, normalisesTo, sameValue, validateSecretConfig, valuesOf } from "./configuration-rules";
 import { CONNECTOR_ID_PATTERN, accountIdProblem, containsUnknown, failure, isUnknown, splitId, statusOf, withRequestId } from "./shared";
 
 export { configureFromRequest } from "./runtime";
 
-const secretValue = z.union([z.string(), z.number(), z.array(z.string())]);
-
-export const configurationInputs = z.looseObject({
-  connectorId: z.string(),
-  accountId: z.string().optional(),
-  configurationId: z.string().optional(),
-  name: z.string().optional(),
-  secretName: z.string().optional(),
-  secretConfig: z.record(z.string(), secretValue),
-});
-type Inputs = z.infer<typeof configurationInputs>;
+/** The inputs after check() (from the definition). */
+export const configurationInputs = inputSchema(CONNECTOR_CONFIGURATION.inputs);
+type Inputs = ValuesOf<typeof CONNECTOR_CONFIGURATION.inputs>;
 
 export const configurationOutputs = z.looseObject({
   connectorId: z.string(),
@@ -48,7 +43,7 @@ function nullishToUndefined(props: Props): Props {
 
 /** Validates ids and secretConfig against the live descriptors; reads only (GET). */
 export async function check(olds: Props, news: Props): Promise<CheckResult> {
-  const failures: CheckFailure[] = [];
+  const failures: CheckFailure[] = typeFailures(CONNECTOR_CONFIGURATION.inputs, news, ["configurationId", "name", "secretName"]);
   const inputs: Props = { ...news };
   const { connectorId, configurationId, secretConfig } = news;
   const idOk = typeof connectorId === "string" && CONNECTOR_ID_PATTERN.test(connectorId);
@@ -65,12 +60,6 @@ export async function check(olds: Props, news: Props): Promise<CheckResult> {
   } else {
     const problem = accountIdProblem(accountId);
     if (problem) failures.push({ property: "accountId", reason: problem });
-  }
-  for (const key of ["configurationId", "name", "secretName"] as const) {
-    const value = news[key];
-    if (value !== undefined && value !== null && !isUnknown(value) && typeof value !== "string") {
-      failures.push({ property: key, reason: `${key} must be a string, got ${kindOf(value)}` });
-    }
   }
   const configOk = secretConfig !== null && typeof secretConfig === "object" && !Array.isArray(secretConfig);
   if (!isUnknown(secretConfig) && !configOk) {
@@ -281,7 +270,10 @@ export async function importExisting(id: string): Promise<{ id: string; props: P
     );
   }
   const configurationId = view.secretConfig[0]?.configurationId;
-  const secretConfig = validateSecretConfig(connectorId, descriptorsOf(view), valuesOf(view)).normalised as Inputs["secretConfig"];
+  // Read-only fields are the service's to set: a program may not (check refuses them).
+  const settable = descriptorsOf(view).filter((field) => !field.readonly);
+  const values = Object.fromEntries(Object.entries(valuesOf(view)).filter(([id]) => settable.some((field) => field.id === id)));
+  const secretConfig = validateSecretConfig(connectorId, settable, values).normalised as Inputs["secretConfig"];
   const inputs: Props = { connectorId, accountId, configurationId, secretConfig };
   const outs = outputsOf(view, { connectorId, accountId, configurationId, secretConfig }, randomBytes(16).toString("hex"));
   return { id: `${accountId}/${connectorId}`, props: { ...outs, secretConfig }, inputs };

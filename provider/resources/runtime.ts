@@ -7,6 +7,7 @@ import { getClient, type ConnectorConfigurationView, type EmbeddedClient } from 
 import { AddCoalescer } from "./add-coalescer";
 import { AddJournal, defaultJournalDir } from "./add-journal";
 import { AddedConnectorsCache } from "./added-connectors-cache";
+import type { ProviderHost } from "./added-connector-messages";
 import {
   configSourceFromGetter,
   noConfig,
@@ -30,6 +31,8 @@ export interface ProviderRuntime {
   owner: string;
   /** The pending-Add journal (add-journal.ts) of `owner`; none when the stack is unknown. */
   journal?: AddJournal;
+  /** Which host runs the provider (the dynamic-provider process, or the plugin `embedded`). */
+  host: ProviderHost;
   /** Where warnings go; the provider process has no pulumi.log, so stderr by default. */
   warn: (message: string) => void;
   /** Tests only: a client to use instead of getClient(settings). */
@@ -58,6 +61,7 @@ function fresh(): ProviderRuntime {
       ownership: { snapshot: (client, accountId) => added.snapshot(client, accountId), journal: () => state.journal },
     }),
     owner: "",
+    host: "dynamic",
     warn: (message) => console.error(`warning: ${message}`),
   };
   return state;

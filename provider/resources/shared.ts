@@ -1,8 +1,9 @@
 // Helpers shared by the provider implementations (loaded in the dynamic-provider process).
 import { checkAccountId } from "../client";
 
-/** pulumi.runtime's unknownValue: how an unknown input reaches a dynamic provider during preview. */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+import { UNKNOWN } from "../definitions/checks";
+
+export { UNKNOWN, containsUnknown } from "../definitions/checks";
 
 export const CONNECTOR_ID_PATTERN = /^[A-Za-z0-9]{16}$/;
 
@@ -10,13 +11,6 @@ export function isUnknown(value: unknown): boolean {
   return value === UNKNOWN;
 }
 
-/** True when the value or anything inside it is unknown. */
-export function containsUnknown(value: unknown): boolean {
-  if (isUnknown(value)) return true;
-  if (Array.isArray(value)) return value.some(containsUnknown);
-  if (value !== null && typeof value === "object") return Object.values(value).some(containsUnknown);
-  return false;
-}
 
 /** The request id of a service error, if the error carries one. */
 export function requestIdOf(error: unknown): string | undefined {

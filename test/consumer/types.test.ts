@@ -4,7 +4,7 @@
 // `pulumi new typescript` (strict, no skipLibCheck, no esModuleInterop).
 import { strict as assert } from "node:assert";
 import { execFile } from "node:child_process";
-import { promises as fs } from "node:fs";
+import { constants as fsConstants, promises as fs } from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import * as semver from "semver";
@@ -59,14 +59,31 @@ describe("consumer: the packed package in a user's project", function () {
     installed = path.join(project.dir, "node_modules", PACKAGE_NAME);
   });
 
-  it("ships the provider and the generate command, not the local service", async () => {
-    const { stdout } = await execFileAsync("tar", ["-tzf", project.tarball], { maxBuffer: 16 * 1024 * 1024 });
-    const files = stdout.split("\n").filter(Boolean);
+  it("ships the provider, the plugin `embedded` and the commands, not the local service", async () => {
+    // tar -tv: "<mode> <owner> <size> <date> <time> <path>", the mode as ls prints it.
+    const { stdout } = await execFileAsync("tar", ["-tvzf", project.tarball], { maxBuffer: 16 * 1024 * 1024 });
+    const modes = new Map(
+      stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => {
+          const fields = line.trim().split(/\s+/);
+          return [fields[fields.length - 1], fields[0]] as const;
+        }),
+    );
+    const files = [...modes.keys()];
     assert.ok(files.includes("package/dist/provider/index.js"));
     assert.ok(files.includes("package/dist/provider/index.d.ts"));
-    assert.ok(files.includes("package/dist/cli/main.js"), "the generate command");
+    assert.ok(files.includes("package/dist/cli/main.js"), "the generate and plugin install commands");
+    assert.ok(files.includes("package/dist/cli/plugin-install.js"), "the plugin install command");
+    assert.ok(files.includes("package/dist/plugin/embedded-plugin.js"), "the plugin's bundle");
+    const launcher = modes.get("package/dist/plugin/pulumi-resource-embedded");
+    assert.ok(launcher, "the plugin's executable");
+    assert.match(launcher, /^-rwx/, `the plugin's executable keeps its executable bit in the tarball (${launcher})`);
     const unwanted = files.filter((f) => /^package\/(dist\/(service|test|bench)\/|dist\/cli\/start\.|service\/)/.test(f));
     assert.deepEqual(unwanted, []);
+    // What the user's npm install made of it: the engine runs the launcher as it is.
+    await fs.access(path.join(installed, "dist", "plugin", "pulumi-resource-embedded"), fsConstants.X_OK);
   });
 
   it("depends on undici, zod and commander only, with @pulumi/pulumi a peer admitting every tested version", async () => {
@@ -96,6 +113,10 @@ describe("consumer: the packed package in a user's project", function () {
     const { files, bareImports } = await declarationGraph(path.join(installed, "dist", "provider", "index.d.ts"));
     assert.deepEqual([...bareImports].sort(), ["@pulumi/pulumi"]);
     const relative = files.map((f) => path.relative(installed, f));
+    // The plugin's SDK (the namespace `embedded`) is part of the graph, not a separate entry.
+    for (const file of ["index", "provider", "added-connector", "connector-configuration", "functions"]) {
+      assert.ok(relative.includes(`dist/provider/embedded/${file}.d.ts`), `embedded/${file}.d.ts in ${relative.join(", ")}`);
+    }
     assert.ok(!relative.some((f) => f.endsWith("client/schemas.d.ts") || f.endsWith("client/client.d.ts")), relative.join(", "));
   });
 
@@ -105,6 +126,7 @@ describe("consumer: the packed package in a user's project", function () {
     const files: string[] = [];
     const readme = typescriptBlocks(await fs.readFile(path.join(repoRoot, "README.md"), "utf8"));
     assert.ok(readme.length >= 1, "the README has a TypeScript example");
+    assert.ok(readme.some((block) => block.includes("embedded.Provider")), "the README has the plugin's TypeScript example");
     for (const [i, block] of readme.entries()) {
       await fs.mkdir(path.join(checkDir, `readme-${i}`), { recursive: true });
       await fs.writeFile(path.join(checkDir, `readme-${i}`, "index.ts"), block);
@@ -132,6 +154,30 @@ describe("consumer: the packed package in a user's project", function () {
         "  ec.getConnectorConfigurationOutput({ connectorId: id }).fields;",
         "// @ts-expect-error no index signature: an unknown field does not compile",
         "export const typo = found.conectorId;",
+        "// The plugin's SDK: the same types, with explicit providers.",
+        'const customer = new ec.embedded.Provider("p", { timeoutMs: 1 });',
+        "const byPlugin = ec.embedded.findConnectorOutput(",
+        '  { name: "Amazon S3", supportedType: "Source" },',
+        "  { provider: customer },",
+        ");",
+        "export const pluginId: pulumi.Output<string> = byPlugin.connectorId;",
+        'export const pluginSide: pulumi.Output<"Source" | "Destination"> = byPlugin.supportedType;',
+        'const added = new ec.embedded.AddedConnector("a", { connectorId: pluginId }, { provider: customer });',
+        "export const addedAccount: pulumi.Output<string> = added.accountId;",
+        "export const pluginFields: pulumi.Output<ec.ConfigurationField[]> =",
+        "  ec.embedded.getConnectorConfigurationOutput({ connectorId: added.connectorId }, { provider: customer }).fields;",
+        'export const configured = new ec.embedded.ConnectorConfiguration("c", {',
+        "  connectorId: added.connectorId,",
+        '  secretConfig: { bucket: "b", secretAccessKey: pulumi.secret("s") },',
+        "});",
+        "// @ts-expect-error a typo'd argument of the plugin's AddedConnector does not compile",
+        'new ec.embedded.AddedConnector("b", { connectorId: pluginId, adoptExistng: true });',
+        "// @ts-expect-error an unknown setting of an explicit provider does not compile",
+        'new ec.embedded.Provider("q", { timeout: 1 });',
+        "// @ts-expect-error a setting's type is checked",
+        'new ec.embedded.Provider("r", { timeoutMs: "1" });',
+        "// @ts-expect-error the plugin's AddedConnector has no such output",
+        "export const pluginTypo = added.conectorId;",
         "",
       ].join("\n"),
     );

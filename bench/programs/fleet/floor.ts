@@ -4,40 +4,7 @@
 // the language host and the dynamic-provider process cost on their own for resources of
 // that shape; the ratio this / floor is then what the provider's own work adds.
 import * as pulumi from "@pulumi/pulumi";
-
-/** Output values of an AddedConnector, static but of realistic sizes. */
-function connectorOutputs(connectorId: string): Record<string, unknown> {
-    return {
-        platformId: "d9c1f7b083367829",
-        name: `Floor connector ${connectorId}`,
-        logo: "https://logos.example.com/floor.svg",
-        dataType: "events",
-        dataTypeCategory: "events",
-        platformType: "Customer Data Platform (CDP)",
-        supportedType: "Source",
-        transfer: true,
-        configured: false,
-        description: `Floor connector ${connectorId}: events source on Floor (events).`,
-        srcConnections: 0,
-        destConnections: 0,
-        editable: true,
-        env: "production",
-    };
-}
-
-/** Output values of a ConnectorConfiguration (lastUpdated changes with the secret, as a write would). */
-function configurationOutputs(inputs: Record<string, unknown>): Record<string, unknown> {
-    const stamp = 1_700_000_000 + JSON.stringify(inputs.secretConfig ?? {}).length;
-    return {
-        configurationId: inputs.configurationId ?? "6f36adc1a0225a84",
-        configured: true,
-        lastUpdated: stamp,
-        appliedLastUpdated: stamp,
-        values: { apiBaseUrl: "https://api.floor.example.com/v1", batchSize: "100", dataCenter: "EU", workspace: "bench" },
-        fingerprint: `hmac-sha256:${"0".repeat(64)}`,
-        fingerprintSalt: "6aff1e7bbe92b4a2d5dfac48912199b8",
-    };
-}
+import { CONFIGURATION_SECRET_OUTPUTS, configurationOutputs, connectorOutputs } from "./floor-outputs";
 
 function floorProvider(outputs: (inputs: Record<string, unknown>) => Record<string, unknown>): pulumi.dynamic.ResourceProvider {
     return {
@@ -74,6 +41,6 @@ export class FloorConfiguration extends pulumi.dynamic.Resource {
     constructor(name: string, args: { connectorId: pulumi.Input<string>; secretConfig: pulumi.Input<Record<string, pulumi.Input<string | number>>> }) {
         const props: pulumi.Inputs = { ...args, accountId: "floor", name: undefined, secretName: undefined, secretConfig: pulumi.secret(args.secretConfig) };
         for (const key of Object.keys(configurationOutputs({}))) props[key] = undefined;
-        super(configurationProvider, name, props, { additionalSecretOutputs: ["fingerprint", "values"] }, "bench-floor", "ConnectorConfiguration");
+        super(configurationProvider, name, props, { additionalSecretOutputs: CONFIGURATION_SECRET_OUTPUTS }, "bench-floor", "ConnectorConfiguration");
     }
 }

@@ -1,0 +1,18 @@
+// Builds the plugin `embeddedfloor` (scripts/bundle-plugin-floor.js, on the compiled
+// dist/bench/plugin-floor) and installs it into the bench engine's hermetic PULUMI_HOME as the
+// plugin `embedded` is installed there (test/e2e/engine.ts): `pulumi plugin install resource
+// <name> <version> --file <dir>`. The program's classes (programs/fleet/plugin-floor.ts) ask
+// for the same version, the package's.
+import * as path from "node:path";
+import { PLUGIN_VERSION } from "../../provider/plugin/version";
+import { execFileAsync, type Engine, repoRoot } from "../../test/e2e/engine";
+import { FLOOR_PACKAGE } from "./server";
+
+export async function installFloorPlugin(engine: Engine): Promise<string> {
+  const script = path.join(repoRoot, "scripts", "bundle-plugin-floor.js");
+  const { stdout } = await execFileAsync(process.execPath, [script], { cwd: repoRoot });
+  const dir = stdout.trim().split("\n").pop() ?? "";
+  const args = ["plugin", "install", "resource", FLOOR_PACKAGE, PLUGIN_VERSION, "--file", dir, "--reinstall", "--non-interactive"];
+  await execFileAsync(path.join(engine.binDir, "pulumi"), args, { env: { ...process.env, ...engine.env } });
+  return dir;
+}

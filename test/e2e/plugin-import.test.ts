@@ -1,0 +1,227 @@
+// `pulumi import` and the `import` resource option with the plugin `embedded`, from a
+// TypeScript program: connectors added and configured by hand (through the service's API) are
+// taken into the stack without any Add call; the program then declares exactly them and
+// previews clean, except for the configuration's Password (never imported), which one update
+// writes. Importing what does not exist fails with a message naming it. The tests run in
+// order and each builds on the one before.
+import { strict as assert } from "node:assert";
+import { randomBytes } from "node:crypto";
+import { E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, resourceName, type StateResource } from "./harness";
+import { connectorId, FACEBOOK, MIXPANEL, S3, SEGMENT, startService, type E2EService } from "./fixtures";
+import {
+    ADD_ROUTE,
+    ADDED_CONNECTOR_TYPE,
+    callsTo,
+    CONFIGURATION_TYPE,
+    CONFIGURE_ROUTE,
+    diagnostics,
+    engineFailure,
+    liveValues,
+    occurrences,
+    pluginStack,
+    revealed,
+} from "./plugin-fixtures";
+
+/** What was configured by hand, as a program declares it. */
+const HAND_VALUES = { workspace: "by-hand", dataCenter: "APAC", batchSize: 250, eventTypes: ["page", "track"] };
+
+/**
+ * `pulumi import` as a user runs it here: no code generation (the Node.js language host of
+ * this engine has no GenerateProgram) and not protected (the default, protect, is the
+ * engine's business and would only make every later step say so).
+ */
+const IMPORT_FLAGS = ["--yes", "--generate-code=false", "--protect=false"];
+
+describe("e2e: plugin import (pulumi import, the import option)", function () {
+    this.timeout(ENGINE_TIMEOUT_MS);
+    const handKey = `hand-key-${randomBytes(6).toString("hex")}`;
+    const programKey = `program-key-${randomBytes(6).toString("hex")}`;
+    let svc: E2EService;
+    let stack: E2EStack;
+    let addsBefore: number;
+    /** The imported configuration's inputs (secrets shown). */
+    let importedInputs: Record<string, unknown> = {};
+
+    function byName(resources: StateResource[]): Map<string, StateResource> {
+        return new Map(resources.map((r) => [resourceName(r), r]));
+    }
+
+    before(async function () {
+        this.timeout(30 * 60_000);
+        await ensureEngine();
+        svc = await startService();
+        // By hand: three connectors added, one of them configured.
+        await svc.outOfBand.add(svc.accountId, [SEGMENT, MIXPANEL, S3]);
+        await svc.outOfBand.configure(svc.accountId, SEGMENT, { apiKey: handKey, ...HAND_VALUES });
+        addsBefore = callsTo(await svc.service.stats(), ADD_ROUTE);
+        // The program declares nothing yet.
+        stack = await pluginStack(svc, "plugin-import");
+    });
+
+    after(async function () {
+        await stack?.dispose();
+        await svc?.service.stop();
+    });
+
+    it("`pulumi import` takes in the hand-added connector and its configuration, without the Password", async () => {
+        await stack.cli(["import", ADDED_CONNECTOR_TYPE, "segment", `${svc.accountId}/${SEGMENT}`, ...IMPORT_FLAGS]);
+        await stack.cli(["import", CONFIGURATION_TYPE, "segmentConfig", `${svc.accountId}/${SEGMENT}`, ...IMPORT_FLAGS]);
+
+        const resources = byName(await stack.resources());
+        assert.deepEqual([...resources.keys()].sort(), ["segment", "segmentConfig"]);
+        const segment = resources.get("segment");
+        assert.equal(segment?.type, ADDED_CONNECTOR_TYPE);
+        assert.equal(segment?.id, `${svc.accountId}/${SEGMENT}`);
+        assert.equal(segment?.outputs?.name, "Segment");
+        assert.deepEqual(
+            { connectorId: segment?.inputs?.connectorId, accountId: segment?.inputs?.accountId },
+            { connectorId: SEGMENT, accountId: svc.accountId },
+        );
+        const config = resources.get("segmentConfig");
+        assert.equal(config?.type, CONFIGURATION_TYPE);
+        assert.equal(config?.id, `${svc.accountId}/${SEGMENT}`);
+        // The non-Password values the service returns became the inputs; the Password did not.
+        const secretConfig = revealed(config?.inputs?.secretConfig) as Record<string, unknown> | undefined;
+        // Exactly the values set by hand: no Password (the service never returns it), and no
+        // read-only field (apiBaseUrl: the service's to set, which a program may not declare).
+        assert.deepEqual(secretConfig, HAND_VALUES);
+        assert.equal(config?.inputs?.configurationId, config?.outputs?.configurationId);
+        importedInputs = { ...config?.inputs, secretConfig };
+        const exported = await stack.exportText();
+        assert.ok(!exported.includes(handKey), "the hand-set Password is nowhere in the state");
+        const exportedConfig = (JSON.parse(exported) as { deployment: { resources: StateResource[] } }).deployment.resources.find(
+            (r) => resourceName(r) === "segmentConfig",
+        );
+        assert.match(JSON.stringify(exportedConfig?.inputs?.secretConfig), /ciphertext/, "the imported secretConfig is a secret");
+    });
+
+    it("declared as imported: no change for the AddedConnector; adding the Password is one update, then clean", async () => {
+        await stack.setConfig({ connectors: [{ key: "segment", connectorId: SEGMENT }] });
+        const preview = await stack.preview();
+        // The connector is the same; the configuration, not declared yet, would be deleted.
+        assert.deepEqual({ ...preview.changeSummary }, { same: 2, delete: 1 }, JSON.stringify(preview.changeSummary));
+        assert.doesNotMatch(preview.stdout, /AddedConnector\s+segment\s+(update|replace|create|delete)/);
+
+        // The program declares the imported inputs as they are, and adds the Password.
+        const { configurationId, secretConfig } = importedInputs;
+        assert.equal(typeof configurationId, "string");
+        await stack.setConfig(
+            {
+                connectors: [{ key: "segment", connectorId: SEGMENT }],
+                configurations: [
+                    { key: "segmentConfig", connectorId: SEGMENT, configurationId, after: "segment", secretConfig, secretRefs: { apiKey: "segmentKey" } },
+                ],
+            },
+            { secretValues: { segmentKey: programKey } },
+        );
+        const withPassword = await stack.preview();
+        assert.deepEqual(
+            { ...withPassword.changeSummary },
+            { same: 2, update: 1 },
+            `only the configuration changes: ${JSON.stringify(withPassword.changeSummary)}`,
+        );
+        assert.match(withPassword.stdout, /~\s+embedded:index:ConnectorConfiguration\s+segmentConfig\s+update/);
+
+        const configuresBefore = callsTo(await svc.service.stats(), CONFIGURE_ROUTE);
+        const lastUpdatedBefore = (await svc.outOfBand.getConfiguration(svc.accountId, SEGMENT)).lastUpdated;
+        const up = await stack.up();
+        assert.deepEqual({ ...up.summary.resourceChanges }, { same: 2, update: 1 }, JSON.stringify(up.summary.resourceChanges));
+        // The update wrote the configuration once, with the values as they were.
+        assert.equal(callsTo(await svc.service.stats(), CONFIGURE_ROUTE), configuresBefore + 1);
+        assert.ok((await svc.outOfBand.getConfiguration(svc.accountId, SEGMENT)).lastUpdated > lastUpdatedBefore, "written");
+        const live = await liveValues(svc.outOfBand, svc.accountId, SEGMENT);
+        assert.equal(live.workspace, "by-hand");
+        assert.equal(live.dataCenter, "APAC");
+        assert.equal(live.batchSize, "250");
+        assert.equal(live.eventTypes, "page,track");
+
+        await stack.preview({ expectNoChanges: true });
+        await stack.preview({ refresh: true, expectNoChanges: true });
+    });
+
+    it("the `import` resource option adopts another hand-added connector with no changes", async () => {
+        const connectors = [
+            { key: "segment", connectorId: SEGMENT },
+            { key: "mixpanel", connectorId: MIXPANEL, import: `${svc.accountId}/${MIXPANEL}` },
+        ];
+        await stack.setConfig({ connectors });
+        const preview = await stack.preview();
+        assert.deepEqual({ ...preview.changeSummary }, { same: 3, import: 1 }, JSON.stringify(preview.changeSummary));
+
+        const up = await stack.up();
+        assert.deepEqual({ ...up.summary.resourceChanges }, { same: 3, import: 1 }, JSON.stringify(up.summary.resourceChanges));
+        const mixpanel = byName(await stack.resources()).get("mixpanel");
+        assert.equal(mixpanel?.type, ADDED_CONNECTOR_TYPE);
+        assert.equal(mixpanel?.id, `${svc.accountId}/${MIXPANEL}`);
+        assert.equal(mixpanel?.outputs?.name, "Mixpanel");
+        await stack.preview({ expectNoChanges: true });
+    });
+
+    it("importing what does not exist fails, naming the connector and the sub-account", async () => {
+        const stateBefore = (await stack.resources()).map(resourceName).sort();
+        // Not added to the sub-account.
+        const missing = await engineFailure(() =>
+            stack.cli(["import", ADDED_CONNECTOR_TYPE, "facebook", `${svc.accountId}/${FACEBOOK}`, ...IMPORT_FLAGS]),
+        );
+        assert.ok(missing.printed.includes(FACEBOOK), `names the connector:\n${missing.printed}`);
+        assert.ok(missing.printed.includes(svc.accountId), "names the sub-account");
+        assert.match(missing.printed, /not added to sub-account/);
+
+        // Added, but never configured: there is no configuration to import.
+        const unconfigured = await engineFailure(() =>
+            stack.cli(["import", CONFIGURATION_TYPE, "s3Config", `${svc.accountId}/${S3}`, ...IMPORT_FLAGS]),
+        );
+        assert.ok(unconfigured.printed.includes(S3), `names the connector:\n${unconfigured.printed}`);
+        assert.ok(unconfigured.printed.includes(svc.accountId), "names the sub-account");
+        assert.match(unconfigured.printed, /no saved configuration/);
+
+        // The import option, in a program: the up fails the same way and adds nothing.
+        const other = connectorId("Google Ads Reporting");
+        await stack.setConfig({
+            connectors: [
+                { key: "segment", connectorId: SEGMENT },
+                { key: "mixpanel", connectorId: MIXPANEL },
+                { key: "ghost", connectorId: other, import: `${svc.accountId}/${other}` },
+            ],
+        });
+        const option = await engineFailure(() => stack.up());
+        assert.ok(option.printed.includes(other), `names the connector:\n${option.printed}`);
+        assert.ok(option.printed.includes(svc.accountId), "names the sub-account");
+
+        assert.deepEqual((await stack.resources()).map(resourceName).sort(), stateBefore, "the state is as before");
+        assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [SEGMENT, MIXPANEL, S3].sort(), "nothing added");
+    });
+
+    it("no Add call reached the service for the imported connectors", async () => {
+        assert.equal(callsTo(await svc.service.stats(), ADD_ROUTE), addsBefore);
+    });
+
+    it("a hand-added connector declared without import is refused with the command that imports it; that command works", async () => {
+        const connectors = [
+            { key: "segment", connectorId: SEGMENT },
+            { key: "mixpanel", connectorId: MIXPANEL },
+            { key: "s3", connectorId: S3 },
+        ];
+        await stack.setConfig({ connectors });
+        const refused = await engineFailure(() => stack.up());
+        const command = `pulumi import ${ADDED_CONNECTOR_TYPE} <name> ${svc.accountId}/${S3}`;
+        const block = diagnostics(refused.stdout).get(`${ADDED_CONNECTOR_TYPE} (s3)`);
+        assert.ok(block, `Diagnostics has a block for s3:\n${refused.printed}`);
+        assert.match(block, /"Amazon S3" \([0-9a-f]{16}\) is already added to sub-account/);
+        assert.equal(occurrences(block, command), 1, `the import command once in:\n${block}`);
+        assert.doesNotMatch(block, /does not work for dynamic-provider resources/, "no advice meant for the dynamic provider");
+        assert.ok(!byName(await stack.resources()).has("s3"), "s3 is not in the state");
+
+        // The command, as the message gives it.
+        await stack.cli(["import", ADDED_CONNECTOR_TYPE, "s3", `${svc.accountId}/${S3}`, ...IMPORT_FLAGS]);
+        await stack.preview({ expectNoChanges: true });
+        assert.equal(byName(await stack.resources()).get("s3")?.id, `${svc.accountId}/${S3}`);
+        assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [SEGMENT, MIXPANEL, S3].sort(), "added once each");
+    });
+
+    it("imported connectors are managed: destroy removes them all", async () => {
+        await stack.destroy();
+        assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), []);
+        assert.deepEqual(await stack.resources(), []);
+    });
+});

@@ -1,0 +1,220 @@
+// embedded:index:ConnectorConfiguration over gRPC against the local service: what is secret
+// on the wire (secretConfig, values, fingerprint), Check against the live fields, Create,
+// Diff, Update, refresh, import, and the Delete warning that reaches the engine's log.
+import assert from "node:assert/strict";
+import { LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
+import * as proto from "@pulumi/pulumi/proto/provider_pb";
+import { stableId } from "../../service/domain/ids";
+import { startLocalService, type LocalService } from "../helpers/local-service";
+import { grpcError, isolateEnvironment, isSecret, Plugin, resetRuntime, secret, secretDepth, secretValue, startFakeEngine, UNKNOWN, urnOf, type Props } from "./harness";
+
+const { DIFF_NONE, DIFF_SOME } = proto.DiffResponse.DiffChanges;
+const SEGMENT = stableId("connector", "Segment");
+const URN = urnOf("ConnectorConfiguration", "segment");
+const API_KEY = "s3cr3t-api-key-value";
+const CONFIG = { apiKey: API_KEY, workspace: "acme", dataCenter: "EU", eventTypes: ["page", "track"], batchSize: 100 };
+
+const unwrapped = secretValue;
+const SECRETS = ["secretConfig", "values", "fingerprint"];
+
+describe("plugin: ConnectorConfiguration", () => {
+  let service: LocalService;
+  let engine: Awaited<ReturnType<typeof startFakeEngine>>;
+  let plugin: Plugin;
+  let restore: () => void;
+  let accountId: string;
+  let settings: Props;
+  before(async () => {
+    restore = isolateEnvironment();
+    service = await startLocalService();
+    engine = await startFakeEngine();
+    accountId = service.customers[0].subAccountIds[0];
+    const customer = service.customers[0];
+    settings = { baseUrl: service.baseUrl, clientId: customer.clientId, clientSecret: secret(customer.clientSecret), accountId };
+  });
+  beforeEach(async () => {
+    await service.reset();
+    await resetRuntime();
+    engine.logs.length = 0;
+    plugin = await Plugin.start(engine.address);
+    await plugin.configure(settings);
+    const added = urnOf("AddedConnector", "segment");
+    await plugin.create(added, (await plugin.check(added, { connectorId: SEGMENT })).inputs);
+  });
+  afterEach(() => plugin.close());
+  after(async () => {
+    await resetRuntime();
+    engine.stop();
+    await service.stop();
+    restore();
+  });
+
+  async function created(secretConfig: Props = CONFIG, extra: Props = {}): Promise<{ id: string; properties: Props; inputs: Props }> {
+    const { inputs, failures } = await plugin.check(URN, { connectorId: SEGMENT, secretConfig, ...extra });
+    assert.deepEqual(failures, []);
+    const { id, properties } = await plugin.create(URN, inputs);
+    return { id, properties, inputs };
+  }
+
+  it("Check: secretConfig leaves as a secret, normalised; accountId and configurationId filled in", async () => {
+    const { inputs, failures } = await plugin.check(URN, { connectorId: SEGMENT, secretConfig: { ...CONFIG, batchSize: "100.0", eventTypes: "page, track" } });
+    assert.deepEqual(failures, []);
+    assert.deepEqual(unwrapped(inputs.secretConfig, "secretConfig"), CONFIG);
+    assert.equal(inputs.accountId, accountId);
+    assert.equal(typeof inputs.configurationId, "string");
+    assert.equal(inputs.connectorId, SEGMENT);
+  });
+
+  it("Check: one failure per bad field, against the live descriptors, never quoting a value", async () => {
+    const { failures } = await plugin.check(URN, {
+      connectorId: SEGMENT,
+      secretConfig: { apiKey: API_KEY, dataCenter: "my-private-dc", batchSize: 0, nope: "x" },
+    });
+    assert.deepEqual(failures.map((f) => f.property).sort(), [
+      "secretConfig.batchSize",
+      "secretConfig.dataCenter",
+      "secretConfig.nope",
+      "secretConfig.workspace",
+    ]);
+    for (const failure of failures) {
+      assert.ok(!failure.reason.includes("my-private-dc") && !failure.reason.includes(API_KEY), failure.reason);
+    }
+    assert.deepEqual((await plugin.check(URN, { connectorId: SEGMENT, secretConfig: UNKNOWN })).failures, []);
+  });
+
+  it("Check during a preview whose provider settings are still unknown does not fail (nothing to validate against)", async () => {
+    for (const unknown of ["baseUrl", "clientSecret", "accountId"]) {
+      await plugin.configure({ ...settings, [unknown]: UNKNOWN });
+      const { inputs, failures } = await plugin.check(URN, { connectorId: SEGMENT, secretConfig: CONFIG });
+      assert.deepEqual(failures, [], `with ${unknown} unknown`);
+      assert.deepEqual(unwrapped(inputs.secretConfig), CONFIG);
+    }
+  });
+
+  it("Create: properties echo the inputs; secretConfig, values and fingerprint come back secret", async () => {
+    const { id, properties, inputs } = await created();
+    assert.equal(id, `${accountId}/${SEGMENT}`);
+    const plainOf = (value: unknown) => (isSecret(value) ? unwrapped(value) : value);
+    for (const [key, value] of Object.entries(inputs)) assert.deepEqual(plainOf(properties[key]), plainOf(value), key);
+    assert.deepEqual(unwrapped(properties.secretConfig, "secretConfig"), CONFIG);
+    const values = unwrapped(properties.values, "values") as Props;
+    assert.deepEqual({ ...values, apiBaseUrl: undefined }, { workspace: "acme", dataCenter: "EU", eventTypes: "page,track", batchSize: "100", apiBaseUrl: undefined });
+    assert.ok(!("apiKey" in values), "no Password value");
+    assert.match(String(unwrapped(properties.fingerprint, "fingerprint")), /^hmac-sha256:[0-9a-f]{64}$/);
+    assert.equal(properties.configured, true);
+    assert.equal(properties.appliedLastUpdated, properties.lastUpdated);
+    const plaintext = JSON.stringify(Object.fromEntries(Object.entries(properties).filter(([, v]) => !isSecret(v))));
+    assert.ok(!plaintext.includes(API_KEY), `the API key is outside a secret: ${plaintext}`);
+  });
+
+  it("a secret-wrapped input comes back secret", async () => {
+    const { properties } = await created(CONFIG, { name: secret("prod-config") });
+    assert.equal(unwrapped(properties.name, "name"), "prod-config");
+    assert.ok(!isSecret(properties.connectorId));
+  });
+
+  it("Diff: the same inputs → none; a changed secret → update, not replace; another connector → replace", async () => {
+    const { id, properties, inputs } = await created();
+    assert.deepEqual(await plugin.diff(URN, id, properties, inputs), { changes: DIFF_NONE, replaces: [] });
+    const changed = { ...inputs, secretConfig: secret({ ...CONFIG, apiKey: "rotated" }) };
+    assert.deepEqual(await plugin.diff(URN, id, properties, changed), { changes: DIFF_SOME, replaces: [] });
+    const other = { ...inputs, connectorId: stableId("connector", "Amplitude") };
+    assert.deepEqual((await plugin.diff(URN, id, properties, other)).replaces, ["connectorId"]);
+  });
+
+  it("Update writes the new values; the fingerprint changes and stays secret", async () => {
+    const { id, properties, inputs } = await created();
+    const news = (await plugin.check(URN, { ...inputs, secretConfig: { ...CONFIG, batchSize: 200 } }, inputs)).inputs;
+    const updated = await plugin.update(URN, id, properties, news);
+    assert.equal((unwrapped(updated.values, "values") as Props).batchSize, "200");
+    assert.notEqual(unwrapped(updated.fingerprint, "fingerprint"), unwrapped(properties.fingerprint, "fingerprint"));
+    assert.deepEqual(unwrapped(updated.secretConfig, "secretConfig"), { ...CONFIG, batchSize: 200 });
+  });
+
+  it("Read with properties (refresh): values stay secret; an out-of-band write shows as drift", async () => {
+    const { id, properties, inputs } = await created();
+    const read = await plugin.read(URN, id, properties, inputs);
+    assert.equal(read.id, id);
+    assert.deepEqual(unwrapped(read.properties.values, "values"), unwrapped(properties.values, "values"));
+    assert.ok(isSecret(read.properties.fingerprint));
+    assert.deepEqual(unwrapped(read.inputs.secretConfig, "inputs.secretConfig"), CONFIG, "the engine keeps the inputs");
+    assert.deepEqual(await plugin.diff(URN, id, read.properties, inputs), { changes: DIFF_NONE, replaces: [] });
+  });
+
+  it("Read with properties after the connector was removed returns an empty id", async () => {
+    const { id, properties, inputs } = await created();
+    const added = urnOf("AddedConnector", "segment");
+    await plugin.delete(added, id, { connectorId: SEGMENT, accountId });
+    assert.equal((await plugin.read(URN, id, properties, inputs)).id, "");
+  });
+
+  /** `pulumi import` of the saved configuration, in a fresh plugin process. */
+  async function imported(): Promise<{ id: string; properties: Props; inputs: Props }> {
+    const { id } = await created();
+    await resetRuntime();
+    await plugin.configure(settings);
+    return plugin.read(urnOf("ConnectorConfiguration", "imported"), id);
+  }
+
+  it("import (Read with empty properties) returns properties and inputs, secrets wrapped, no Password value", async () => {
+    const found = await imported();
+    assert.equal(found.id, `${accountId}/${SEGMENT}`);
+    const secretConfig = unwrapped(found.inputs.secretConfig, "inputs.secretConfig") as Props;
+    const { apiKey: _password, ...visible } = CONFIG;
+    for (const [key, value] of Object.entries(visible)) assert.deepEqual(secretConfig[key], value, key);
+    assert.ok(!("apiKey" in secretConfig), "no Password field");
+    assert.equal(found.inputs.connectorId, SEGMENT);
+    assert.equal(found.inputs.accountId, accountId);
+    for (const name of SECRETS) unwrapped(found.properties[name], `properties.${name}`);
+    assert.ok(!JSON.stringify(found).includes(API_KEY));
+  });
+
+  it("the imported inputs are ones Check accepts: no read-only field (apiBaseUrl) in secretConfig", async () => {
+    const found = await imported();
+    const secretConfig = unwrapped(found.inputs.secretConfig, "inputs.secretConfig") as Props;
+    // What the user notices: after the import, changing one value in the generated program fails the preview.
+    const edited = { ...found.inputs, secretConfig: { ...secretConfig, apiKey: "new-key", batchSize: 200 } };
+    assert.deepEqual((await plugin.check(URN, edited, found.inputs)).failures, []);
+    assert.ok(!("apiBaseUrl" in secretConfig), `read-only field imported as an input: ${JSON.stringify(Object.keys(secretConfig))}`);
+  });
+
+  it("every secret leaves wrapped exactly once: Check, Create, Read, Update and import", async () => {
+    const depths: Record<string, number> = {};
+    const { id, properties, inputs } = await created();
+    depths["Check inputs.secretConfig"] = secretDepth(inputs.secretConfig);
+    for (const name of SECRETS) depths[`Create ${name}`] = secretDepth(properties[name]);
+    const read = await plugin.read(URN, id, properties, inputs);
+    for (const name of SECRETS) depths[`Read ${name}`] = secretDepth(read.properties[name]);
+    depths["Read inputs.secretConfig"] = secretDepth(read.inputs.secretConfig);
+    const updated = await plugin.update(URN, id, properties, { ...inputs, secretConfig: secret({ ...CONFIG, batchSize: 300 }) });
+    for (const name of SECRETS) depths[`Update ${name}`] = secretDepth(updated[name]);
+    await resetRuntime();
+    await plugin.configure(settings);
+    const found = await plugin.read(urnOf("ConnectorConfiguration", "imported"), id);
+    for (const name of SECRETS) depths[`import ${name}`] = secretDepth(found.properties[name]);
+    depths["import inputs.secretConfig"] = secretDepth(found.inputs.secretConfig);
+    const wrong = Object.entries(depths).filter(([, depth]) => depth !== 1);
+    assert.deepEqual(wrong, [], `secrets not wrapped exactly once (name, depth): ${JSON.stringify(wrong)}`);
+  });
+
+  it("import of a connector without a saved configuration, or of a malformed id, fails naming it", async () => {
+    const unconfigured = await grpcError(plugin.read(URN, `${accountId}/${SEGMENT}`));
+    assert.ok(unconfigured.details.includes(SEGMENT) && unconfigured.details.includes(accountId), unconfigured.details);
+    assert.match(unconfigured.details, /no saved configuration to import/);
+    const malformed = await grpcError(plugin.read(URN, "nope"));
+    assert.match(malformed.details, /cannot import ConnectorConfiguration "nope"/);
+  });
+
+  it("Delete leaves the saved configuration and tells the user through the engine's log", async () => {
+    const { id, properties } = await created();
+    await plugin.delete(URN, id, properties);
+    const deadline = Date.now() + 5000;
+    while (engine.logs.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(engine.logs.length, 1, JSON.stringify(engine.logs));
+    assert.equal(engine.logs[0].severity, LogSeverity.WARNING);
+    assert.ok(engine.logs[0].message.includes(id), engine.logs[0].message);
+    assert.match(engine.logs[0].message, /cannot unconfigure/);
+    const { result } = await plugin.invoke("embedded:index:getConnectorConfiguration", { connectorId: SEGMENT });
+    assert.equal(result?.configured, true);
+  });
+});

@@ -1,0 +1,137 @@
+// GetPluginInfo and GetSchema over gRPC: what `pulumi package get-schema`, Pulumi YAML, the
+// SDK generators and `pulumi import` read from the plugin.
+import assert from "node:assert/strict";
+import { SETTINGS } from "../../provider/settings";
+import { Plugin, resetRuntime } from "./harness";
+
+type Spec = Record<string, unknown> & { secret?: boolean; replaceOnChange?: boolean };
+interface Schema {
+  name: string;
+  version: string;
+  config: { variables: Record<string, Spec> };
+  provider: { inputProperties: Record<string, Spec>; properties: Record<string, Spec> };
+  resources: Record<string, { inputProperties: Record<string, Spec>; properties: Record<string, Spec>; requiredInputs: string[] }>;
+  functions: Record<string, { inputs: { properties: Record<string, Spec>; required: string[] }; outputs: { properties: Record<string, Spec> } }>;
+  types: Record<string, { properties: Record<string, Spec> }>;
+}
+
+const RESOURCES = ["embedded:index:AddedConnector", "embedded:index:ConnectorConfiguration"];
+const FUNCTIONS = [
+  "embedded:index:findConnector",
+  "embedded:index:getConnector",
+  "embedded:index:getConnectorConfiguration",
+  "embedded:index:listAddedConnectors",
+  "embedded:index:listConnectors",
+  "embedded:index:listSupportedConnectors",
+];
+const TYPES = [
+  "embedded:index:AddedConnectorSummary",
+  "embedded:index:CatalogueConnector",
+  "embedded:index:ConfigurationField",
+  "embedded:index:SupportedConnector",
+];
+
+describe("plugin: GetPluginInfo and GetSchema", () => {
+  let plugin: Plugin;
+  let text: string;
+  let schema: Schema;
+  before(async () => {
+    await resetRuntime();
+    plugin = await Plugin.start();
+    text = await plugin.schema();
+    schema = JSON.parse(text) as Schema;
+  });
+  after(async () => {
+    plugin.close();
+    await resetRuntime();
+  });
+
+  it("reports the version it was served with", async () => {
+    assert.equal(await plugin.version(), "0.1.0");
+    assert.equal(schema.version, "0.1.0");
+    assert.equal(schema.name, "embedded");
+  });
+
+  it("the same schema text every time", async () => {
+    assert.equal(await plugin.schema(), text);
+  });
+
+  it("has exactly the resources, functions and object types of the definitions", () => {
+    assert.deepEqual(Object.keys(schema.resources).sort(), RESOURCES);
+    assert.deepEqual(Object.keys(schema.functions).sort(), FUNCTIONS);
+    assert.deepEqual(Object.keys(schema.types).sort(), TYPES);
+  });
+
+  it("every $ref points at a type of the schema", () => {
+    const refs = [...text.matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1]);
+    assert.ok(refs.length > 0);
+    for (const ref of refs) {
+      assert.ok(ref.startsWith("#/types/") && ref.slice("#/types/".length) in schema.types, `dangling ${ref}`);
+    }
+  });
+
+  it("flags the secrets: secretConfig, values, fingerprint and clientSecret", () => {
+    const configuration = schema.resources["embedded:index:ConnectorConfiguration"];
+    assert.equal(configuration.inputProperties.secretConfig.secret, true);
+    for (const name of ["secretConfig", "values", "fingerprint"]) assert.equal(configuration.properties[name].secret, true, name);
+    assert.equal(schema.config.variables.clientSecret.secret, true);
+    assert.equal(schema.provider.inputProperties.clientSecret.secret, true);
+    assert.ok(!("clientSecret" in schema.provider.properties), "the provider's outputs do not carry the secret");
+    const secrets: string[] = [];
+    const collect = (where: string, specs: Record<string, Spec>) => {
+      for (const [name, spec] of Object.entries(specs)) if (spec.secret) secrets.push(`${where}.${name}`);
+    };
+    collect("config", schema.config.variables);
+    collect("provider", schema.provider.inputProperties);
+    for (const [token, resource] of Object.entries(schema.resources)) {
+      collect(`${token}.in`, resource.inputProperties);
+      collect(`${token}.out`, resource.properties);
+    }
+    assert.deepEqual(secrets.sort(), [
+      "config.clientSecret",
+      "embedded:index:ConnectorConfiguration.in.secretConfig",
+      "embedded:index:ConnectorConfiguration.out.fingerprint",
+      "embedded:index:ConnectorConfiguration.out.secretConfig",
+      "embedded:index:ConnectorConfiguration.out.values",
+      "provider.clientSecret",
+    ]);
+  });
+
+  it("connectorId and accountId replace the resource when they change; nothing else does", () => {
+    for (const token of RESOURCES) {
+      const replacing = Object.entries(schema.resources[token].inputProperties)
+        .filter(([, spec]) => spec.replaceOnChange)
+        .map(([name]) => name)
+        .sort();
+      assert.deepEqual(replacing, ["accountId", "connectorId"], token);
+      assert.deepEqual(schema.resources[token].requiredInputs.includes("connectorId"), true);
+    }
+  });
+
+  it("every output echoes an input: each input property is also a property", () => {
+    for (const token of RESOURCES) {
+      for (const name of Object.keys(schema.resources[token].inputProperties)) {
+        assert.ok(name in schema.resources[token].properties, `${token}.${name}`);
+      }
+    }
+  });
+
+  it("config variables and provider inputs are exactly the settings, each with its environment variable", () => {
+    const names = Object.keys(SETTINGS).sort();
+    assert.deepEqual(Object.keys(schema.config.variables).sort(), names);
+    assert.deepEqual(Object.keys(schema.provider.inputProperties).sort(), names);
+    for (const [name, setting] of Object.entries(SETTINGS)) {
+      const spec = schema.config.variables[name];
+      assert.equal(spec.type, setting.type, name);
+      assert.deepEqual(spec.defaultInfo, { environment: [setting.env] }, name);
+      assert.ok(String(spec.description).includes(setting.env), name);
+    }
+  });
+
+  it("findConnector takes name and supportedType, and returns a connectorId", () => {
+    const find = schema.functions["embedded:index:findConnector"];
+    assert.deepEqual(find.inputs.required.sort(), ["name", "supportedType"]);
+    assert.ok("accountId" in find.inputs.properties);
+    assert.ok("connectorId" in find.outputs.properties);
+  });
+});
