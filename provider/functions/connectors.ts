@@ -55,4 +55,3 @@ export async function findConnector(args: FindConnectorArgs): Promise<FindConnec
 /** {@link findConnector} taking Inputs: `findConnectorOutput({ … }).connectorId` is an `Output<string>`. */
 export const findConnectorOutput: (args: InputArgs<FindConnectorArgs>) => pulumi.Output<FindConnectorResult> = outputForm(findConnector);
 
-export { nearMatches } from "./lookups";

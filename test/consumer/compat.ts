@@ -121,7 +121,7 @@ async function runCell(cell: Cell): Promise<CellResult> {
     result.installMs = project.installMs;
     result.addedPackages = (await installFootprint(project)).addedPackages.length;
     const scenarioStarted = Date.now();
-    await runConsumerScenario({
+    const { stepsMs } = await runConsumerScenario({
       project,
       service,
       pulumiBinDir: cliBin,
@@ -129,6 +129,9 @@ async function runCell(cell: Cell): Promise<CellResult> {
       log: (step) => log(`cell ${cell.key}: ${step}`),
     });
     result.scenarioMs = Date.now() - scenarioStarted;
+    result.pluginMs = Object.entries(stepsMs)
+      .filter(([step]) => step.startsWith("plugin: "))
+      .reduce((sum, [, ms]) => sum + ms, 0);
     result.passed = true;
   } catch (error) {
     result.failure = error instanceof Error ? error.message : String(error);

@@ -20,10 +20,13 @@ import {
     occurrences,
     pluginStack,
     revealed,
+    STACK_FRAME,
+    type Failure,
 } from "./plugin-fixtures";
 
 /** What was configured by hand, as a program declares it. */
 const HAND_VALUES = { workspace: "by-hand", dataCenter: "APAC", batchSize: 250, eventTypes: ["page", "track"] };
+const MIXPANEL_VALUES = { workspace: "mixpanel-by-hand", dataCenter: "US", batchSize: 100 };
 
 /**
  * `pulumi import` as a user runs it here: no code generation (the Node.js language host of
@@ -50,9 +53,10 @@ describe("e2e: plugin import (pulumi import, the import option)", function () {
         this.timeout(30 * 60_000);
         await ensureEngine();
         svc = await startService();
-        // By hand: three connectors added, one of them configured.
+        // By hand: three connectors added, two of them configured.
         await svc.outOfBand.add(svc.accountId, [SEGMENT, MIXPANEL, S3]);
         await svc.outOfBand.configure(svc.accountId, SEGMENT, { apiKey: handKey, ...HAND_VALUES });
+        await svc.outOfBand.configure(svc.accountId, MIXPANEL, { apiKey: handKey, ...MIXPANEL_VALUES });
         addsBefore = callsTo(await svc.service.stats(), ADD_ROUTE);
         // The program declares nothing yet.
         stack = await pluginStack(svc, "plugin-import");
@@ -123,12 +127,11 @@ describe("e2e: plugin import (pulumi import, the import option)", function () {
         assert.match(withPassword.stdout, /~\s+embedded:index:ConnectorConfiguration\s+segmentConfig\s+update/);
 
         const configuresBefore = callsTo(await svc.service.stats(), CONFIGURE_ROUTE);
-        const lastUpdatedBefore = (await svc.outOfBand.getConfiguration(svc.accountId, SEGMENT)).lastUpdated;
         const up = await stack.up();
         assert.deepEqual({ ...up.summary.resourceChanges }, { same: 2, update: 1 }, JSON.stringify(up.summary.resourceChanges));
-        // The update wrote the configuration once, with the values as they were.
+        // The update wrote the configuration (one Configure call; the service never shows a
+        // Password back), with the other values as they were.
         assert.equal(callsTo(await svc.service.stats(), CONFIGURE_ROUTE), configuresBefore + 1);
-        assert.ok((await svc.outOfBand.getConfiguration(svc.accountId, SEGMENT)).lastUpdated > lastUpdatedBefore, "written");
         const live = await liveValues(svc.outOfBand, svc.accountId, SEGMENT);
         assert.equal(live.workspace, "by-hand");
         assert.equal(live.dataCenter, "APAC");
@@ -139,54 +142,75 @@ describe("e2e: plugin import (pulumi import, the import option)", function () {
         await stack.preview({ refresh: true, expectNoChanges: true });
     });
 
-    it("the `import` resource option adopts another hand-added connector with no changes", async () => {
+    it("the `import` resource option adopts another hand-added connector with no changes, and its configuration with one update", async () => {
         const connectors = [
             { key: "segment", connectorId: SEGMENT },
             { key: "mixpanel", connectorId: MIXPANEL, import: `${svc.accountId}/${MIXPANEL}` },
         ];
-        await stack.setConfig({ connectors });
+        const configurations = [
+            { key: "segmentConfig", connectorId: SEGMENT, configurationId: importedInputs.configurationId, after: "segment", secretConfig: HAND_VALUES, secretRefs: { apiKey: "segmentKey" } },
+            {
+                key: "mixpanelConfig", connectorId: MIXPANEL, after: "mixpanel", import: `${svc.accountId}/${MIXPANEL}`,
+                secretConfig: MIXPANEL_VALUES, secretRefs: { apiKey: "mixpanelKey" },
+            },
+        ];
+        await stack.setConfig({ connectors, configurations }, { secretValues: { segmentKey: programKey, mixpanelKey: programKey } });
         const preview = await stack.preview();
-        assert.deepEqual({ ...preview.changeSummary }, { same: 3, import: 1 }, JSON.stringify(preview.changeSummary));
+        // Both imported; the configuration then updated (its Password is not imported).
+        assert.deepEqual({ ...preview.changeSummary }, { same: 3, import: 2, update: 1 }, JSON.stringify(preview.changeSummary));
+        assert.doesNotMatch(preview.stdout, /AddedConnector\s+mixpanel\s+(update|replace|create|delete)/);
 
+        const configuresBefore = callsTo(await svc.service.stats(), CONFIGURE_ROUTE);
         const up = await stack.up();
-        assert.deepEqual({ ...up.summary.resourceChanges }, { same: 3, import: 1 }, JSON.stringify(up.summary.resourceChanges));
-        const mixpanel = byName(await stack.resources()).get("mixpanel");
+        assert.deepEqual({ ...up.summary.resourceChanges }, { same: 3, import: 2, update: 1 }, JSON.stringify(up.summary.resourceChanges));
+        const resources = byName(await stack.resources());
+        const mixpanel = resources.get("mixpanel");
         assert.equal(mixpanel?.type, ADDED_CONNECTOR_TYPE);
         assert.equal(mixpanel?.id, `${svc.accountId}/${MIXPANEL}`);
         assert.equal(mixpanel?.outputs?.name, "Mixpanel");
+        assert.equal(resources.get("mixpanelConfig")?.id, `${svc.accountId}/${MIXPANEL}`);
+        assert.equal(callsTo(await svc.service.stats(), CONFIGURE_ROUTE), configuresBefore + 1, "one Configure: the update");
+        const live = await liveValues(svc.outOfBand, svc.accountId, MIXPANEL);
+        assert.equal(live.workspace, MIXPANEL_VALUES.workspace);
+        assert.equal(live.batchSize, String(MIXPANEL_VALUES.batchSize));
         await stack.preview({ expectNoChanges: true });
     });
 
     it("importing what does not exist fails, naming the connector and the sub-account", async () => {
         const stateBefore = (await stack.resources()).map(resourceName).sort();
-        // Not added to the sub-account.
+        const reported = (failure: Failure, name: string, type = ADDED_CONNECTOR_TYPE): string => {
+            const block = diagnostics(failure.stdout).get(`${type} (${name})`);
+            assert.ok(block !== undefined, `Diagnostics has a block for ${name}:\n${failure.printed}`);
+            assert.doesNotMatch(failure.printed, STACK_FRAME, "no stack trace");
+            return block;
+        };
+        // Not added to the sub-account: `pulumi import`.
         const missing = await engineFailure(() =>
             stack.cli(["import", ADDED_CONNECTOR_TYPE, "facebook", `${svc.accountId}/${FACEBOOK}`, ...IMPORT_FLAGS]),
         );
-        assert.ok(missing.printed.includes(FACEBOOK), `names the connector:\n${missing.printed}`);
-        assert.ok(missing.printed.includes(svc.accountId), "names the sub-account");
-        assert.match(missing.printed, /not added to sub-account/);
+        assert.ok(reported(missing, "facebook").includes(`connector ${FACEBOOK} is not added to sub-account ${svc.accountId}`));
+
+        // Not added to the sub-account: the import option, in a program; the up fails the same way.
+        const ghost = connectorId("Google Ads Reporting");
+        await stack.setConfig({
+            connectors: [
+                { key: "segment", connectorId: SEGMENT },
+                { key: "mixpanel", connectorId: MIXPANEL },
+                { key: "ghost", connectorId: ghost, import: `${svc.accountId}/${ghost}` },
+            ],
+        });
+        const option = await engineFailure(() => stack.up());
+        assert.ok(reported(option, "ghost").includes(`connector ${ghost} is not added to sub-account ${svc.accountId}`));
 
         // Added, but never configured: there is no configuration to import.
         const unconfigured = await engineFailure(() =>
             stack.cli(["import", CONFIGURATION_TYPE, "s3Config", `${svc.accountId}/${S3}`, ...IMPORT_FLAGS]),
         );
-        assert.ok(unconfigured.printed.includes(S3), `names the connector:\n${unconfigured.printed}`);
-        assert.ok(unconfigured.printed.includes(svc.accountId), "names the sub-account");
-        assert.match(unconfigured.printed, /no saved configuration/);
-
-        // The import option, in a program: the up fails the same way and adds nothing.
-        const other = connectorId("Google Ads Reporting");
-        await stack.setConfig({
-            connectors: [
-                { key: "segment", connectorId: SEGMENT },
-                { key: "mixpanel", connectorId: MIXPANEL },
-                { key: "ghost", connectorId: other, import: `${svc.accountId}/${other}` },
-            ],
-        });
-        const option = await engineFailure(() => stack.up());
-        assert.ok(option.printed.includes(other), `names the connector:\n${option.printed}`);
-        assert.ok(option.printed.includes(svc.accountId), "names the sub-account");
+        assert.ok(
+            reported(unconfigured, "s3Config", CONFIGURATION_TYPE).includes(
+                `connector ${S3} of sub-account ${svc.accountId} has no saved configuration to import`,
+            ),
+        );
 
         assert.deepEqual((await stack.resources()).map(resourceName).sort(), stateBefore, "the state is as before");
         assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [SEGMENT, MIXPANEL, S3].sort(), "nothing added");

@@ -100,7 +100,8 @@ describe("e2e: plugin lifecycle (up, no-change preview, drift, delete guard)", f
             batchSize: 7,
         });
         const drift = await engineFailure(() => stack.preview({ refresh: true, expectNoChanges: true }));
-        assert.match(drift.printed, /segmentConfig/, "the preview names the drifted configuration");
+        assert.match(drift.stdout, /~\s+embedded:index:ConnectorConfiguration\s+segmentConfig\s+update/, "the preview names the drifted configuration");
+        assert.doesNotMatch(drift.stdout, /AddedConnector\s+\w+\s+(update|replace|create|delete)/, "and nothing else");
         assert.match(drift.printed, /no changes were expected/i);
         // The preview changed nothing.
         assert.equal(fieldValue(await svc.outOfBand.getConfiguration(svc.accountId, SEGMENT), "workspace"), "changed-elsewhere");
@@ -124,8 +125,9 @@ describe("e2e: plugin lifecycle (up, no-change preview, drift, delete guard)", f
         const facebookMessage =
             `cannot remove connector "Facebook Custom Audiences" (${FACEBOOK}) from sub-account ${svc.accountId}: ` +
             "it is used in connections (srcConnections=0, destConnections=1)";
-        // Each message reaches the engine once: one error per resource in Diagnostics, none on
-        // stderr (a second report, the plugin's own print or a log call, would show there).
+        // Each message reaches the engine once: one error per resource in Diagnostics (a second
+        // report, such as a log call besides the returned error, would be a second entry there),
+        // and none on the CLI's stderr.
         const reported = diagnostics(failed.stdout);
         for (const [name, message] of [["s3", s3Message], ["facebook", facebookMessage]] as const) {
             const block = reported.get(`${ADDED_CONNECTOR_TYPE} (${name})`);

@@ -5,10 +5,10 @@
 // exactly the file's connectors and configurations, the explicit provider's in the other
 // customer's sub-account), the drift check clean, an out-of-band Configure caught by the drift
 // check and repaired, the delete guard's refusal, destroy. Canaries (the first customer's client
-// secret, every Password value, a Text value written in the file) never appear in `pulumi stack export`, the
-// backend's files, anything the engine printed or the service's log. The second customer's
-// client secret is the service's seeded `other-secret` (only the first customer's can be
-// chosen): it is scanned for all the same.
+// secret, every Password value, a Text value written in the file) never appear in `pulumi stack
+// export`, the backend's files, anything the engine printed or the service's log. The second
+// customer's client secret is the service's seeded `other-secret` (only the first customer's can
+// be chosen): it is scanned for all the same.
 import { strict as assert } from "node:assert";
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
