@@ -1,4 +1,4 @@
-// Builds the plugin `embeddedfloor` (scripts/bundle-plugin-floor.js, on the compiled
+// Builds the plugin `embeddedfloor` (scripts/bundle-plugin.js, on the compiled
 // dist/bench/plugin-floor) and installs it into the bench engine's hermetic PULUMI_HOME as the
 // plugin `embedded` is installed there (test/e2e/engine.ts): `pulumi plugin install resource
 // <name> <version> --file <dir>`. The program's classes (programs/fleet/plugin-floor.ts) ask
@@ -9,8 +9,10 @@ import { execFileAsync, type Engine, repoRoot } from "../../test/e2e/engine";
 import { FLOOR_PACKAGE } from "./server";
 
 export async function installFloorPlugin(engine: Engine): Promise<string> {
-  const script = path.join(repoRoot, "scripts", "bundle-plugin-floor.js");
-  const { stdout } = await execFileAsync(process.execPath, [script], { cwd: repoRoot });
+  const script = path.join(repoRoot, "scripts", "bundle-plugin.js");
+  const compiled = path.join(repoRoot, "dist", "bench", "plugin-floor");
+  const bundle = ["--entry", path.join(compiled, "main.js"), "--out", path.join(compiled, "plugin"), "--name", FLOOR_PACKAGE];
+  const { stdout } = await execFileAsync(process.execPath, [script, ...bundle], { cwd: repoRoot });
   const dir = stdout.trim().split("\n").pop() ?? "";
   const args = ["plugin", "install", "resource", FLOOR_PACKAGE, PLUGIN_VERSION, "--file", dir, "--reinstall", "--non-interactive"];
   await execFileAsync(path.join(engine.binDir, "pulumi"), args, { env: { ...process.env, ...engine.env } });

@@ -2,7 +2,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { outputForm, programContext } from "./common";
 import * as lookups from "./lookups";
-import type { AddedConnectorSummary, ConfigurationField, ConnectorFilters, InputArgs, SupportedConnector } from "./types";
+import type { AddedConnectorSummary, ConnectorFilters, GetConnectorConfigurationResult, InputArgs, SupportedConnector } from "./types";
+
+export type { GetConnectorConfigurationResult } from "./types";
 
 export interface ListAddedConnectorsArgs extends ConnectorFilters {
   /** Sub-account. Default: `embedded:accountId`, else EMBEDDED_ACCOUNT_ID. */
@@ -51,28 +53,6 @@ export interface GetConnectorConfigurationArgs {
   connectorId: string;
   /** Sub-account. Default: `embedded:accountId`, else EMBEDDED_ACCOUNT_ID. */
   accountId?: string;
-}
-export interface GetConnectorConfigurationResult {
-  /** The sub-account asked about. */
-  accountId: string;
-  /** The connector asked about. */
-  connectorId: string;
-  /** The first secret configuration's id (the one ConnectorConfiguration saves). */
-  configurationId: string | undefined;
-  /** Whether the configuration has been saved. */
-  configured: boolean;
-  /** Unix seconds; 0 when never configured. */
-  lastUpdated: number;
-  /** Name of the key in the service's secret manager. */
-  secretName: string | undefined;
-  /** Whether the connector is editable (the service's flag). */
-  editable: boolean;
-  /** The environment of the configuration. */
-  env: string;
-  /** Descriptors of the secret fields; Password fields never carry a value. */
-  fields: ConfigurationField[];
-  /** Descriptors of the connection-level fields. */
-  connectionFields: ConfigurationField[];
 }
 
 /** Field descriptors and non-secret state of a connector's configuration. */

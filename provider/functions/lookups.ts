@@ -5,8 +5,8 @@ import { collect, type ConnectorConfigurationView, type EmbeddedClient } from ".
 import type {
   AddedConnectorSummary,
   CatalogueConnector,
-  ConfigurationField,
   ConnectorFilters,
+  GetConnectorConfigurationResult,
   GetConnectorResult,
   SupportedConnector,
   SupportedType,
@@ -67,23 +67,11 @@ export async function listSupportedConnectors(
   return { accountId, connectorId: args.connectorId, connectors };
 }
 
-export interface ConfigurationLookup {
-  accountId: string;
-  connectorId: string;
-  configurationId: string | undefined;
-  configured: boolean;
-  lastUpdated: number;
-  secretName: string | undefined;
-  editable: boolean;
-  env: string;
-  fields: ConfigurationField[];
-  connectionFields: ConfigurationField[];
-}
 
 export async function getConnectorConfiguration(
   ctx: LookupContext,
   args: { connectorId: string; accountId?: string },
-): Promise<ConfigurationLookup> {
+): Promise<GetConnectorConfigurationResult> {
   const accountId = ctx.accountId(args.accountId);
   const view = await ctx.client.getConfiguration(accountId, args.connectorId);
   const first = view.secretConfig[0];

@@ -136,3 +136,27 @@ export interface ConfigurationField {
   /** The allowed values of a Select or Multi-Select field. */
   options?: string[];
 }
+
+/** The result of `getConnectorConfiguration`: field descriptors and non-secret state of a configuration. */
+export interface GetConnectorConfigurationResult {
+  /** The sub-account asked about. */
+  accountId: string;
+  /** The connector asked about. */
+  connectorId: string;
+  /** The first secret configuration's id (the one ConnectorConfiguration saves). */
+  configurationId: string | undefined;
+  /** Whether the configuration has been saved. */
+  configured: boolean;
+  /** Unix seconds; 0 when never configured. */
+  lastUpdated: number;
+  /** Name of the key in the service's secret manager. */
+  secretName: string | undefined;
+  /** Whether the connector is editable (the service's flag). */
+  editable: boolean;
+  /** The environment of the configuration. */
+  env: string;
+  /** Descriptors of the secret fields; Password fields never carry a value. */
+  fields: ConfigurationField[];
+  /** Descriptors of the connection-level fields. */
+  connectionFields: ConfigurationField[];
+}
