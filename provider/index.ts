@@ -21,7 +21,7 @@ export {
   type GetConnectorArgs,
   type ListConnectorsArgs,
   type ListConnectorsResult,
-} from "./functions/connectors";
+} from "./functions/catalogue";
 export {
   getConnectorConfiguration,
   getConnectorConfigurationOutput,
@@ -35,7 +35,7 @@ export {
   type ListAddedConnectorsResult,
   type ListSupportedConnectorsArgs,
   type ListSupportedConnectorsResult,
-} from "./functions/added";
+} from "./functions/sub-account";
 export type {
   AddedConnectorSummary,
   CatalogueConnector,
@@ -50,19 +50,8 @@ export type {
   SupportedConnector,
   SupportedType,
 } from "./functions/types";
-export {
-  SETTINGS,
-  SettingsError,
-  checkBaseUrl,
-  configSourceFromGetter,
-  configSourceFromNamespace,
-  resolveAccountId,
-  resolveSettings,
-  toClientSettings,
-  type ConfigSource,
-  type ProviderSettings,
-  type SettingName,
-} from "./settings";
+// The settings a program may want to inspect; how they are read is the provider's business.
+export { SETTINGS, SettingsError, resolveSettings, type ProviderSettings, type SettingName } from "./settings";
 export {
   AuthenticationError,
   ConflictError,

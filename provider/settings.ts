@@ -2,7 +2,7 @@
 // variables, then defaults (docs/DESIGN.md, "Provider settings"). This module is pure
 // (no @pulumi/pulumi import) so that the dynamic-provider process can load it cheaply.
 import type { ClientSettings } from "./client/client-settings";
-import { isLoopbackHost, parseBaseUrl } from "./client/validation";
+import { parseBaseUrl } from "./client/validation";
 
 /**
  * Every setting: its stack config key, its environment variable, whether it is a secret, its
@@ -161,27 +161,17 @@ function positiveInt(name: SettingName, fallback: number, config: ConfigSource, 
  */
 export const DEFAULT_ADD_WINDOW_MS = SETTINGS.addWindowMs.default;
 
-/** Refuses anything but https, except plain http to a loopback host (the local service). */
+/**
+ * The base URL, normalised, by the client's own rule (client/validation.ts parseBaseUrl: https,
+ * or plain http only to a loopback host; no credentials, query or fragment), refused with the
+ * setting's names.
+ */
 export function checkBaseUrl(baseUrl: string): string {
-  let url: URL;
   try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new SettingsError(`invalid ${where("baseUrl")}: ${JSON.stringify(baseUrl)} is not an absolute URL`);
-  }
-  // Not a prefix test: "127.attacker.example" is a DNS name, not a loopback address (issue 7).
-  const loopback = isLoopbackHost(url.hostname);
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
-    throw new SettingsError(
-      `invalid ${where("baseUrl")}: ${url.protocol}//${url.host} is refused; use https (plain http only to a loopback host)`,
-    );
-  }
-  try {
-    parseBaseUrl(baseUrl); // the client's other rules (no credentials, no query), refused here rather than at the first call
+    return parseBaseUrl(baseUrl).normalized;
   } catch (error) {
     throw new SettingsError(`invalid ${where("baseUrl")}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return baseUrl.replace(/\/+$/, "");
 }
 
 /** Resolves every setting, config first, then environment, then defaults. Throws SettingsError. */

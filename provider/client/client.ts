@@ -9,14 +9,7 @@ import { paginate } from "./pagination";
 import { buildTarget, ROUTES, routeLabel, type OperationName, type QueryValue, type RouteDefinition } from "./routes";
 import { shouldRetry, waitsForService } from "./retry";
 import {
-  AddResultSchema,
-  AddedConnectorViewSchema,
-  CatalogueConnectorSchema,
-  ConnectorConfigurationViewSchema,
-  ConnectorSchema,
-  RemoveResultSchema,
-  SupportedConnectorSchema,
-  pageSchema,
+  loose,
   parseEnvelope,
   parseToken,
   type AddedConnectorView,
@@ -108,8 +101,14 @@ export class EmbeddedClient {
   private readonly sleep: (ms: number) => Promise<void>;
   private requests = 0;
 
-  constructor(settings: ClientSettings, deps: Partial<ClientDependencies> = {}) {
-    this.settings = resolveSettings(settings);
+  /** A client of raw settings, resolved here (tests, one-off tools); getClient() hands resolved ones to the constructor. */
+  static create(settings: ClientSettings, deps: Partial<ClientDependencies> = {}): EmbeddedClient {
+    return new EmbeddedClient(resolveSettings(settings), deps);
+  }
+
+  /** Takes settings resolved once (client-settings.ts resolveSettings), as getClient() does. */
+  constructor(settings: ResolvedSettings, deps: Partial<ClientDependencies> = {}) {
+    this.settings = settings;
     const { url, timeouts, caCertificate, concurrency, maxResponseBytes } = this.settings;
     this.baseUrl = url.normalized;
     this.transport =
@@ -136,12 +135,12 @@ export class EmbeddedClient {
     const query = { accountId: checkAccountId(accountId) };
     const params = { connectorId: checkId("connectorId", connectorId) };
     const answer = await this.call("getConnector", { params, query });
-    return parseEnvelope(ConnectorSchema, answer.json, answer.ctx);
+    return parseEnvelope(loose.Connector, answer.json, answer.ctx);
   }
 
   /** List Connectors: view L, every page. */
   listConnectors(accountId: string, filters: ConnectorFilters = {}): AsyncIterable<CatalogueConnector> {
-    return this.list("listConnectors", CatalogueConnectorSchema, { accountId: checkAccountId(accountId), ...filtersOf(filters) });
+    return this.list("listConnectors", loose.CatalogueConnector, { accountId: checkAccountId(accountId), ...filtersOf(filters) });
   }
 
   /** Add Connector: atomic; ids already added come back in `alreadyAdded`. */
@@ -149,13 +148,13 @@ export class EmbeddedClient {
     const query = { accountId: checkAccountId(accountId) };
     const body = { connectorIds: checkConnectorIds(connectorIds) };
     const answer = await this.call("addConnectors", { query, body });
-    const result = parseEnvelope(AddResultSchema, answer.json, answer.ctx);
+    const result = parseEnvelope(loose.AddResult, answer.json, answer.ctx);
     return { added: result.added, alreadyAdded: result.alreadyAdded, retried: answer.retried };
   }
 
   /** List Added Connectors: view A, every page. */
   listAddedConnectors(accountId: string, filters: ConnectorFilters = {}): AsyncIterable<AddedConnectorView> {
-    return this.list("listAddedConnectors", AddedConnectorViewSchema, {
+    return this.list("listAddedConnectors", loose.AddedConnectorView, {
       accountId: checkAccountId(accountId),
       ...filtersOf(filters),
     });
@@ -163,7 +162,7 @@ export class EmbeddedClient {
 
   /** List Supported Connectors: the connectors that pair with `connectorId` (view S), every page. */
   listSupportedConnectors(accountId: string, connectorId: string): AsyncIterable<SupportedConnector> {
-    return this.list("listSupportedConnectors", SupportedConnectorSchema, {
+    return this.list("listSupportedConnectors", loose.SupportedConnector, {
       accountId: checkAccountId(accountId),
       connectorId: checkId("connectorId", connectorId),
     });
@@ -174,7 +173,7 @@ export class EmbeddedClient {
     const query = { accountId: checkAccountId(accountId) };
     const params = { connectorId: checkId("connectorId", connectorId) };
     const answer = await this.call("getConfiguration", { params, query });
-    return parseEnvelope(ConnectorConfigurationViewSchema, answer.json, answer.ctx);
+    return parseEnvelope(loose.ConnectorConfigurationView, answer.json, answer.ctx);
   }
 
   /** Configure Connector: replaces the whole secret configuration (PUT). */
@@ -187,7 +186,7 @@ export class EmbeddedClient {
     const query = { accountId: checkAccountId(accountId) };
     const params = { connectorId: checkId("connectorId", connectorId) };
     const answer = await this.call("configure", { params, query, body: configureBodyOf(body) });
-    return { view: parseEnvelope(ConnectorConfigurationViewSchema, answer.json, answer.ctx), retried: answer.retried };
+    return { view: parseEnvelope(loose.ConnectorConfigurationView, answer.json, answer.ctx), retried: answer.retried };
   }
 
   /** Remove Connector: 409 (ConflictError with the counts) while it is used in connections. */
@@ -195,7 +194,7 @@ export class EmbeddedClient {
     const query = { accountId: checkAccountId(accountId) };
     const params = { connectorId: checkId("connectorId", connectorId) };
     const answer = await this.call("removeConnector", { params, query });
-    parseEnvelope(RemoveResultSchema, answer.json, answer.ctx);
+    parseEnvelope(loose.RemoveResult, answer.json, answer.ctx);
   }
 
   private list<T extends z.ZodType>(
@@ -203,7 +202,7 @@ export class EmbeddedClient {
     item: T,
     query: Record<string, QueryValue>,
   ): AsyncIterable<z.infer<T>> {
-    const schema = pageSchema(item);
+    const schema = loose.page(item);
     // Arguments are checked by the caller before this returns, so a bad id throws at once.
     return paginate(async (page, pageSize) => {
       const answer = await this.call(operation, { query: { ...query, page, pageSize } });

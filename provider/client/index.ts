@@ -59,7 +59,7 @@ export function getClient(settings: ClientSettings): EmbeddedClient {
     pool = createPool(url.origin, { ...timeouts, caCertificate });
     clientRegistry.pools.set(poolKey, pool);
   }
-  const client = new EmbeddedClient(settings, { transport: new UndiciTransport(pool, maxResponseBytes), limiter });
+  const client = new EmbeddedClient(resolved, { transport: new UndiciTransport(pool, maxResponseBytes), limiter });
   clientRegistry.clients.set(clientKey, client);
   return client;
 }

@@ -1,8 +1,9 @@
 // Pagination over page/pageSize until total, as an async iterator: callers stop early
 // for free, and pages are fetched only when the previous one is consumed.
+import { MAX_PAGE_SIZE } from "../../contract/ids";
 import type { Page } from "./schemas";
 
-export const MAX_PAGE_SIZE = 200;
+export { MAX_PAGE_SIZE };
 
 export type PageFetcher<T> = (page: number, pageSize: number) => Promise<Page<T>>;
 

@@ -1,19 +1,19 @@
 // Checks made before any request, so that a malformed argument never reaches the service
 // (and never costs a token, a retry or a rate-limit slot).
 import { isIP } from "node:net";
+import { ID_FORMAT, isId, MAX_ADD_IDS } from "../../contract/ids";
 import { InvalidArgumentError } from "./errors";
 
-export const ID_PATTERN = /^[A-Za-z0-9]{16}$/;
-export const MAX_ADD_IDS = 50;
+export { ID_PATTERN, MAX_ADD_IDS } from "../../contract/ids";
 
 function show(value: unknown): string {
   return typeof value === "string" ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) : typeof value;
 }
 
-/** Connector and configuration ids: 16-character alphanumeric (service contract, "Routes"). */
+/** Connector and configuration ids: the contract's format (contract/ids.ts). */
 export function checkId(argument: string, value: unknown): string {
-  if (typeof value !== "string" || !ID_PATTERN.test(value)) {
-    throw new InvalidArgumentError(argument, `${argument} must be a 16-character alphanumeric id, got ${show(value)}`);
+  if (!isId(value)) {
+    throw new InvalidArgumentError(argument, `${argument} must be ${ID_FORMAT}, got ${show(value)}`);
   }
   return value;
 }

@@ -20,6 +20,10 @@ export function kindOf(value: unknown): string {
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
+export function isUnknown(value: unknown): boolean {
+  return value === UNKNOWN;
+}
+
 /** True when the value or anything inside it is unknown. */
 export function containsUnknown(value: unknown): boolean {
   if (value === UNKNOWN) return true;

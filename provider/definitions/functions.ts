@@ -1,5 +1,5 @@
 // The lookup functions and the object types of their results, described once (see property.ts).
-import { DATA_TYPE_CATEGORIES, DATA_TYPES, PLATFORM_TYPES, SUPPORTED_TYPES } from "../client/schemas";
+import { DATA_TYPE_CATEGORIES, DATA_TYPES, PLATFORM_TYPES, SUPPORTED_TYPES } from "../../contract/values";
 import type { FunctionDefinition, ObjectTypeDefinition, Properties } from "./property";
 
 const accountId = {

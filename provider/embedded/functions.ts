@@ -19,14 +19,14 @@ import type {
   ListAddedConnectorsResult,
   ListSupportedConnectorsArgs,
   ListSupportedConnectorsResult,
-} from "../functions/added";
+} from "../functions/sub-account";
 import type {
   FindConnectorArgs,
   FindConnectorResult,
   GetConnectorArgs,
   ListConnectorsArgs,
   ListConnectorsResult,
-} from "../functions/connectors";
+} from "../functions/catalogue";
 import type { GetConnectorResult, InputArgs } from "../functions/types";
 import { withVersion } from "./provider";
 

@@ -3,7 +3,7 @@
 // `[x: string]: unknown` index signature (so `findConnectorOutput(…).connectorId` would be
 // an `Output<unknown>`) and makes every consumer's compiler load zod's declarations.
 // The compiler checks that the client's values fit them (the functions return them as these
-// types) and that the filter value lists match the client's (functions/common.ts).
+// types) and that the filter value lists match the client's (functions/program-context.ts).
 import type * as pulumi from "@pulumi/pulumi";
 
 /** Every field of T may be given as an Input (the `…Output` forms' arguments). */

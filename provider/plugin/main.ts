@@ -1,10 +1,12 @@
 // The entry of the plugin `embedded` (pulumi-resource-embedded runs it with node): serve, and
 // tell the engine the port on stdout. The engine passes its own address as the last argument
 // (after flags such as `--logtostderr`, `-v=9`, `--tracing <endpoint>`).
+import { useBaselineWasmCompiler } from "../resources/runtime";
 import { serve } from "./server";
 import { PLUGIN_VERSION } from "./version";
 
 async function main(): Promise<void> {
+  useBaselineWasmCompiler();
   const args = process.argv.slice(2);
   const last = args[args.length - 1];
   const engineAddress = last !== undefined && !last.startsWith("-") ? last : undefined;

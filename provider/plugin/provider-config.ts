@@ -3,7 +3,7 @@
 // its arguments; the default provider gets the stack config `embedded:*`. Unset ones fall back
 // to the EMBEDDED_* environment, as in the dynamic provider (provider/settings.ts).
 import { SETTINGS, settingsProblems, type ConfigSource, type SettingName } from "../settings";
-import { UNKNOWN } from "../resources/shared";
+import { UNKNOWN } from "../definitions/checks";
 import type { Props } from "./wire";
 
 const NAMES = Object.keys(SETTINGS) as SettingName[];

@@ -2,13 +2,13 @@
 // (resources/*-impl.ts), with what the provider protocol adds: every input is echoed as an
 // output, secrets leave as secrets (the definition's, and whatever the program made secret),
 // and a Read without properties is an import.
+import { isId } from "../../contract/ids";
 import * as addedConnector from "../resources/added-connector-impl";
 import * as connectorConfiguration from "../resources/connector-configuration-impl";
 import { ADDED_CONNECTOR } from "../definitions/added-connector";
 import { CONNECTOR_CONFIGURATION } from "../definitions/connector-configuration";
 import { token } from "../definitions/package-schema";
 import { secretKeys, type ResourceDefinition } from "../definitions/property";
-import { CONNECTOR_ID_PATTERN } from "../resources/shared";
 import type { Props } from "./wire";
 
 /** What each `*-impl` module offers (the dynamic provider's operations). */
@@ -34,7 +34,7 @@ function checkImportId(type: string, id: string): { accountId: string; connector
   const at = id.lastIndexOf("/");
   const accountId = id.slice(0, at);
   const connectorId = id.slice(at + 1);
-  if (at <= 0 || !CONNECTOR_ID_PATTERN.test(connectorId)) {
+  if (at <= 0 || !isId(connectorId)) {
     throw new Error(`cannot import ${type} ${JSON.stringify(id)}: the id must be <accountId>/<connectorId>, e.g. 239a5bbdbe543163/48e6ff62fb2b1dfa`);
   }
   return { accountId, connectorId };

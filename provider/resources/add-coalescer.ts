@@ -17,7 +17,8 @@ import { checkId, mayHaveBeenApplied, MAX_ADD_IDS, type AddConnectorsResult, typ
 import { DEFAULT_ADD_WINDOW_MS } from "../settings";
 import { AddOwnership, type AddClaims, type AddingClient, type OwnershipOptions } from "./add-ownership";
 import { listAll, type AddedSnapshot } from "./added-connectors-cache";
-import { perClient, statusOf } from "./shared";
+import { perClient } from "./per-client";
+import { statusOf } from "./service-failures";
 
 export type { AddingClient } from "./add-ownership";
 

@@ -12,7 +12,7 @@
 // an Add of ours whose first attempt got no answer.
 import type { EmbeddedClient } from "../client";
 import { listAll, type AddedSnapshot } from "./added-connectors-cache";
-import { perClient } from "./shared";
+import { perClient } from "./per-client";
 import type { AddJournal } from "./add-journal";
 
 /** The part of the client the coalescer uses (tests pass fakes). */

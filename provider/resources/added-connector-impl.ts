@@ -1,6 +1,7 @@
 // AddedConnector's provider implementation, loaded by the dynamic-provider process at call
 // time (see added-connector.ts). Rules: issue 3, "Resources", AddedConnector.
 import { z } from "zod";
+import { isId } from "../../contract/ids";
 import { ADDED_CONNECTOR } from "../definitions/added-connector";
 import { inputSchema, typeFailures, withDefaults } from "../definitions/checks";
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
@@ -10,16 +11,9 @@ import { alreadyAddedMessage, inUseMessage, removeRefusedMessage } from "./added
 
 export { alreadyAddedMessage, inUseMessage, removeRefusedMessage } from "./added-connector-messages";
 import { accountIdFor, currentClient, runtime } from "./runtime";
-import {
-  CONNECTOR_ID_PATTERN,
-  countOf,
-  failure,
-  isUnknown,
-  splitId,
-  statusOf,
-  withRequestId,
-  accountIdProblem,
-} from "./shared";
+import { countOf, failure, statusOf, withRequestId } from "./service-failures";
+import { isUnknown } from "../definitions/checks";
+import { accountIdProblem, splitId } from "./resource-ids";
 
 export { configureFromRequest } from "./runtime";
 
@@ -62,7 +56,7 @@ export async function check(_olds: Props, news: Props): Promise<CheckResult> {
   const failures: CheckFailure[] = typeFailures(ADDED_CONNECTOR.inputs, news, ["adoptExisting"]);
   const inputs: Props = withDefaults(ADDED_CONNECTOR.inputs, news);
   const { connectorId, accountId } = news;
-  if (!isUnknown(connectorId) && (typeof connectorId !== "string" || !CONNECTOR_ID_PATTERN.test(connectorId))) {
+  if (!isUnknown(connectorId) && (typeof connectorId !== "string" || !isId(connectorId))) {
     failures.push({
       property: "connectorId",
       reason: `connectorId must be a 16-character alphanumeric connector id, got ${JSON.stringify(connectorId ?? null)}`,

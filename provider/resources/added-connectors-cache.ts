@@ -4,7 +4,7 @@
 // paginated listing. Writes through the provider invalidate the sub-account's snapshot. The
 // delete guard does not use it: Remove itself refuses (409) while connections use a connector.
 import type { AddedConnectorView, EmbeddedClient } from "../client";
-import { perClient } from "./shared";
+import { perClient } from "./per-client";
 
 export type AddedSnapshot = ReadonlyMap<string, AddedConnectorView>;
 

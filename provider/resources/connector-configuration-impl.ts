@@ -3,6 +3,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { isId } from "../../contract/ids";
 import { inputSchema, typeFailures } from "../definitions/checks";
 import { CONNECTOR_CONFIGURATION } from "../definitions/connector-configuration";
 import type { ValuesOf } from "../definitions/property";
@@ -10,7 +11,9 @@ import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, U
 import type { ConnectorConfigurationView } from "../client";
 import { accountIdFor, cachedConfiguration, currentClient, runtime } from "./runtime";
 import { descriptorsOf, fingerprintOf, normalisesTo, sameValue, validateSecretConfig, valuesOf } from "./configuration-rules";
-import { CONNECTOR_ID_PATTERN, accountIdProblem, containsUnknown, failure, isUnknown, splitId, statusOf, withRequestId } from "./shared";
+import { accountIdProblem, splitId } from "./resource-ids";
+import { containsUnknown, isUnknown } from "../definitions/checks";
+import { failure, statusOf, withRequestId } from "./service-failures";
 
 export { configureFromRequest } from "./runtime";
 
@@ -46,7 +49,7 @@ export async function check(olds: Props, news: Props): Promise<CheckResult> {
   const failures: CheckFailure[] = typeFailures(CONNECTOR_CONFIGURATION.inputs, news, ["configurationId", "name", "secretName"]);
   const inputs: Props = { ...news };
   const { connectorId, configurationId, secretConfig } = news;
-  const idOk = typeof connectorId === "string" && CONNECTOR_ID_PATTERN.test(connectorId);
+  const idOk = typeof connectorId === "string" && isId(connectorId);
   if (!isUnknown(connectorId) && !idOk) {
     failures.push({ property: "connectorId", reason: `connectorId must be a 16-character alphanumeric connector id, got ${JSON.stringify(connectorId ?? null)}` });
   }

@@ -43,14 +43,19 @@ const KEY = Symbol.for("pulumi-embedded-connectors/provider-runtime");
 type Holder = { [KEY]?: ProviderRuntime };
 
 /**
- * The first use in a process (the dynamic-provider process, or a test). V8 then compiles
- * WebAssembly with its baseline compiler only: undici's HTTP parser is WebAssembly, and
- * its optimizing compile costs a transient ~30 MiB of resident memory (the process's peak,
- * BENCHMARKS.md) for no measurable gain on this API's small bodies. Only compilations that
- * start later are affected; nothing else in the process changes.
+ * For a provider process (the dynamic-provider process's first configure(), the plugin's
+ * start), never for a program or a test that merely loads the provider: V8 compiles
+ * WebAssembly with its baseline compiler only from then on. undici's HTTP parser is
+ * WebAssembly, and its optimizing compile costs a transient ~30 MiB of resident memory (the
+ * process's peak, BENCHMARKS.md) for no measurable gain on this API's small bodies. Only
+ * compilations that start later are affected; nothing else in the process changes.
  */
-function fresh(): ProviderRuntime {
+export function useBaselineWasmCompiler(): void {
   setFlagsFromString("--liftoff-only");
+}
+
+/** The first use in a process. */
+function fresh(): ProviderRuntime {
   const added = new AddedConnectorsCache();
   const state: ProviderRuntime = {
     config: noConfig,
@@ -80,6 +85,7 @@ export interface ConfigureRequestLike {
 
 /** Stores the stack config (secrets arrive unwrapped; read again at every call) and the stack. */
 export function configureFromRequest(req: ConfigureRequestLike, owner = ""): void {
+  useBaselineWasmCompiler(); // configure() is the dynamic-provider process's first call
   const state = runtime();
   state.config = configSourceFromGetter(req.config);
   useOwner(owner);

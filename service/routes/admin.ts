@@ -2,7 +2,8 @@
 // Registered only when an admin key is configured; hidden from the OpenAPI document.
 import { z } from "zod";
 import { FaultSettingsSchema } from "../faults";
-import { IdSchema, responses } from "../domain/schemas";
+import { requests } from "../../contract/requests";
+import { responses } from "../domain/schemas";
 import { StatsSchema } from "../stats";
 import { ok, type App, type ServiceContext } from "../context";
 
@@ -14,7 +15,7 @@ export function adminRoutes(app: App, ctx: ServiceContext): void {
     config,
     schema: {
       ...base,
-      body: z.object({ accountId: z.string(), sourceConnectorId: IdSchema, destinationConnectorId: IdSchema }),
+      body: z.object({ accountId: z.string(), sourceConnectorId: requests.ConnectorId, destinationConnectorId: requests.ConnectorId }),
       response: responses(z.object({ connectionId: z.string() })),
     },
   }, async (request) => {

@@ -1,22 +1,24 @@
-// POST /es/v2/oauth/client-token: the bare token response of the specification.
+// Get Access Token at the contract's route: the bare token response of the specification.
+import { requests } from "../../contract/requests";
+import { strict } from "../../contract/views";
 import { ApiError } from "../domain/errors";
-import { ErrorEnvelopeSchema, TokenBodySchema, TokenResponseSchema } from "../domain/schemas";
 import type { App, ServiceContext } from "../context";
+import { contractRoute } from "./contract-route";
 
-export const TOKEN_ROUTE = "/es/v2/oauth/client-token";
+const { summary, ...route } = contractRoute("getToken");
+/** The token route as registered (the stats count its requests). */
+export const TOKEN_ROUTE = route.url;
 
 export function tokenRoutes(app: App, ctx: ServiceContext): void {
-  app.post(
-    TOKEN_ROUTE,
-    {
-      schema: {
-        tags: ["auth"],
-        summary: "Get Access Token",
-        body: TokenBodySchema,
-        response: { 200: TokenResponseSchema, "4xx": ErrorEnvelopeSchema, "5xx": ErrorEnvelopeSchema },
-      },
+  app.route({
+    ...route,
+    schema: {
+      tags: ["auth"],
+      summary,
+      body: requests.TokenBody,
+      response: { 200: strict.AccessToken, "4xx": strict.ErrorEnvelope, "5xx": strict.ErrorEnvelope },
     },
-    async (request) => {
+    handler: async (request) => {
       // Rate limited by the client id it asks for, like every other call of that client.
       const retryAfter = ctx.limiter.take(request.body.clientId);
       if (retryAfter > 0) {
@@ -25,5 +27,5 @@ export function tokenRoutes(app: App, ctx: ServiceContext): void {
       const { accessToken, expiry } = await ctx.auth.issueToken(request.body.clientId, request.body.clientSecret);
       return { accessToken, tokenType: "Bearer" as const, expiry };
     },
-  );
+  });
 }

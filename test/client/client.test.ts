@@ -31,7 +31,7 @@ function harness(handler: (request: OutgoingRequest, index: number) => IncomingR
   const pausedDuringSleep: boolean[] = [];
   const transport = new ScriptedTransport((request, index) => (request.target === TOKEN ? tokenAnswer() : handler(request, index)));
   const limiter = new Limiter(extra.concurrency ?? 8, { now: () => clock });
-  const client = new EmbeddedClient(
+  const client = EmbeddedClient.create(
     { ...settings, ...extra },
     {
       transport,
@@ -136,7 +136,7 @@ describe("client: token", () => {
       }
       return ok(viewG(CONNECTOR));
     });
-    const client = new EmbeddedClient(settings, { transport });
+    const client = EmbeddedClient.create(settings, { transport });
     assert.equal((await client.getConnector(ACCOUNT, CONNECTOR)).connectorId, CONNECTOR);
     assert.equal(client.tokenRequests, 2);
     assert.deepEqual(transport.requests.map((r) => r.headers.authorization ?? "token"), ["token", "Bearer tok-old", "token", "Bearer tok-new"]);
@@ -151,7 +151,7 @@ describe("client: token", () => {
 
   it("fails once, without a loop, on wrong credentials; the message holds no secret", async () => {
     const transport = new ScriptedTransport(() => failure(401, `invalid client credentials for secret ${SECRET}`));
-    const client = new EmbeddedClient(settings, { transport });
+    const client = EmbeddedClient.create(settings, { transport });
     await assert.rejects(client.getConnector(ACCOUNT, CONNECTOR), (e: unknown) => {
       assert.ok(e instanceof AuthenticationError);
       assert.equal(e.route, "POST /es/v2/oauth/client-token");

@@ -37,7 +37,7 @@ export function useLocalService(): LocalContext {
   ctx.direct = (extra = {}, deps = {}) => {
     const pool = createPool(ctx.svc.baseUrl, { connectMs: 2_000, headersMs: extra.timeouts?.headersMs ?? 10_000, bodyMs: 10_000 });
     pools.push(pool);
-    return new EmbeddedClient({ ...ctx.credentials(), ...extra }, { transport: new UndiciTransport(pool), random: () => 0, ...deps });
+    return EmbeddedClient.create({ ...ctx.credentials(), ...extra }, { transport: new UndiciTransport(pool), random: () => 0, ...deps });
   };
   ctx.routeStats = async (key) => (await ctx.svc.stats()).byRoute[key] ?? {};
 

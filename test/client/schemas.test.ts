@@ -1,18 +1,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { ResponseFormatError } from "../../provider/client";
-import {
-  AddResultSchema,
-  AddedConnectorViewSchema,
-  CatalogueConnectorSchema,
-  ConnectorConfigurationViewSchema,
-  ConnectorSchema,
-  SupportedConnectorSchema,
-  formatPath,
-  pageSchema,
-  parseEnvelope,
-  parseToken,
-} from "../../provider/client/schemas";
+import { formatPath, loose, parseEnvelope, parseToken } from "../../provider/client/schemas";
 import { configurationPayload, viewA, viewG } from "./fakes";
 
 const ctx = { route: "GET /es/v2/connectors/added", requestId: "req-7", status: 200 };
@@ -30,26 +19,26 @@ function formatError(fn: () => unknown): ResponseFormatError {
 
 describe("client schemas", () => {
   it("accepts every view and keeps unknown extra fields", () => {
-    const a = parseEnvelope(AddedConnectorViewSchema, env(viewA("0123456789abcdef", { futureField: 1 })), ctx);
+    const a = parseEnvelope(loose.AddedConnectorView, env(viewA("0123456789abcdef", { futureField: 1 })), ctx);
     assert.equal(a.connectorId, "0123456789abcdef");
     assert.equal((a as Record<string, unknown>).futureField, 1);
-    const g = parseEnvelope(ConnectorSchema, env(viewG("0123456789abcdef")), ctx);
+    const g = parseEnvelope(loose.Connector, env(viewG("0123456789abcdef")), ctx);
     assert.equal(g.integrated, true);
     const { editable: _e, env: _v, ...s } = viewA("0123456789abcdef");
-    assert.equal(parseEnvelope(SupportedConnectorSchema, env(s), ctx).srcConnections, 0);
+    assert.equal(parseEnvelope(loose.SupportedConnector, env(s), ctx).srcConnections, 0);
     const { configured: _c, description: _d, srcConnections: _s, destConnections: _dc, ...l } = s;
-    assert.equal(parseEnvelope(CatalogueConnectorSchema, env(l), ctx).transfer, true);
-    const conf = parseEnvelope(ConnectorConfigurationViewSchema, env(configurationPayload()), ctx);
+    assert.equal(parseEnvelope(loose.CatalogueConnector, env(l), ctx).transfer, true);
+    const conf = parseEnvelope(loose.ConnectorConfigurationView, env(configurationPayload()), ctx);
     assert.equal(conf.secretConfig[0].configuration[1].options?.[1], "us");
-    const added = parseEnvelope(AddResultSchema, env({ added: [viewA("0123456789abcdef")], alreadyAdded: ["fedcba9876543210"] }), ctx);
+    const added = parseEnvelope(loose.AddResult, env({ added: [viewA("0123456789abcdef")], alreadyAdded: ["fedcba9876543210"] }), ctx);
     assert.deepEqual(added.alreadyAdded, ["fedcba9876543210"]);
   });
 
   it("accepts optional fields absent, open field types and new enum values of open lists", () => {
     const { docUrl: _d, ...g } = viewG("0123456789abcdef");
-    assert.equal(parseEnvelope(ConnectorSchema, env({ ...g, dataType: "a type from next year" }), ctx).docUrl, undefined);
+    assert.equal(parseEnvelope(loose.Connector, env({ ...g, dataType: "a type from next year" }), ctx).docUrl, undefined);
     const payload = configurationPayload();
-    const conf = parseEnvelope(ConnectorConfigurationViewSchema, env({ ...payload, configuration: [{ id: "x", label: "X", type: "Color", required: false, readonly: false }] }), ctx);
+    const conf = parseEnvelope(loose.ConnectorConfigurationView, env({ ...payload, configuration: [{ id: "x", label: "X", type: "Color", required: false, readonly: false }] }), ctx);
     assert.equal(conf.configuration[0].type, "Color");
   });
 
@@ -61,7 +50,7 @@ describe("client schemas", () => {
   });
 
   it("names the route and the field path of a missing or mistyped field", () => {
-    const page = pageSchema(AddedConnectorViewSchema);
+    const page = loose.page(loose.AddedConnectorView);
     const items = [viewA("0123456789abcdef"), viewA("fedcba9876543210", { srcConnections: "2" })];
     const error = formatError(() => parseEnvelope(page, env({ items, page: 1, pageSize: 50, total: 2 }), ctx));
     assert.equal(error.fieldPath, "response.items[1].srcConnections");
@@ -70,13 +59,13 @@ describe("client schemas", () => {
     assert.match(error.message, /request id req-7/);
 
     const { name: _n, ...noName } = viewA("0123456789abcdef");
-    assert.equal(formatError(() => parseEnvelope(AddedConnectorViewSchema, env(noName), ctx)).fieldPath, "response.name");
+    assert.equal(formatError(() => parseEnvelope(loose.AddedConnectorView, env(noName), ctx)).fieldPath, "response.name");
     assert.equal(
-      formatError(() => parseEnvelope(AddedConnectorViewSchema, env(viewA("0123456789abcdef", { supportedType: "Both" })), ctx)).fieldPath,
+      formatError(() => parseEnvelope(loose.AddedConnectorView, env(viewA("0123456789abcdef", { supportedType: "Both" })), ctx)).fieldPath,
       "response.supportedType",
     );
-    assert.equal(formatError(() => parseEnvelope(AddedConnectorViewSchema, env(null), ctx)).fieldPath, "response");
-    assert.equal(formatError(() => parseEnvelope(AddedConnectorViewSchema, [1, 2], ctx)).fieldPath, "");
+    assert.equal(formatError(() => parseEnvelope(loose.AddedConnectorView, env(null), ctx)).fieldPath, "response");
+    assert.equal(formatError(() => parseEnvelope(loose.AddedConnectorView, [1, 2], ctx)).fieldPath, "");
   });
 
   it("reads the token bare or enveloped, and never quotes it when malformed", () => {

@@ -28,7 +28,7 @@ const SENT = [API_KEY, WORKSPACE, String(LIMIT), "pageview-secret"];
 
 function clientAnswering(handler: (request: OutgoingRequest) => IncomingResponse): EmbeddedClient {
   const transport = new ScriptedTransport((request) => (request.target === TOKEN ? tokenAnswer() : handler(request)));
-  return new EmbeddedClient(
+  return EmbeddedClient.create(
     { baseUrl: "http://127.0.0.1:1/api", clientId: "demo-client", clientSecret: "very-secret-value" },
     { transport, limiter: new Limiter(4), random: () => 0, sleep: async () => undefined },
   );

@@ -26,7 +26,7 @@ describe("client against the local service: resilience", function () {
       const pool = ctx.pool(limited.baseUrl);
       const now = () => clock.t;
       const limiter = new Limiter(8, { now });
-      const client = new EmbeddedClient(
+      const client = EmbeddedClient.create(
         { baseUrl: limited.baseUrl, clientId: limited.customers[0].clientId, clientSecret: limited.customers[0].clientSecret },
         { transport: new UndiciTransport(pool), limiter, now, random: () => 0, sleep: async (ms) => void (clock.t += ms) },
       );
@@ -65,7 +65,7 @@ describe("client against the local service: resilience", function () {
     const clientFor = (service: LocalService, now: () => number) => {
       const pool = ctx.pool(service.baseUrl);
       const c = service.customers[0];
-      return new EmbeddedClient({ baseUrl: service.baseUrl, clientId: c.clientId, clientSecret: c.clientSecret }, { transport: new UndiciTransport(pool), now });
+      return EmbeddedClient.create({ baseUrl: service.baseUrl, clientId: c.clientId, clientSecret: c.clientSecret }, { transport: new UndiciTransport(pool), now });
     };
 
     it("renews before expiry (tokenTtlSeconds 1), without a 401", async () => {

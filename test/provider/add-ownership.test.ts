@@ -32,7 +32,7 @@ describe("AddedConnector provider: whose connector is it", () => {
     await fx.service.reset();
     await fx.service.setFaults({ rules: [] });
     // Few, quick retries: the faults below outlast them on purpose.
-    client = new EmbeddedClient({
+    client = EmbeddedClient.create({
       baseUrl: fx.service.baseUrl,
       clientId: fx.config["embedded:clientId"] as string,
       clientSecret: fx.config["embedded:clientSecret"] as string,

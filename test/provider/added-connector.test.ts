@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { addedConnectorProvider } from "../../provider/resources/added-connector";
 import * as impl from "../../provider/resources/added-connector-impl";
-import { UNKNOWN } from "../../provider/resources/shared";
+import { UNKNOWN } from "../../provider/definitions/checks";
 import { callsTo, CONNECTORS, mutatingCalls, rejection, startFixture, useConfig, type ProviderFixture } from "./fixtures";
 
 const PROVIDER = "serialized-provider-text";

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { ServerError, type EmbeddedClient } from "../../provider/client";
 import * as impl from "../../provider/resources/connector-configuration-impl";
-import { UNKNOWN } from "../../provider/resources/shared";
+import { UNKNOWN } from "../../provider/definitions/checks";
 import { callsTo, CONNECTORS, mutatingCalls, SEGMENT_CONFIG, startFixture, useConfig, type ProviderFixture } from "./fixtures";
 
 const GET_CONFIGURATION = "GET /es/v2/connectors/:connectorId/configuration";

@@ -71,7 +71,7 @@ describe("ConnectorConfiguration provider: service quirks", () => {
     transport.intercept = undefined;
     const settings = toClientSettings(resolveSettings(configSourceFromGetter({ get: (key) => fx.config[key] })));
     // random 0: retries wait no backoff.
-    useConfig(fx, {}, new EmbeddedClient(settings, { transport, random: () => 0 }));
+    useConfig(fx, {}, EmbeddedClient.create(settings, { transport, random: () => 0 }));
     await fx.client.addConnectors(fx.accountId, [CONNECTORS.segment]);
   });
 

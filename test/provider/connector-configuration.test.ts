@@ -2,7 +2,7 @@
 // outputs without plaintext secrets, fingerprint, drift through lastUpdated.
 import assert from "node:assert/strict";
 import * as impl from "../../provider/resources/connector-configuration-impl";
-import { UNKNOWN } from "../../provider/resources/shared";
+import { UNKNOWN } from "../../provider/definitions/checks";
 import {
   captureWarnings,
   CONNECTORS,

@@ -48,7 +48,7 @@ describe("provider settings", () => {
   it("refuses plain http except to loopback", () => {
     assert.equal(checkBaseUrl("http://127.0.0.1:8080"), "http://127.0.0.1:8080");
     assert.equal(checkBaseUrl("http://localhost:1/"), "http://localhost:1");
-    assert.throws(() => checkBaseUrl("http://connectors.example.com"), /use https/);
+    assert.throws(() => checkBaseUrl("http://connectors.example.com"), /embedded:baseUrl .*refusing plain http:\/\/ to connectors\.example\.com.*Use https/);
     assert.throws(() => checkBaseUrl("not a url"), /embedded:baseUrl \(or EMBEDDED_BASE_URL\)/);
   });
 

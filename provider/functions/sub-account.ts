@@ -1,6 +1,6 @@
 // Sub-account lookups: listAddedConnectors, listSupportedConnectors, getConnectorConfiguration.
 import type * as pulumi from "@pulumi/pulumi";
-import { outputForm, programContext } from "./common";
+import { outputForm, programContext } from "./program-context";
 import * as lookups from "./lookups";
 import type { AddedConnectorSummary, ConnectorFilters, GetConnectorConfigurationResult, InputArgs, SupportedConnector } from "./types";
 

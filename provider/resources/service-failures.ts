@@ -1,16 +1,6 @@
-// Helpers shared by the provider implementations (loaded in the dynamic-provider process).
-import { checkAccountId } from "../client";
-
-import { UNKNOWN } from "../definitions/checks";
-
-export { UNKNOWN, containsUnknown } from "../definitions/checks";
-
-export const CONNECTOR_ID_PATTERN = /^[A-Za-z0-9]{16}$/;
-
-export function isUnknown(value: unknown): boolean {
-  return value === UNKNOWN;
-}
-
+// What a service failure carries into the provider's messages: its request id, its HTTP
+// status and, for a refused Remove, the connection counts. Read by shape, not instanceof, so
+// that two copies of the client module (installed package, relative import) agree.
 
 /** The request id of a service error, if the error carries one. */
 export function requestIdOf(error: unknown): string | undefined {
@@ -33,22 +23,6 @@ export function failure(context: string, error: unknown): Error {
   return new Error(withRequestId(`${context}: ${message}`, error), { cause: error });
 }
 
-/** The per-sub-account map of one client (other credentials, other maps), made on first use. */
-export function perClient<V>(maps: WeakMap<object, Map<string, V>>, client: object): Map<string, V> {
-  let map = maps.get(client);
-  if (!map) {
-    map = new Map();
-    maps.set(client, map);
-  }
-  return map;
-}
-
-/** `<accountId>/<connectorId>` → its parts (the connector id never contains "/"). */
-export function splitId(id: string): { accountId: string; connectorId: string } {
-  const at = id.lastIndexOf("/");
-  return { accountId: id.slice(0, at), connectorId: id.slice(at + 1) };
-}
-
 /** HTTP status of a service error (404, 409, …), if any; avoids instanceof across module copies. */
 export function statusOf(error: unknown): number | undefined {
   if (error !== null && typeof error === "object" && "status" in error) {
@@ -65,18 +39,4 @@ export function countOf(error: unknown, field: "srcConnections" | "destConnectio
     if (typeof value === "number") return value;
   }
   return undefined;
-}
-
-/**
- * The check() rule for an explicit `accountId`: the client's own rule, so that whatever
- * check accepts is never refused later at create (unknown values pass during preview).
- */
-export function accountIdProblem(value: unknown): string | undefined {
-  if (isUnknown(value)) return undefined;
-  try {
-    checkAccountId(value);
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
 }

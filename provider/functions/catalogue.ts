@@ -1,6 +1,6 @@
 // Catalogue lookups: getConnector, listConnectors, findConnector (+ their Output forms).
 import type * as pulumi from "@pulumi/pulumi";
-import { outputForm, programContext } from "./common";
+import { outputForm, programContext } from "./program-context";
 import * as lookups from "./lookups";
 import type { CatalogueConnector, ConnectorFilters, GetConnectorResult, InputArgs, SupportedType } from "./types";
 
