@@ -4,7 +4,7 @@
 // appended as is, so re-rendering never loses it.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { MAX_ADD_IDS } from "../provider/client/validation";
+import { MAX_ADD_IDS } from "../contract/ids";
 import { apiCalls, callsMatching, envText, OPERATIONS, PROVIDERS, type BenchRecord, type Results } from "./results";
 
 const ADD = /^POST \/es\/v2\/connectors$/;

@@ -1,12 +1,12 @@
 // A stack of a bench program, run by the same hermetic engine as the e2e tests
-// (test/e2e/engine.ts: temporary PULUMI_HOME, file:// backend, no plugin downloads). The
+// (harness/engine.ts: temporary PULUMI_HOME, file:// backend, no plugin downloads). The
 // program is copied into bench/programs/.work/<stack>/ so that the dynamic-provider process
 // resolves @pulumi/pulumi and this package from the repository's node_modules.
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace, Stack, type ConfigMap } from "@pulumi/pulumi/automation";
-import { ensureEngine, repoRoot } from "../test/e2e/engine";
+import { ensureEngine, repoRoot } from "../harness/engine";
 
 export const benchProgramsDir = path.join(repoRoot, "bench", "programs");
 const workRoot = path.join(benchProgramsDir, ".work");

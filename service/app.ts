@@ -6,9 +6,10 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import { Admin } from "./domain/admin";
 import { Auth, storeCustomers } from "./domain/auth";
 import { Connectors } from "./domain/connectors";
+import { errorEnvelope } from "./envelope";
 import { FaultInjector } from "./faults";
-import { errorEnvelope, genReqId, installHooks } from "./http";
 import { DEFAULT_OPTIONS, type BuildAppOptions } from "./options";
+import { genReqId, registerPlugins } from "./plugins";
 import { RateLimiter } from "./rate-limit";
 import { adminRoutes } from "./routes/admin";
 import { connectorRoutes } from "./routes/connectors";
@@ -24,15 +25,30 @@ export type { BuildAppOptions } from "./options";
 
 export const BODY_LIMIT = 1024 * 1024;
 
+/**
+ * Server timeouts (fastify's defaults disable the first two). A request's headers and body
+ * must arrive within REQUEST_TIMEOUT_MS (no shorter than Node's 60 s headersTimeout: Node
+ * does not enforce a shorter one), so a client that stalls mid-request does not hold a
+ * socket; the time a handler takes is not counted. A socket idle for CONNECTION_TIMEOUT_MS is
+ * closed: longer than any injected latency (one rule adds at most 60 s + 60 s of jitter), so
+ * fault injection never trips it. Idle keep-alive sockets close after fastify's 72 s
+ * keepAliveTimeout, which clients learn from the Keep-Alive header and stay below.
+ */
+export const REQUEST_TIMEOUT_MS = 60_000;
+export const CONNECTION_TIMEOUT_MS = 180_000;
+
 export function buildApp(options: Partial<BuildAppOptions> = {}): FastifyInstance {
   const opts: BuildAppOptions = { ...DEFAULT_OPTIONS, ...options };
   const now = opts.now ?? Date.now;
+  // The data the domain works on comes from the seed, handed over here (domain/ never imports seed/).
+  const catalogue = catalogueWithExtra(opts.extraConnectors ?? 0);
+  const customers = seedCustomers(opts.firstCustomer);
   const repo = new Repository(opts.db);
   const ctx: ServiceContext = {
     repo,
     auth: new Auth(repo, opts.tokenTtlSeconds, now),
-    connectors: new Connectors(repo, now, catalogueWithExtra(opts.extraConnectors ?? 0)),
-    admin: new Admin(repo),
+    connectors: new Connectors(repo, now, catalogue),
+    admin: new Admin(repo, catalogue),
     faults: new FaultInjector(opts.faults),
     stats: new StatsRecorder(),
     limiter: new RateLimiter(opts.rateLimitPerSecond, now),
@@ -46,6 +62,8 @@ export function buildApp(options: Partial<BuildAppOptions> = {}): FastifyInstanc
   const app = fastify({
     logger,
     bodyLimit: BODY_LIMIT,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    connectionTimeout: CONNECTION_TIMEOUT_MS,
     genReqId,
     requestIdHeader: false,
     exposeHeadRoutes: false,
@@ -89,7 +107,7 @@ export function buildApp(options: Partial<BuildAppOptions> = {}): FastifyInstanc
     transform: jsonSchemaTransform,
   });
 
-  installHooks(app, ctx);
+  registerPlugins(app, ctx);
   app.register(async (scoped) => {
     const typed = scoped.withTypeProvider<ZodTypeProvider>();
     tokenRoutes(typed, ctx);
@@ -99,7 +117,7 @@ export function buildApp(options: Partial<BuildAppOptions> = {}): FastifyInstanc
   });
 
   app.addHook("onReady", async () => {
-    await storeCustomers(repo, seedCustomers(opts.firstCustomer));
+    await storeCustomers(repo, customers);
   });
   app.addHook("onClose", async () => {
     repo.close();

@@ -1,4 +1,5 @@
-// Everything a route or hook needs, built once per app.
+// Everything a route or plugin needs, built once per app (ServiceContext), the app's
+// type, and the per-route settings and per-request state the plugins read and write.
 import type {
   FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault,
 } from "fastify";
@@ -27,7 +28,7 @@ export type App = FastifyInstance<
   RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider
 >;
 
-/** Per-route settings read by the global hooks. */
+/** Per-route settings read by the plugins (service/plugins/). */
 declare module "fastify" {
   interface FastifyContextConfig {
     /** "bearer": a token is required; "admin": the x-admin-key; absent: open (token endpoint, OpenAPI). */
@@ -36,12 +37,9 @@ declare module "fastify" {
     accountScoped?: boolean;
   }
   interface FastifyRequest {
+    /** Set by the auth plugin from the bearer token: the customer's position and client id. */
     customerPosition?: number;
+    clientId?: string;
     faultOutcome?: "dropAfterCommit" | "reset" | "dropped";
   }
-}
-
-export const OK = "OK";
-export function ok<T>(response: T): { statusCode: 200; statusMessage: string; response: T } {
-  return { statusCode: 200, statusMessage: OK, response };
 }

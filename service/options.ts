@@ -1,7 +1,7 @@
 // The knobs of buildApp (the command line maps its flags onto these).
 import type { FastifyServerOptions } from "fastify";
 import type { FaultSettings } from "./faults";
-import type { CustomerCredentials } from "./seed/customers";
+import type { CustomerCredentials } from "./domain/auth";
 
 export interface BuildAppOptions {
   /** A file path or ":memory:". */

@@ -1,11 +1,11 @@
 // Builds the plugin `embeddedfloor` (scripts/bundle-plugin.js, on the compiled
 // dist/bench/plugin-floor) and installs it into the bench engine's hermetic PULUMI_HOME as the
-// plugin `embedded` is installed there (test/e2e/engine.ts): `pulumi plugin install resource
+// plugin `embedded` is installed there (harness/engine.ts): `pulumi plugin install resource
 // <name> <version> --file <dir>`. The program's classes (programs/fleet/plugin-floor.ts) ask
 // for the same version, the package's.
 import * as path from "node:path";
 import { PLUGIN_VERSION } from "../../provider/plugin/version";
-import { execFileAsync, type Engine, repoRoot } from "../../test/e2e/engine";
+import { execFileAsync, type Engine, repoRoot } from "../../harness/engine";
 import { FLOOR_PACKAGE } from "./server";
 
 export async function installFloorPlugin(engine: Engine): Promise<string> {

@@ -1,17 +1,22 @@
 // The admin surface's rules: connections (which drive srcConnections /
 // destConnections and the Remove guard), customers, reset.
 import { randomBytes } from "node:crypto";
-import { CATALOGUE } from "../seed/catalogue";
 import type { Repository } from "../storage/repository";
+import type { CatalogueConnector } from "./catalogue";
 import { ApiError, badRequest, notFound } from "./errors";
 
-/** The connector's side in the catalogue, or undefined for an unknown id. */
-function sideOf(connectorId: string): "Source" | "Destination" | undefined {
-  return CATALOGUE.find((c) => c.connectorId === connectorId)?.supportedType as "Source" | "Destination" | undefined;
-}
+type Side = CatalogueConnector["supportedType"];
 
 export class Admin {
-  constructor(private readonly repo: Repository) {}
+  /** Each catalogue connector's side (Source or Destination). */
+  private readonly sides: ReadonlyMap<string, Side>;
+
+  constructor(
+    private readonly repo: Repository,
+    catalogue: readonly CatalogueConnector[],
+  ) {
+    this.sides = new Map(catalogue.map((c) => [c.connectorId, c.supportedType]));
+  }
 
   createConnection(accountId: string, sourceConnectorId: string, destinationConnectorId: string): { connectionId: string } {
     return this.repo.transaction(() => {
@@ -24,11 +29,11 @@ export class Admin {
       for (const id of [sourceConnectorId, destinationConnectorId]) {
         if (!this.repo.added(accountId, id)) throw notFound(`connector ${id} is not added to this sub-account`);
       }
-      const sourceSide = sideOf(sourceConnectorId);
+      const sourceSide = this.sides.get(sourceConnectorId);
       if (sourceSide !== "Source") {
         throw badRequest(`sourceConnectorId ${sourceConnectorId} is a ${sourceSide ?? "unknown"} connector; a connection's source must have supportedType Source`);
       }
-      const destinationSide = sideOf(destinationConnectorId);
+      const destinationSide = this.sides.get(destinationConnectorId);
       if (destinationSide !== "Destination") {
         throw badRequest(`destinationConnectorId ${destinationConnectorId} is a ${destinationSide ?? "unknown"} connector; a connection's destination must have supportedType Destination`);
       }

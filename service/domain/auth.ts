@@ -3,9 +3,19 @@
 // comparisons of secrets are constant-time.
 import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
-import type { CustomerCredentials, SeededCustomer } from "../seed/customers";
 import type { Repository } from "../storage/repository";
 import { ApiError } from "./errors";
+
+export interface CustomerCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** A customer as buildApp hands it over (service/seed makes them): credentials and accounts. */
+export interface Customer extends CustomerCredentials {
+  organizationAccountId: string;
+  subAccountIds: string[];
+}
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: string, keylen: number) => Promise<Buffer>;
 const KEY_LENGTH = 32;
@@ -19,19 +29,19 @@ async function hashSecret(secret: string, salt: string): Promise<Buffer> {
   return scryptAsync(secret, salt, KEY_LENGTH);
 }
 
-export async function storeCustomers(repo: Repository, customers: SeededCustomer[]): Promise<void> {
+/** Stores the given customers (their position is their index), secrets hashed. */
+export async function storeCustomers(repo: Repository, customers: readonly Customer[]): Promise<void> {
   const rows = await Promise.all(
-    customers.map(async (c: CustomerCredentials, position) => {
+    customers.map(async (c, position) => {
       const salt = randomBytes(16).toString("hex");
       return { c, position, salt, hash: (await hashSecret(c.clientSecret, salt)).toString("hex") };
     }),
   );
   repo.transaction(() => {
     for (const { c, position, salt, hash } of rows) {
-      const seeded = customers[position];
       repo.upsertCustomer(
-        { position, client_id: c.clientId, secret_salt: salt, secret_hash: hash, organization_account_id: seeded.organizationAccountId },
-        seeded.subAccountIds,
+        { position, client_id: c.clientId, secret_salt: salt, secret_hash: hash, organization_account_id: c.organizationAccountId },
+        c.subAccountIds,
       );
     }
   });

@@ -1,19 +1,20 @@
 // Validation of Configure against the field descriptors, and the
 // Configuration payload. Password values are hashed before storage and never
 // leave this module.
-import type { CatalogueConnector } from "../seed/catalogue";
 import type { AddedRow } from "../storage/repository";
+import type { CatalogueConnector } from "./catalogue";
 import { sha256 } from "./auth";
-import type { Configuration, ConfigureBody, FieldDescriptor, FieldError, FieldValue } from "./schemas";
+import type { Strict } from "../../contract/views";
+import type { ServiceRequest } from "../../contract/requests";
 
 const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 
-function isEmpty(v: FieldValue | null | undefined): boolean {
+function isEmpty(v: ServiceRequest<"FieldValue"> | null | undefined): boolean {
   return v === undefined || v === null || v === "" || (Array.isArray(v) && v.length === 0);
 }
 
 /** The stored string of one value, or the reason it is refused. */
-function checkValue(field: FieldDescriptor, v: FieldValue): { ok: string } | { error: string } {
+function checkValue(field: Strict<"FieldDescriptor">, v: ServiceRequest<"FieldValue">): { ok: string } | { error: string } {
   switch (field.type) {
     case "Number": {
       const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : NaN;
@@ -50,9 +51,9 @@ function checkValue(field: FieldDescriptor, v: FieldValue): { ok: string } | { e
 /** All violations (one entry per field), or the values to store. */
 export function validateConfigure(
   connector: CatalogueConnector,
-  body: ConfigureBody,
-): { errors: FieldError[] } | { values: Record<string, string> } {
-  const errors: FieldError[] = [];
+  body: ServiceRequest<"ConfigureBody">,
+): { errors: Strict<"FieldError">[] } | { values: Record<string, string> } {
+  const errors: Strict<"FieldError">[] = [];
   const { configurationId, fields } = connector.secretConfiguration;
   if (body.configurationId !== configurationId) {
     errors.push({ field: "configurationId", message: `must be ${configurationId}, the connector's first secret configuration` });
@@ -71,7 +72,7 @@ export function validateConfigure(
       if (field.required) errors.push({ field: `secretConfig.${field.id}`, message: "is required" });
       continue;
     }
-    const checked = checkValue(field, v as FieldValue);
+    const checked = checkValue(field, v as ServiceRequest<"FieldValue">);
     if ("error" in checked) errors.push({ field: `secretConfig.${field.id}`, message: checked.error });
     else values[field.id] = field.type === "Password" ? `sha256:${sha256(checked.ok)}` : checked.ok;
   }
@@ -81,11 +82,11 @@ export function validateConfigure(
 export const defaultSecretName = (accountId: string, connectorId: string): string =>
   `embedded-connectors/${accountId}/${connectorId}`;
 
-/** The Configuration payload of one connector in one sub-account (row absent = not added). */
-export function configurationView(connector: CatalogueConnector, accountId: string, row?: AddedRow): Configuration {
+/** The configuration payload of one connector in one sub-account (row absent = not added). */
+export function configurationView(connector: CatalogueConnector, accountId: string, row?: AddedRow): Strict<"ConnectorConfigurationView"> {
   const configured = row?.configured === 1;
   const stored: Record<string, string> = configured ? (JSON.parse(row.secret_values) as Record<string, string>) : {};
-  const configuration = connector.secretConfiguration.fields.map((f): FieldDescriptor => {
+  const configuration = connector.secretConfiguration.fields.map((f): Strict<"FieldDescriptor"> => {
     const { value: catalogueValue, ...rest } = f;
     if (f.type === "Password") return rest;
     const value = f.readonly ? catalogueValue : stored[f.id];

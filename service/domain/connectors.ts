@@ -1,12 +1,11 @@
 // The rules of the connector operations (specification + contract), over the
-// catalogue (code) and the repository (state of each sub-account).
-import { CATALOGUE, pairs, type CatalogueConnector } from "../seed/catalogue";
+// catalogue (given by buildApp) and the repository (state of each sub-account).
 import type { AddedRow, Counts, Repository } from "../storage/repository";
+import { pairs, type CatalogueConnector } from "./catalogue";
 import { configurationView, validateConfigure } from "./configuration";
 import { ApiError, notFound } from "./errors";
-import type {
-  Configuration, ConfigureBody, ConnectorA, ConnectorG, ConnectorL, ConnectorS, ListFilters,
-} from "./schemas";
+import type { Strict } from "../../contract/views";
+import type { ServiceRequest } from "../../contract/requests";
 
 export interface Page<T> {
   items: T[];
@@ -21,7 +20,7 @@ function paginate<T>(all: T[], page: number, pageSize: number): Page<T> {
   return { items: all.slice((page - 1) * pageSize, page * pageSize), page, pageSize, total: all.length };
 }
 
-function matches(c: CatalogueConnector, f: Partial<ListFilters>): boolean {
+function matches(c: CatalogueConnector, f: Partial<ServiceRequest<"ListQuery">>): boolean {
   return (
     (f.dataType === undefined || c.dataType === f.dataType) &&
     (f.dataTypeCategory === undefined || c.dataTypeCategory === f.dataTypeCategory) &&
@@ -48,7 +47,7 @@ export class Connectors {
   constructor(
     private readonly repo: Repository,
     private readonly now: () => number,
-    catalogue: readonly CatalogueConnector[] = CATALOGUE,
+    catalogue: readonly CatalogueConnector[],
   ) {
     for (const c of catalogue) this.byId.set(c.connectorId, c);
     this.sorted = [...catalogue].sort((a, b) => a.name.localeCompare(b.name) || a.connectorId.localeCompare(b.connectorId));
@@ -67,30 +66,30 @@ export class Connectors {
     return { c, row };
   }
 
-  private viewA(c: CatalogueConnector, row: AddedRow, counts: Counts): ConnectorA {
+  private viewA(c: CatalogueConnector, row: AddedRow, counts: Counts): Strict<"AddedConnectorView"> {
     return {
       ...base(c), transfer: c.transfer, configured: row.configured === 1, description: c.description, ...counts,
       editable: true, env: ENV,
     };
   }
 
-  getConnector(connectorId: string): ConnectorG {
+  getConnector(connectorId: string): Strict<"Connector"> {
     const c = this.catalogue(connectorId);
     return { ...base(c), ...urls(c), integrated: c.integrated, status: c.status };
   }
 
-  list(filters: ListFilters): Page<ConnectorL> {
+  list(filters: ServiceRequest<"ListQuery">): Page<Strict<"CatalogueConnector">> {
     const all = this.sorted.filter((c) => matches(c, filters)).map((c) => ({ ...base(c), ...urls(c), transfer: c.transfer }));
     return paginate(all, filters.page, filters.pageSize);
   }
 
   /** Atomic: one unknown id refuses the whole call before anything is written. */
-  add(accountId: string, connectorIds: string[]): { added: ConnectorA[]; alreadyAdded: string[] } {
+  add(accountId: string, connectorIds: string[]): { added: Strict<"AddedConnectorView">[]; alreadyAdded: string[] } {
     const unknown = connectorIds.filter((id) => !this.byId.has(id));
     if (unknown.length > 0) throw notFound(`unknown connector id(s): ${unknown.join(", ")}`);
     const now = this.now();
     return this.repo.transaction(() => {
-      const added: ConnectorA[] = [];
+      const added: Strict<"AddedConnectorView">[] = [];
       const alreadyAdded: string[] = [];
       for (const id of connectorIds) {
         if (this.repo.addConnector(accountId, id, now)) {
@@ -103,7 +102,7 @@ export class Connectors {
     });
   }
 
-  listAdded(accountId: string, filters: ListFilters): Page<ConnectorA> {
+  listAdded(accountId: string, filters: ServiceRequest<"ListQuery">): Page<Strict<"AddedConnectorView">> {
     const rows = new Map(this.repo.addedAll(accountId).map((r) => [r.connector_id, r]));
     const all = this.sorted
       .filter((c) => rows.has(c.connectorId) && matches(c, filters))
@@ -111,12 +110,12 @@ export class Connectors {
     return paginate(all, filters.page, filters.pageSize);
   }
 
-  listSupported(accountId: string, connectorId: string, page: number, pageSize: number): Page<ConnectorS> {
+  listSupported(accountId: string, connectorId: string, page: number, pageSize: number): Page<Strict<"SupportedConnector">> {
     const given = this.catalogue(connectorId);
     const rows = new Map(this.repo.addedAll(accountId).map((r) => [r.connector_id, r]));
     const all = this.sorted
       .filter((c) => pairs(given, c))
-      .map((c): ConnectorS => {
+      .map((c): Strict<"SupportedConnector"> => {
         const row = rows.get(c.connectorId);
         const counts = row ? this.repo.counts(accountId, c.connectorId) : { srcConnections: 0, destConnections: 0 };
         return { ...base(c), transfer: c.transfer, configured: row?.configured === 1, description: c.description, ...counts };
@@ -124,12 +123,12 @@ export class Connectors {
     return paginate(all, page, pageSize);
   }
 
-  getConfiguration(accountId: string, connectorId: string): Configuration {
+  getConfiguration(accountId: string, connectorId: string): Strict<"ConnectorConfigurationView"> {
     const c = this.catalogue(connectorId);
     return configurationView(c, accountId, this.repo.added(accountId, connectorId));
   }
 
-  configure(accountId: string, connectorId: string, body: ConfigureBody): Configuration {
+  configure(accountId: string, connectorId: string, body: ServiceRequest<"ConfigureBody">): Strict<"ConnectorConfigurationView"> {
     const { c } = this.requireAdded(accountId, connectorId);
     const checked = validateConfigure(c, body);
     if ("errors" in checked) throw new ApiError(400, "invalid configuration", { errors: checked.errors });

@@ -5,7 +5,8 @@ import { FaultSettingsSchema } from "../faults";
 import { requests } from "../../contract/requests";
 import { responses } from "../domain/schemas";
 import { StatsSchema } from "../stats";
-import { ok, type App, type ServiceContext } from "../context";
+import type { App, ServiceContext } from "../context";
+import { ok } from "../envelope";
 
 const config = { auth: "admin" as const };
 const base = { hide: true, tags: ["admin"] };

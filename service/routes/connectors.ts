@@ -4,7 +4,8 @@ import type { OperationName } from "../../contract/routes";
 import { requests } from "../../contract/requests";
 import { strict } from "../../contract/views";
 import { responses } from "../domain/schemas";
-import { ok, type App, type ServiceContext } from "../context";
+import type { App, ServiceContext } from "../context";
+import { ok } from "../envelope";
 import { contractRoute } from "./contract-route";
 
 const config = { auth: "bearer" as const, accountScoped: true };

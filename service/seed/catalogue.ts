@@ -1,15 +1,11 @@
 // Builds the deterministic catalogue from the seed rows: ids from hashes of the
 // names, and secret configurations whose fields use every descriptor type.
+import type { CatalogueConnector } from "../domain/catalogue";
 import { stableId } from "../domain/ids";
-import type { ConnectorG, FieldDescriptor } from "../domain/schemas";
+import type { Strict } from "../../contract/views";
 import { SEED_ROWS, type SeedRow } from "./connectors";
 
-export interface CatalogueConnector extends ConnectorG {
-  transfer: boolean;
-  description: string;
-  secretConfiguration: { configurationId: string; name: string; fields: FieldDescriptor[] };
-  connectionConfig: { configurationId: string; name: string; configuration: FieldDescriptor[] }[];
-}
+export type { CatalogueConnector } from "../domain/catalogue";
 
 function slugOf(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/(^-|-$)/g, "");
@@ -25,26 +21,26 @@ function kindOf(row: SeedRow): Kind {
   return "apiKey";
 }
 
-const text = (id: string, label: string, required: boolean, description?: string): FieldDescriptor => ({
+const text = (id: string, label: string, required: boolean, description?: string): Strict<"FieldDescriptor"> => ({
   id, label, type: "Text", required, readonly: false, ...(description ? { description } : {}),
 });
-const password = (id: string, label: string): FieldDescriptor => ({
+const password = (id: string, label: string): Strict<"FieldDescriptor"> => ({
   id, label, type: "Password", required: true, readonly: false, description: "stored encrypted; never returned",
 });
-const select = (id: string, label: string, options: string[], required: boolean, multi = false): FieldDescriptor => ({
+const select = (id: string, label: string, options: string[], required: boolean, multi = false): Strict<"FieldDescriptor"> => ({
   id, label, type: multi ? "Multi-Select" : "Select", required, readonly: false, options,
 });
-const number = (id: string, label: string, min: number, max: number, required: boolean): FieldDescriptor => ({
+const number = (id: string, label: string, min: number, max: number, required: boolean): Strict<"FieldDescriptor"> => ({
   id, label, type: "Number", required, readonly: false, min, max,
 });
-const date = (id: string, label: string): FieldDescriptor => ({
+const date = (id: string, label: string): Strict<"FieldDescriptor"> => ({
   id, label, type: "Date", required: false, readonly: false, description: "YYYY-MM-DD",
 });
-const fixed = (id: string, label: string, value: string): FieldDescriptor => ({
+const fixed = (id: string, label: string, value: string): Strict<"FieldDescriptor"> => ({
   id, label, type: "Text", required: false, readonly: true, value,
 });
 
-function secretFields(kind: Kind, slug: string): FieldDescriptor[] {
+function secretFields(kind: Kind, slug: string): Strict<"FieldDescriptor">[] {
   switch (kind) {
     case "oauth":
       return [
@@ -131,15 +127,4 @@ export function catalogueWithExtra(extra: number): readonly CatalogueConnector[]
     `Synthetic Source ${String(i + 1).padStart(4, "0")}`, "Synthetic", "Source", "events", "events", "Customer Data Platform (CDP)",
   ]);
   return [...CATALOGUE, ...rows.map((row, i) => connector(row, SEED_ROWS.length + i))];
-}
-
-/**
- * Pairing rule of List Supported Connectors: a source pairs with every
- * destination of its dataTypeCategory, and warehouses ("data store") pair
- * with everything on the other side.
- */
-export function pairs(a: CatalogueConnector, b: CatalogueConnector): boolean {
-  if (a.supportedType === b.supportedType) return false;
-  return a.dataTypeCategory === b.dataTypeCategory || a.dataTypeCategory === "data store" ||
-    b.dataTypeCategory === "data store";
 }

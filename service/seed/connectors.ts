@@ -1,7 +1,7 @@
 // The catalogue's raw rows: name, platform, side, dataType, dataTypeCategory,
 // platformType. Together they cover every enum value of the specification
 // (a test checks it); names are unique so an exact-name lookup finds one.
-import type { DATA_TYPES, DATA_TYPE_CATEGORIES, PLATFORM_TYPES, SUPPORTED_TYPES } from "../domain/schemas";
+import { DATA_TYPES, DATA_TYPE_CATEGORIES, PLATFORM_TYPES, SUPPORTED_TYPES } from "../../contract/values";
 
 export type SeedRow = [
   name: string,

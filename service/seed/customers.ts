@@ -1,16 +1,10 @@
 // The two seeded customers. Account ids derive from the customer's position,
 // not its clientId, so that --client-id does not move the demo sub-accounts.
+import type { Customer, CustomerCredentials } from "../domain/auth";
 import { stableId } from "../domain/ids";
 
-export interface CustomerCredentials {
-  clientId: string;
-  clientSecret: string;
-}
-
-export interface SeededCustomer extends CustomerCredentials {
-  organizationAccountId: string;
-  subAccountIds: string[];
-}
+export type { CustomerCredentials } from "../domain/auth";
+export type SeededCustomer = Customer;
 
 export const DEFAULT_CUSTOMERS: readonly CustomerCredentials[] = [
   { clientId: "demo-client", clientSecret: "demo-secret" },

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import type { Pool } from "undici";
 import { EmbeddedClient, closeClients, collect, createPool, getClient, UndiciTransport, type CatalogueConnector, type ClientSettings } from "../../provider/client";
-import { startLocalService, type LocalService } from "../helpers/local-service";
+import { startLocalService, type LocalService } from "../../harness/local-service";
 
 export interface LocalContext {
   svc: LocalService;

@@ -12,7 +12,7 @@ import {
   collect,
   UndiciTransport,
 } from "../../provider/client";
-import { startLocalService, type LocalService } from "../helpers/local-service";
+import { startLocalService, type LocalService } from "../../harness/local-service";
 import { secretConfigFor, useLocalService } from "./local";
 
 describe("client against the local service: resilience", function () {

@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import * as semver from "semver";
-import { repoRoot } from "../e2e/engine";
+import { repoRoot } from "../../harness/engine";
 import { startService } from "../e2e/fixtures";
 import {
   createConsumerProject,

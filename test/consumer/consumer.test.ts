@@ -3,7 +3,7 @@
 // @pulumi/pulumi and CLI of package.json: cell (a) of COMPATIBILITY.md). npm run test:compat
 // repeats it for the other cells.
 import { strict as assert } from "node:assert";
-import { ensureEngine } from "../e2e/engine";
+import { ensureEngine } from "../../harness/engine";
 import { startService, type E2EService } from "../e2e/fixtures";
 import { sharedConsumerProject, type ConsumerProject } from "./project";
 import { runConsumerScenario } from "./scenario";

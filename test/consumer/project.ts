@@ -7,7 +7,7 @@ import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { repoRoot } from "../e2e/engine";
+import { repoRoot } from "../../harness/engine";
 
 const execFileAsync = promisify(execFile);
 

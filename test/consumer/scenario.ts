@@ -9,7 +9,7 @@ import { constants as fsConstants, promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { FACEBOOK, fieldValue, OutOfBandClient, S3, type E2EService } from "../e2e/fixtures";
-import { repoRoot } from "../e2e/engine";
+import { repoRoot } from "../../harness/engine";
 import { PACKAGE_NAME, typeCheck, typescriptBlocks, withNode, type ConsumerProject } from "./project";
 
 /** Stack config of the README example: demo values of the local service, not secrets. */

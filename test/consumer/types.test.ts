@@ -8,7 +8,7 @@ import { constants as fsConstants, promises as fs } from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import * as semver from "semver";
-import { repoRoot } from "../e2e/engine";
+import { repoRoot } from "../../harness/engine";
 import {
   installFootprint,
   PACKAGE_NAME,

@@ -5,7 +5,7 @@
 import { strict as assert } from "node:assert";
 import { Writable } from "node:stream";
 import { CATALOGUE } from "../../service/seed/catalogue";
-import { startLocalService, type BuildAppOptions, type LocalService, type Stats } from "../helpers/local-service";
+import { startLocalService, type BuildAppOptions, type LocalService, type Stats } from "../../harness/local-service";
 import { E2EStack, type ProgramConfigValue } from "./harness";
 
 /** The local service of one suite, with every line of its log kept. */

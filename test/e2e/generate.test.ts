@@ -8,7 +8,7 @@ import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import type { Stats } from "../helpers/local-service";
+import type { Stats } from "../../harness/local-service";
 import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, repoRoot } from "./harness";
 import { apiKeyFields, MIXPANEL, S3, SEGMENT, startService, storageFields, type E2EService } from "./fixtures";
 

@@ -1,5 +1,5 @@
 // The end-to-end harness: stacks of the programs under test/e2e/programs/, run
-// by the real engine in its hermetic environment (engine.ts), with every byte
+// by the real engine in its hermetic environment (harness/engine.ts), with every byte
 // the engine prints captured for the secrets scan.
 //
 // Programs are copied per stack into test/e2e/programs/.work/<stack>/ rather
@@ -23,10 +23,12 @@ import {
     UpOptions,
     UpResult,
 } from "@pulumi/pulumi/automation";
-import { ensureEngine, execFileAsync, programsDir } from "./engine";
+import { ensureEngine, execFileAsync, repoRoot } from "../../harness/engine";
 
-export { disposeEngine, ENGINE_TIMEOUT_MS, ensureEngine, programsDir, repoRoot, type Engine } from "./engine";
+export { disposeEngine, ENGINE_TIMEOUT_MS, ensureEngine, repoRoot, type Engine } from "../../harness/engine";
 
+/** Where the program sources live (not compiled by the root tsconfig). */
+export const programsDir = path.join(repoRoot, "test", "e2e", "programs");
 const workRoot = path.join(programsDir, ".work");
 
 /** The connection of a stack to the service: becomes stack config `embedded:*`. */

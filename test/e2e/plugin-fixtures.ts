@@ -4,7 +4,7 @@
 import { strict as assert } from "node:assert";
 import { E2EStack, type ProgramConfigValue, type ServiceSettings } from "./harness";
 import { OutOfBandClient, type E2EService } from "./fixtures";
-import type { Stats } from "../helpers/local-service";
+import type { Stats } from "../../harness/local-service";
 
 /** The plugin's type tokens (the state's `type` of its resources). */
 export const ADDED_CONNECTOR_TYPE = "embedded:index:AddedConnector";

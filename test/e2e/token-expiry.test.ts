@@ -5,7 +5,7 @@
 // one Configure and one Remove (fault `expireToken`): those calls get a 401, the client
 // renews the token and repeats them, and every run still succeeds.
 import { strict as assert } from "node:assert";
-import type { FaultSettings, Stats } from "../helpers/local-service";
+import type { FaultSettings, Stats } from "../../harness/local-service";
 import { E2EStack, ENGINE_TIMEOUT_MS, ensureEngine } from "./harness";
 import {
     apiKeyFields,

@@ -23,7 +23,7 @@ import {
     startService,
     type E2EService,
 } from "./fixtures";
-import type { SeededCustomer } from "../helpers/local-service";
+import type { SeededCustomer } from "../../harness/local-service";
 
 const exampleDir = path.join(repoRoot, "examples", "yaml-sub-account");
 const SEGMENT = connectorId("Segment");

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { stableId } from "../../service/domain/ids";
-import { startLocalService, type LocalService } from "../helpers/local-service";
+import { startLocalService, type LocalService } from "../../harness/local-service";
 import { grpcError, isolateEnvironment, Plugin, resetRuntime, secret, secretDepth, secretValue, UNKNOWN, urnOf, type Props } from "./harness";
 
 const { DIFF_NONE, DIFF_SOME } = proto.DiffResponse.DiffChanges;

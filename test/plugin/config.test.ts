@@ -6,7 +6,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { SETTINGS } from "../../provider/settings";
 import { stableId } from "../../service/domain/ids";
-import { startLocalService, type LocalService } from "../helpers/local-service";
+import { startLocalService, type LocalService } from "../../harness/local-service";
 import { grpcError, isolateEnvironment, Plugin, resetRuntime, secret, SECRET_SIG, SIG_KEY, UNKNOWN, type Failure } from "./harness";
 
 const { DIFF_NONE, DIFF_SOME } = proto.DiffResponse.DiffChanges;

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { stableId } from "../../service/domain/ids";
-import { startLocalService, type LocalService } from "../helpers/local-service";
+import { startLocalService, type LocalService } from "../../harness/local-service";
 import { grpcError, isolateEnvironment, isSecret, Plugin, resetRuntime, secret, secretDepth, secretValue, startFakeEngine, UNKNOWN, urnOf, type Props } from "./harness";
 
 const { DIFF_NONE, DIFF_SOME } = proto.DiffResponse.DiffChanges;

@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { createInterface } from "node:readline";
 import { SETTINGS } from "../../provider/settings";
 import { stableId } from "../../service/domain/ids";
-import { startLocalService, type LocalService, type SeededCustomer } from "../helpers/local-service";
+import { startLocalService, type LocalService, type SeededCustomer } from "../../harness/local-service";
 import { grpcError, isolateEnvironment, Plugin, resetRuntime, secret, urnOf, type Props } from "./harness";
 
 const LIST = "embedded:index:listAddedConnectors";

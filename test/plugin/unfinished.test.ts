@@ -6,7 +6,7 @@ import type * as grpc from "@grpc/grpc-js";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { stableId } from "../../service/domain/ids";
-import { startLocalService, type LocalService } from "../helpers/local-service";
+import { startLocalService, type LocalService } from "../../harness/local-service";
 import { grpcError, isolateEnvironment, Plugin, resetRuntime, secret, secretDepth, urnOf, type Props } from "./harness";
 
 const ADD = "POST /es/v2/connectors";

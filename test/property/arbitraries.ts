@@ -3,7 +3,9 @@
 import fc from "fast-check";
 import type { CatalogueConnector } from "../../service/seed/catalogue";
 
-export const ID = /^[A-Za-z0-9]{16}$/;
+import { ID_PATTERN as ID } from "../../contract/ids";
+
+export { ID };
 
 export function isValidId(value: unknown): boolean {
   return typeof value === "string" && ID.test(value);

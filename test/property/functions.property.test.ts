@@ -12,7 +12,7 @@ import {
   listConnectors,
   listSupportedConnectors,
 } from "../../provider";
-import type { Stats } from "../helpers/local-service";
+import type { Stats } from "../../harness/local-service";
 import { CONNECTORS, startFixture, type ProviderFixture } from "../provider/fixtures";
 import { anyValue, invalidId } from "./arbitraries";
 

@@ -9,7 +9,7 @@ import type { CheckResult } from "@pulumi/pulumi/dynamic";
 import * as added from "../../provider/resources/added-connector-impl";
 import * as configuration from "../../provider/resources/connector-configuration-impl";
 import { validateConfigure } from "../../service/domain/configuration";
-import { ConfigureBodySchema } from "../../service/domain/schemas";
+import { requests } from "../../contract/requests";
 import { CATALOGUE, type CatalogueConnector } from "../../service/seed/catalogue";
 import { CONNECTORS, SEGMENT_CONFIG, mutatingCalls, startFixture, useConfig, type ProviderFixture } from "../provider/fixtures";
 import { anyValue, invalidId, isValidId, secretConfigFor, validId } from "./arbitraries";
@@ -25,7 +25,7 @@ const KINDS: CatalogueConnector[] = ["Segment", "Amazon S3", "Facebook Custom Au
 
 /** The fields the service refuses this configuration for, or "body" when the body itself is malformed. */
 function serviceRefusal(connector: CatalogueConnector, secretConfig: Record<string, unknown>): string[] | "body" {
-  const body = ConfigureBodySchema.safeParse({ configurationId: connector.secretConfiguration.configurationId, secretConfig });
+  const body = requests.ConfigureBody.safeParse({ configurationId: connector.secretConfiguration.configurationId, secretConfig });
   if (!body.success) return "body";
   const verdict = validateConfigure(connector, body.data);
   return "errors" in verdict ? verdict.errors.map((e) => e.field).sort() : [];

@@ -4,7 +4,7 @@ import { getClient, type EmbeddedClient } from "../../provider/client";
 import { configureRuntime, runtime } from "../../provider/resources/runtime";
 import { configSourceFromGetter, resolveSettings, SETTINGS, toClientSettings } from "../../provider/settings";
 import { stableId } from "../../service/domain/ids";
-import { startLocalService, type LocalService, type Stats } from "../helpers/local-service";
+import { startLocalService, type LocalService, type Stats } from "../../harness/local-service";
 
 /** Seeded catalogue connectors (ids are hashes of the names, as the seed makes them). */
 export const CONNECTORS = {

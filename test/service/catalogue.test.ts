@@ -1,7 +1,8 @@
 // The seed and the read-only catalogue routes: Get, List (filters, pages,
 // bad query values), List Supported (pairing).
 import assert from "node:assert/strict";
-import { CATALOGUE, pairs } from "../../service/seed/catalogue";
+import { pairs } from "../../service/domain/catalogue";
+import { CATALOGUE } from "../../service/seed/catalogue";
 import { DATA_TYPES, DATA_TYPE_CATEGORIES, FIELD_TYPES, PLATFORM_TYPES, SUPPORTED_TYPES } from "../../contract/values";
 import { seedCustomers } from "../../service/seed/customers";
 import { byName, expectEnvelope, harness, q, type Harness } from "./support";

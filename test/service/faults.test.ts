@@ -2,7 +2,7 @@
 // a real listening server, where resets and dropped answers are real sockets.
 import assert from "node:assert/strict";
 import { FaultInjector, faultsFromFlags } from "../../service/faults";
-import { startLocalService, type LocalService } from "../helpers/local-service";
+import { startLocalService, type LocalService } from "../../harness/local-service";
 import { byName } from "./support";
 
 const fb = byName("Facebook Custom Audiences");

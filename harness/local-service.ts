@@ -1,14 +1,14 @@
 // Starts the local Embedded Connectors Service in this process on an ephemeral
-// loopback port, for tests of the client, the provider and end to end.
+// loopback port, for the tests (client, provider, plugin, end to end) and the benchmarks.
 // Defaults: in-memory database, rate limiting off (pass rateLimitPerSecond to
 // test it), a random admin key. Admin calls go through app.inject, so fault
 // injection and socket resets never hit them.
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import { buildApp, type BuildAppOptions } from "../../service/app";
-import type { FaultSettings } from "../../service/faults";
-import { seedCustomers, type SeededCustomer } from "../../service/seed/customers";
-import type { Stats } from "../../service/stats";
+import { buildApp, type BuildAppOptions } from "../service/app";
+import type { FaultSettings } from "../service/faults";
+import { seedCustomers, type SeededCustomer } from "../service/seed/customers";
+import type { Stats } from "../service/stats";
 
 export type { BuildAppOptions, FaultSettings, SeededCustomer, Stats };
 

@@ -1,6 +1,7 @@
-// The Pulumi engine of the end-to-end tests: the CLI and language host built
-// (or reused) by scripts/ensure-pulumi.sh once per mocha run, and the hermetic
-// environment every engine run gets.
+// The hermetic Pulumi engine shared by the end-to-end and consumer tests, chaos and the
+// benchmarks: the CLI and language host built (or reused) by
+// scripts/ensure-pulumi.sh once per process, the hermetic environment every engine run gets,
+// and the plugin `embedded` installed into its temporary PULUMI_HOME.
 import { execFile, spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
@@ -10,10 +11,8 @@ import { PulumiCommand } from "@pulumi/pulumi/automation";
 
 export const execFileAsync = promisify(execFile);
 
-/** The repository root (this file compiles to dist/test/e2e/engine.js). */
+/** The repository root (found by walking up from this file, which compiles to dist/harness/engine.js). */
 export const repoRoot = findRepoRoot(__dirname);
-/** Where the program sources live (not compiled by the root tsconfig). */
-export const programsDir = path.join(repoRoot, "test", "e2e", "programs");
 
 /** Long enough for the slowest engine run on a 2-core CI machine. */
 export const ENGINE_TIMEOUT_MS = 180_000;
@@ -53,9 +52,9 @@ export interface Engine {
 let enginePromise: Promise<Engine> | undefined;
 
 /**
- * Builds or reuses the engine (once per mocha run) and prepares the hermetic
- * environment: a temporary PULUMI_HOME, a file:// backend in a temporary
- * directory, a passphrase, no update check, no plugin acquisition, and the
+ * Builds or reuses the engine (once per process: a mocha run, a benchmark) and
+ * prepares the hermetic environment: a temporary PULUMI_HOME, a file:// backend
+ * in a temporary directory, a passphrase, no update check, no plugin acquisition, and the
  * engine's bin directory first on PATH.
  */
 export function ensureEngine(): Promise<Engine> {
@@ -64,14 +63,14 @@ export function ensureEngine(): Promise<Engine> {
 }
 
 async function prepareEngine(): Promise<Engine> {
-    // The programs import the package by its name, as a user's program does;
-    // `npm ci` links it (scripts/link-self.js, the prepare script) and the
+    // The programs (all inside the repository) import the package by its name, as a user's
+    // program does; `npm ci` links it (scripts/link-self.js, the prepare script) and the
     // provider must have been built.
     try {
-        require.resolve("pulumi-embedded-connectors", { paths: [programsDir] });
+        require.resolve("pulumi-embedded-connectors", { paths: [repoRoot] });
     } catch {
         throw new Error(
-            "the e2e programs cannot load pulumi-embedded-connectors: run `npm ci` (which links the package " +
+            "the programs cannot load pulumi-embedded-connectors: run `npm ci` (which links the package " +
                 "into node_modules via scripts/link-self.js) and `npm run build`",
         );
     }
@@ -112,7 +111,8 @@ async function installPluginInto(env: Record<string, string>): Promise<void> {
     await execFileAsync(process.execPath, [cli, "plugin", "install"], { env: { ...process.env, ...env } });
 }
 
-// A root hook: after the whole mocha run, drop the temporary PULUMI_HOME and backend.
+// A root hook: after the whole mocha run, drop the temporary PULUMI_HOME and backend. Outside
+// mocha (bench, the chaos command) there is no `after`, and the caller calls disposeEngine.
 if (typeof after === "function") {
     after(async () => disposeEngine());
 }
