@@ -26,27 +26,27 @@ export const SETTINGS = {
     description: "Default sub-account for resources and lookups that do not name one. Default: none.",
   },
   timeoutMs: {
-    key: "embedded:timeoutMs", env: "EMBEDDED_TIMEOUT_MS", secret: false, type: "integer", default: 30_000,
+    key: "embedded:timeoutMs", env: "EMBEDDED_TIMEOUT_MS", secret: false, type: "integer", default: 30_000, min: 1,
     description:
       "Longest wait for an answer's headers, and longest pause between two chunks of its body, in milliseconds; " +
       "not a cap on a whole request. Default: 30000.",
   },
   maxRetries: {
-    key: "embedded:maxRetries", env: "EMBEDDED_MAX_RETRIES", secret: false, type: "integer", default: 5,
+    key: "embedded:maxRetries", env: "EMBEDDED_MAX_RETRIES", secret: false, type: "integer", default: 5, min: 0,
     description: "Retries after the first attempt of a call that failed with a transient fault (5xx, no answer). Default: 5.",
   },
   retryTimeoutMs: {
-    key: "embedded:retryTimeoutMs", env: "EMBEDDED_RETRY_TIMEOUT_MS", secret: false, type: "integer", default: 600_000,
+    key: "embedded:retryTimeoutMs", env: "EMBEDDED_RETRY_TIMEOUT_MS", secret: false, type: "integer", default: 600_000, min: 1,
     description:
       "How long one call may keep waiting in all when the service says when to come back (429, or 503 with " +
       "Retry-After), in milliseconds. Default: 600000 (10 minutes).",
   },
   concurrency: {
-    key: "embedded:concurrency", env: "EMBEDDED_CONCURRENCY", secret: false, type: "integer", default: 8,
+    key: "embedded:concurrency", env: "EMBEDDED_CONCURRENCY", secret: false, type: "integer", default: 8, min: 1,
     description: "Requests in flight per process and base URL. Default: 8.",
   },
   addWindowMs: {
-    key: "embedded:addWindowMs", env: "EMBEDDED_ADD_WINDOW_MS", secret: false, type: "integer", default: 500,
+    key: "embedded:addWindowMs", env: "EMBEDDED_ADD_WINDOW_MS", secret: false, type: "integer", default: 500, min: 0,
     description: "Longest a create waits for others to share its Add call, in milliseconds; 0 sends every Add alone. Default: 500.",
   },
   caCertificate: {
@@ -144,7 +144,12 @@ function required(name: SettingName, config: ConfigSource, env: NodeJS.ProcessEn
   return value;
 }
 
-function positiveInt(name: SettingName, fallback: number, config: ConfigSource, env: NodeJS.ProcessEnv, min: number): number {
+/** The integer settings: each with its default and its smallest accepted value. */
+type IntegerSetting = { [K in SettingName]: (typeof SETTINGS)[K] extends { type: "integer" } ? K : never }[SettingName];
+const INTEGER_SETTINGS = Object.keys(SETTINGS).filter((name) => SETTINGS[name as SettingName].type === "integer") as IntegerSetting[];
+
+function integerSetting(name: IntegerSetting, config: ConfigSource, env: NodeJS.ProcessEnv): number {
+  const { default: fallback, min } = SETTINGS[name];
   const raw = lookup(name, config, env);
   if (raw === undefined) return fallback;
   const value = Number(raw);
@@ -181,11 +186,11 @@ export function resolveSettings(config: ConfigSource, env: NodeJS.ProcessEnv = p
     clientId: required("clientId", config, env),
     clientSecret: required("clientSecret", config, env),
     accountId: lookup("accountId", config, env),
-    timeoutMs: positiveInt("timeoutMs", SETTINGS.timeoutMs.default, config, env, 1),
-    maxRetries: positiveInt("maxRetries", SETTINGS.maxRetries.default, config, env, 0),
-    retryTimeoutMs: positiveInt("retryTimeoutMs", SETTINGS.retryTimeoutMs.default, config, env, 1),
-    concurrency: positiveInt("concurrency", SETTINGS.concurrency.default, config, env, 1),
-    addWindowMs: positiveInt("addWindowMs", DEFAULT_ADD_WINDOW_MS, config, env, 0),
+    timeoutMs: integerSetting("timeoutMs", config, env),
+    maxRetries: integerSetting("maxRetries", config, env),
+    retryTimeoutMs: integerSetting("retryTimeoutMs", config, env),
+    concurrency: integerSetting("concurrency", config, env),
+    addWindowMs: integerSetting("addWindowMs", config, env),
     caCertificate: lookup("caCertificate", config, env),
   };
 }
@@ -207,10 +212,7 @@ export function settingsProblems(config: ConfigSource, env: NodeJS.ProcessEnv = 
   attempt("baseUrl", () => checkBaseUrl(required("baseUrl", config, env)));
   attempt("clientId", () => required("clientId", config, env));
   attempt("clientSecret", () => required("clientSecret", config, env));
-  const minimums = { timeoutMs: 1, maxRetries: 0, retryTimeoutMs: 1, concurrency: 1, addWindowMs: 0 } as const;
-  for (const [name, min] of Object.entries(minimums) as [keyof typeof minimums, number][]) {
-    attempt(name, () => positiveInt(name, 0, config, env, min));
-  }
+  for (const name of INTEGER_SETTINGS) attempt(name, () => integerSetting(name, config, env));
   return problems;
 }
 
