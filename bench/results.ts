@@ -8,6 +8,17 @@ import { z } from "zod";
 export const PROVIDERS = ["this", "floor", "naive", "plugin", "plugin-floor"] as const;
 export const OPERATIONS = ["up", "preview", "refresh", "rotate", "destroy"] as const;
 
+/**
+ * Named engine setups a provider can be run with in an invocation (`--providers plugin:recommended`),
+ * beside the others at the invocation's own `--parallel`/`--env`, so that one run compares them.
+ * `recommended`: the levers BENCHMARKS.md recommends for a large stack (bench/analysis.md says why).
+ */
+export const SETUPS = {
+  recommended: { parallel: 32, env: { PULUMI_SKIP_CHECKPOINTS: "true" } },
+} as const satisfies Record<string, { parallel: number; env: Record<string, string> }>;
+export type SetupName = keyof typeof SETUPS;
+export const SETUP_NAMES = Object.keys(SETUPS) as [SetupName, ...SetupName[]];
+
 export const RecordSchema = z.object({
   provider: z.enum(PROVIDERS),
   n: z.number().int().positive(),
@@ -32,6 +43,8 @@ export const RecordSchema = z.object({
   /** Resources the engine reported for the operation (create, same, update, delete …). */
   resourceChanges: z.record(z.string(), z.number()),
   measuredAt: z.string(),
+  /** The invocation that measured it (its start time): records of one run compare "in the same run". */
+  run: z.string().optional(),
 });
 export type BenchRecord = z.infer<typeof RecordSchema>;
 
@@ -120,4 +133,46 @@ export function callsMatching(r: BenchRecord, pattern: RegExp): number {
 /** Service calls excluding the token route. */
 export function apiCalls(r: BenchRecord): number {
   return callsMatching(r, /^(?!POST \/es\/v2\/oauth)/);
+}
+
+/** Route keys of the service's stats, as the tables and targets count them. */
+export const ROUTE = {
+  add: /^POST \/es\/v2\/connectors$/,
+  listAdded: /^GET \/es\/v2\/connectors\/added$/,
+  getConnector: /^GET \/es\/v2\/connectors\/:connectorId$/,
+  getConfiguration: /^GET \/es\/v2\/connectors\/:connectorId\/configuration$/,
+  putConfiguration: /^PUT /,
+  remove: /^DELETE /,
+} as const;
+
+/** The engine settings of a table: --parallel (undefined: the engine's default) and --env ("" for none). */
+export interface Setting {
+  parallel?: number;
+  env: string;
+}
+
+export const DEFAULT_SETTING: Setting = { parallel: undefined, env: "" };
+
+/** The setting a named setup gives (SETUPS), in a table's terms. */
+export function settingOf(setup: SetupName): Setting {
+  return { parallel: SETUPS[setup].parallel, env: envText(SETUPS[setup].env) };
+}
+
+export function findRecord(
+  records: BenchRecord[],
+  provider: string,
+  n: number,
+  latencyMs: number,
+  operation: string,
+  setting = DEFAULT_SETTING,
+): BenchRecord | undefined {
+  return records.find(
+    (r) =>
+      r.provider === provider &&
+      r.n === n &&
+      r.latencyMs === latencyMs &&
+      r.operation === operation &&
+      r.parallel === setting.parallel &&
+      envText(r.env) === setting.env,
+  );
 }

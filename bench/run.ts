@@ -6,7 +6,9 @@
 //   (default: full)      N = 10, 100 and 500 at 0 and 50 ms (long; not run by CI)
 //   --n 100,500          N values (override)
 //   --latency 0,50       service latencies in ms (override)
-//   --providers this,naive  (of this, floor, naive, plugin, plugin-floor; default: floor,naive,this)
+//   --providers this,naive  (of this, floor, naive, plugin, plugin-floor; default: floor,naive,this);
+//                        `plugin:recommended` runs that provider with a named setup (results.ts SETUPS:
+//                        its --parallel and --env) instead of the invocation's, in the same run
 //   --repeat 3           run every cell 3 times (providers interleaved) and keep the median
 //   --parallel 32        the engine's --parallel for every operation (default: the engine's own)
 //   --env K=V[,K=V]      environment variables of every engine run (e.g. PULUMI_SKIP_CHECKPOINTS=true);
@@ -21,11 +23,23 @@ import { performance } from "node:perf_hooks";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { z } from "zod";
 import { catalogueWithExtra } from "../service/seed/catalogue";
-import { startLocalService, type LocalService, type Stats } from "../harness/local-service";
+import type { LocalService, Stats } from "../harness/local-service";
+import { startServiceProcess } from "../harness/service-process";
 import { disposeEngine, ensureEngine, repoRoot } from "../harness/engine";
 import { installFloorPlugin } from "./plugin-floor/install";
 import { renderBenchmarks } from "./render";
-import { envText, loadResults, medianRecords, mergeResults, PROVIDERS, saveResults, type BenchRecord, type Machine } from "./results";
+import {
+  envText,
+  loadResults,
+  medianRecords,
+  mergeResults,
+  PROVIDERS,
+  saveResults,
+  SETUP_NAMES,
+  SETUPS,
+  type BenchRecord,
+  type Machine,
+} from "./results";
 import { watchProviderRss } from "./rss";
 import { createBenchStack, type ServiceSettings } from "./stack";
 
@@ -36,7 +50,7 @@ const ArgsSchema = z.object({
   append: z.boolean(),
   n: z.array(z.number().int().positive()),
   latency: z.array(z.number().int().min(0)),
-  providers: z.array(z.enum(PROVIDERS)),
+  providers: z.array(z.object({ provider: z.enum(PROVIDERS), setup: z.enum(SETUP_NAMES).optional() })),
   repeat: z.number().int().positive(),
   parallel: z.number().int().positive().optional(),
   env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).optional(),
@@ -62,12 +76,18 @@ function parseArgs(argv: string[]): Args {
     append: flag("append"),
     n: n ? numbers(n) : quick ? [10, 100] : [10, 100, 500],
     latency: latency ? numbers(latency) : quick ? [0] : [0, 50],
-    providers: providers ? providers.split(",").map((p) => p.trim()) : ["floor", "naive", "this"],
+    providers: (providers ? providers.split(",") : ["floor", "naive", "this"]).map(providerSpec),
     repeat: repeat ? Number(repeat) : 1,
     parallel: parallel ? Number(parallel) : undefined,
     env: env ? parseEnv(env) : undefined,
     out: value("out"),
   });
+}
+
+/** `plugin` or `plugin:recommended` (a provider, and the name of a setup of SETUPS). */
+function providerSpec(text: string): { provider: string; setup?: string } {
+  const [provider, setup] = text.trim().split(":");
+  return setup === undefined ? { provider } : { provider, setup };
 }
 
 /** `K=V,K=V` as an object (a value may hold "=", not ","). */
@@ -105,6 +125,7 @@ interface Cell {
   latencyMs: number;
   parallel?: number;
   env?: Record<string, string>;
+  run: string;
 }
 
 async function measure(service: LocalService, cell: Cell, operation: Operation, run: () => Promise<Changes>): Promise<BenchRecord> {
@@ -212,7 +233,7 @@ async function main(): Promise<void> {
   const ids = catalogueWithExtra(maxN)
     .filter((c) => c.name.startsWith("Synthetic Source"))
     .map((c) => c.connectorId);
-  const service = await startLocalService({ extraConnectors: maxN });
+  const service = await startServiceProcess({ extraConnectors: maxN });
   const customer = service.customers[0];
   const settings: ServiceSettings = {
     baseUrl: service.baseUrl,
@@ -223,7 +244,8 @@ async function main(): Promise<void> {
   const command = `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim();
   const base = args.append ? await loadResults(file) : undefined;
   const host = await machine();
-  if (args.providers.includes("plugin-floor")) await installFloorPlugin(await ensureEngine());
+  if (args.providers.some((p) => p.provider === "plugin-floor")) await installFloorPlugin(await ensureEngine());
+  const run = new Date().toISOString();
   const runs: BenchRecord[] = [];
   // Saved after every cell: a full run takes hours, and an interrupted one keeps what it measured.
   const save = async (): Promise<number> => {
@@ -239,10 +261,11 @@ async function main(): Promise<void> {
         // Repetitions interleave the providers, so that a slow spell of a shared machine
         // does not fall on one provider's runs only.
         for (let repetition = 0; repetition < args.repeat; repetition++) {
-          for (const provider of args.providers) {
+          for (const { provider, setup } of args.providers) {
             await service.reset();
             if (latencyMs > 0) await service.setFaults({ rules: [{ mode: "latency", latencyMs }] });
-            runs.push(...(await runCell(service, settings, ids, { provider, n, latencyMs, parallel: args.parallel, env: args.env })));
+            const engineSetup = setup ? { parallel: SETUPS[setup].parallel, env: { ...SETUPS[setup].env } } : { parallel: args.parallel, env: args.env };
+            runs.push(...(await runCell(service, settings, ids, { provider, n, latencyMs, ...engineSetup, run })));
             await save();
           }
         }

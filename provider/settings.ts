@@ -180,6 +180,15 @@ export function checkBaseUrl(baseUrl: string): string {
 }
 
 /** Resolves every setting, config first, then environment, then defaults. Throws SettingsError. */
+/**
+ * Everything resolveSettings reads, as one string: equal strings resolve to equal settings.
+ * A provider resolves its settings at every call (the environment may change between them);
+ * this lets it resolve them again only when something it reads changed.
+ */
+export function rawSettingsKey(config: ConfigSource, env: NodeJS.ProcessEnv = process.env): string {
+  return (Object.keys(SETTINGS) as SettingName[]).map((name) => lookup(name, config, env) ?? "\u0001").join("\u0000");
+}
+
 export function resolveSettings(config: ConfigSource, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
   return {
     baseUrl: checkBaseUrl(required("baseUrl", config, env)),

@@ -1,7 +1,8 @@
 // Request execution: one request, one answer (or a NetworkError), with the body read
 // under a size cap and decoded as JSON. Retries, tokens and limits live in client.ts.
 import { randomUUID } from "node:crypto";
-import { Pool, type Dispatcher } from "undici";
+import type { Dispatcher, Pool as UndiciPool } from "undici";
+import { Pool, request as undiciRequest } from "./undici-parts";
 import { errorFromResponse, NetworkError, ResponseFormatError } from "./errors";
 import type { HttpMethod } from "./routes";
 import { parseRetryAfterMs } from "./retry";
@@ -43,7 +44,7 @@ export interface PoolOptions {
 }
 
 /** One long-lived keep-alive pool per origin (index.ts shares it per process). */
-export function createPool(origin: string, options: PoolOptions): Pool {
+export function createPool(origin: string, options: PoolOptions): UndiciPool {
   return new Pool(origin, {
     connect: {
       timeout: options.connectMs,
@@ -98,7 +99,7 @@ export class UndiciTransport implements Transport {
   async send(request: OutgoingRequest): Promise<IncomingResponse> {
     let answer: Dispatcher.ResponseData;
     try {
-      answer = await this.dispatcher.request({
+      answer = await undiciRequest(this.dispatcher, {
         method: request.method,
         path: request.target,
         headers: { ...request.headers, "x-request-id": request.requestId },

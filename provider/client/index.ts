@@ -16,13 +16,15 @@ export interface ClientRegistry {
   readonly pools: Map<string, Pool>;
   /** Key: base URL. */
   readonly limiters: Map<string, Limiter>;
+  /** Counts closeClients(): a client kept from before it is closed. */
+  generation: number;
 }
 
 const KEY = Symbol.for("pulumi-embedded-connectors/client-registry");
 type Holder = { [KEY]?: ClientRegistry };
 
 function createRegistry(): ClientRegistry {
-  return { clients: new Map(), pools: new Map(), limiters: new Map() };
+  return { clients: new Map(), pools: new Map(), limiters: new Map(), generation: 0 };
 }
 
 export const clientRegistry: ClientRegistry = ((globalThis as Holder)[KEY] ??= createRegistry());
@@ -78,6 +80,7 @@ export function clientStats(): { clients: number; tokenRequests: number; request
 /** Closes every shared pool and forgets every client (tests; a long-lived process shutting down). */
 export async function closeClients(): Promise<void> {
   const pools = [...clientRegistry.pools.values()];
+  clientRegistry.generation++;
   clientRegistry.clients.clear();
   clientRegistry.pools.clear();
   clientRegistry.limiters.clear();

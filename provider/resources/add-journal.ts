@@ -7,7 +7,7 @@
 // Files hold ids only (no secrets) and live beside Pulumi's own files: a CI runner that keeps
 // `PULUMI_HOME` keeps them; one that does not falls back to the "already added" error.
 import { createHash, randomUUID } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import * as path from "node:path";
 
@@ -35,6 +35,13 @@ export class AddJournal {
   readonly session = randomUUID();
   /** A directory that cannot be written is reported once per process, not once per connector. */
   private warned = false;
+  /**
+   * The records there can be: those in the directory when this process first looked (an
+   * earlier process's), and those this process wrote. Every read, diff, update and delete
+   * settles its connector's record, so without this each would cost a failed unlink; with it,
+   * one directory listing per process (bench/analysis.md: refresh's per-resource cost).
+   */
+  private records?: Set<string>;
 
   /**
    * @param dir where the records live
@@ -53,10 +60,24 @@ export class AddJournal {
     return path.join(this.dir, `${key.slice(0, 32)}.json`);
   }
 
+  /** The files that may hold a record (see `records`), listed on first use. */
+  private known(): Set<string> {
+    if (!this.records) {
+      try {
+        this.records = new Set(readdirSync(this.dir).map((name) => path.join(this.dir, name)));
+      } catch {
+        this.records = new Set(); // no directory yet: no record
+      }
+    }
+    return this.records;
+  }
+
   /** True when an Add of this connector by this stack, in an earlier process, never reached the state. */
   pending(baseUrl: string, accountId: string, connectorId: string): boolean {
+    const file = this.file(baseUrl, accountId, connectorId);
+    if (!this.known().has(file)) return false;
     try {
-      const record = JSON.parse(readFileSync(this.file(baseUrl, accountId, connectorId), "utf8")) as Partial<PendingAddRecord>;
+      const record = JSON.parse(readFileSync(file, "utf8")) as Partial<PendingAddRecord>;
       return (
         record.owner === this.owner && record.session !== this.session && record.accountId === accountId && record.connectorId === connectorId
       );
@@ -75,6 +96,7 @@ export class AddJournal {
       const aside = `${file}.${this.session}.tmp`;
       writeFileSync(aside, `${JSON.stringify(record)}\n`);
       renameSync(aside, file);
+      this.known().add(file);
     } catch (error) {
       if (this.warned) return;
       this.warned = true;
@@ -88,8 +110,10 @@ export class AddJournal {
 
   /** The state holds the resource, or the Add certainly did not add it: forget the record. */
   settle(baseUrl: string, accountId: string, connectorId: string): void {
+    const file = this.file(baseUrl, accountId, connectorId);
+    if (!this.known().delete(file)) return;
     try {
-      unlinkSync(this.file(baseUrl, accountId, connectorId));
+      unlinkSync(file);
     } catch {
       // no record: nothing to forget
     }

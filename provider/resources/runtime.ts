@@ -3,7 +3,7 @@
 // the object lives on globalThis so that two copies of the module (symlinked install,
 // relative import in tests) still share one state, and so one client/token per process.
 import { setFlagsFromString } from "node:v8";
-import { getClient, type ConnectorConfigurationView, type EmbeddedClient } from "../client";
+import { clientRegistry, getClient, type ConnectorConfigurationView, type EmbeddedClient } from "../client";
 import { AddCoalescer } from "./add-coalescer";
 import { AddJournal, defaultJournalDir } from "./add-journal";
 import { AddedConnectorsCache } from "./added-connectors-cache";
@@ -11,6 +11,7 @@ import type { ProviderHost } from "./added-connector-messages";
 import {
   configSourceFromGetter,
   noConfig,
+  rawSettingsKey,
   resolveAccountId,
   resolveSettings,
   toClientSettings,
@@ -37,6 +38,8 @@ export interface ProviderRuntime {
   warn: (message: string) => void;
   /** Tests only: a client to use instead of getClient(settings). */
   clientOverride?: EmbeddedClient;
+  /** The last resolved settings and client, and what they were resolved from (rawSettingsKey). */
+  current?: { key: string; config: ConfigSource; override?: EmbeddedClient; generation: number; settings: ProviderSettings; client: EmbeddedClient };
 }
 
 const KEY = Symbol.for("pulumi-embedded-connectors/provider-runtime");
@@ -119,10 +122,24 @@ export function currentSettings(): ProviderSettings {
   return resolveSettings(runtime().config);
 }
 
+/**
+ * The client and settings of this call. Every operation asks (the environment may have
+ * changed since the last), so the answer is kept until what the settings are read from
+ * changes: resolving and looking up the client at each of a refresh's hundreds of reads was
+ * a measurable share of its cost (bench/analysis.md).
+ */
 export function currentClient(): { client: EmbeddedClient; settings: ProviderSettings } {
-  const settings = currentSettings();
-  const override = runtime().clientOverride;
-  return { client: override ?? getClient(toClientSettings(settings)), settings };
+  const state = runtime();
+  const key = rawSettingsKey(state.config);
+  const kept = state.current;
+  const generation = clientRegistry.generation;
+  if (kept && kept.key === key && kept.config === state.config && kept.override === state.clientOverride && kept.generation === generation) {
+    return { client: kept.client, settings: kept.settings };
+  }
+  const settings = resolveSettings(state.config);
+  const client = state.clientOverride ?? getClient(toClientSettings(settings));
+  state.current = { key, config: state.config, override: state.clientOverride, generation, settings, client };
+  return { client, settings };
 }
 
 /** The resource's accountId, else the default sub-account setting. */
