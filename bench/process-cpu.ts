@@ -101,7 +101,7 @@ export interface TreeCpu {
   attributedCpuSeconds: number;
   /** CPU of all descendants reaped during the operation (exact; includes what polls missed). */
   reapedCpuSeconds: number;
-  /** This process (the bench: the in-process local service, the poller itself), process.cpuUsage(). */
+  /** This process (the bench: the Automation API side, the poller itself), process.cpuUsage(). */
   benchCpuSeconds: number;
   /** The part of benchCpuSeconds spent in the polls (each poll is synchronous and timed). */
   pollerCpuSeconds: number;
@@ -114,13 +114,15 @@ interface Tracked {
   pid: number;
   argv: string[];
   ticks: number;
+  /** Ticks it had already used when the watch started (the local service outlives operations). */
+  ticksBefore: number;
   peakKiB: number;
 }
 
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** One synchronous pass over /proc: every descendant's ticks, role and high-water mark. */
-function poll(tracked: Map<string, Tracked>): void {
+function poll(tracked: Map<string, Tracked>, first = false): void {
   const stats = new Map<number, Stat>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -145,6 +147,7 @@ function poll(tracked: Map<string, Tracked>): void {
       pid,
       argv: argv.length > 0 ? argv : (known?.argv ?? []),
       ticks: Math.max(stat.ticks, known?.ticks ?? 0),
+      ticksBefore: known?.ticksBefore ?? (first ? stat.ticks : 0),
       peakKiB: Math.max(highWaterKiB(pid), execed ? 0 : (known?.peakKiB ?? 0)),
     });
   }
@@ -164,13 +167,14 @@ export function watchTreeCpu(intervalMs = 50): TreeCpuWatch {
   const reapedAtStart = readStat("self")?.childTicks ?? 0;
   let pollerMicros = 0;
   let polls = 0;
-  const timedPoll = () => {
+  const timedPoll = (first = false) => {
     const before = process.cpuUsage();
-    poll(tracked);
+    poll(tracked, first);
     const spent = process.cpuUsage(before);
     pollerMicros += spent.user + spent.system;
     polls++;
   };
+  timedPoll(true); // what already runs (the local service) counts from now on only
   const timer = setInterval(timedPoll, intervalMs);
   return {
     stop() {
@@ -184,7 +188,7 @@ export function watchTreeCpu(intervalMs = 50): TreeCpuWatch {
         pid: p.pid,
         role: classify(p.argv),
         command: p.argv.join(" ").slice(0, 160),
-        cpuSeconds: round(p.ticks / ticksPerSecond, 2),
+        cpuSeconds: round((p.ticks - p.ticksBefore) / ticksPerSecond, 2),
         peakRssMiB: round(p.peakKiB / 1024, 1),
       }));
       for (const p of processes) {

@@ -71,7 +71,7 @@ function parseArgs(argv: string[]): Args {
   const repeat = value("repeat");
   const parallel = value("parallel");
   const env = value("env");
-  return ArgsSchema.parse({
+  return checkDistinct(ArgsSchema.parse({
     quick,
     append: flag("append"),
     n: n ? numbers(n) : quick ? [10, 100] : [10, 100, 500],
@@ -81,13 +81,26 @@ function parseArgs(argv: string[]): Args {
     parallel: parallel ? Number(parallel) : undefined,
     env: env ? parseEnv(env) : undefined,
     out: value("out"),
-  });
+  }));
 }
 
 /** `plugin` or `plugin:recommended` (a provider, and the name of a setup of SETUPS). */
 function providerSpec(text: string): { provider: string; setup?: string } {
-  const [provider, setup] = text.trim().split(":");
+  const parts = text.trim().split(":");
+  if (parts.length > 2) throw new Error(`--providers: ${JSON.stringify(text)} is not provider or provider:setup`);
+  const [provider, setup] = parts;
   return setup === undefined ? { provider } : { provider, setup };
+}
+
+/** Two entries of one provider and one engine setup would be merged as repetitions of one cell. */
+function checkDistinct(args: Args): Args {
+  const keys = args.providers.map(({ provider, setup }) => {
+    const setting = setup ? SETUPS[setup] : { parallel: args.parallel, env: args.env };
+    return `${provider}|${setting.parallel ?? "default"}|${envText(setting.env)}`;
+  });
+  const twice = keys.find((key, i) => keys.indexOf(key) !== i);
+  if (twice) throw new Error(`--providers: ${twice.split("|")[0]} appears twice with the same engine setup`);
+  return args;
 }
 
 /** `K=V,K=V` as an object (a value may hold "=", not ","). */

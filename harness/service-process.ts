@@ -27,6 +27,10 @@ export interface ServiceReady {
 
 type LocalOptions = Partial<BuildAppOptions> & { dbPath?: string };
 
+/** How long the child may take to start (seed, listen) or to close. */
+const STOP_TIMEOUT_MS = 10_000;
+const START_TIMEOUT_MS = 30_000;
+
 export async function startServiceProcess(options: LocalOptions = {}): Promise<LocalService> {
   const child: ChildProcess = fork(path.join(__dirname, "service-child.js"), [JSON.stringify(options)], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
@@ -40,6 +44,12 @@ export async function startServiceProcess(options: LocalOptions = {}): Promise<L
       if (message.ok) pending?.resolve(message.value);
       else pending?.reject(new Error(message.message));
     });
+    // A channel closed under a send (the child died) is reported as an error event: the exit
+    // handler below fails what was waiting, so the event must not crash the bench.
+    child.on("error", (error) => {
+      exited ??= error;
+      reject(error);
+    });
     child.once("exit", (code, signal) => {
       exited = new Error(`the local service process exited (${signal ?? code})`);
       reject(exited);
@@ -47,13 +57,18 @@ export async function startServiceProcess(options: LocalOptions = {}): Promise<L
       waiting.clear();
     });
   });
-  const { baseUrl, adminKey, customers } = await ready;
+  const startTimer = setTimeout(() => child.kill("SIGKILL"), START_TIMEOUT_MS);
+  const { baseUrl, adminKey, customers } = await ready.finally(() => clearTimeout(startTimer));
   const call = <T>(method: ServiceRequest["method"], ...args: unknown[]): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       if (exited) return reject(exited);
       const id = next++;
       waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      child.send({ id, method, args } satisfies ServiceRequest);
+      child.send({ id, method, args } satisfies ServiceRequest, (error) => {
+        if (!error) return;
+        waiting.delete(id);
+        reject(error);
+      });
     });
   return {
     baseUrl,
@@ -67,8 +82,11 @@ export async function startServiceProcess(options: LocalOptions = {}): Promise<L
     stop: async () => {
       if (exited) return;
       const gone = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-      child.send({ id: next++, method: "stop", args: [] } satisfies ServiceRequest);
+      child.send({ id: next++, method: "stop", args: [] } satisfies ServiceRequest, () => undefined);
+      // A service that does not close in time is killed: the bench must be able to finish.
+      const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
       await gone;
+      clearTimeout(timer);
     },
   };
 }

@@ -179,7 +179,6 @@ export function checkBaseUrl(baseUrl: string): string {
   }
 }
 
-/** Resolves every setting, config first, then environment, then defaults. Throws SettingsError. */
 /**
  * Everything resolveSettings reads, as one string: equal strings resolve to equal settings.
  * A provider resolves its settings at every call (the environment may change between them);
@@ -189,6 +188,7 @@ export function rawSettingsKey(config: ConfigSource, env: NodeJS.ProcessEnv = pr
   return (Object.keys(SETTINGS) as SettingName[]).map((name) => lookup(name, config, env) ?? "\u0001").join("\u0000");
 }
 
+/** Resolves every setting, config first, then environment, then defaults. Throws SettingsError. */
 export function resolveSettings(config: ConfigSource, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
   return {
     baseUrl: checkBaseUrl(required("baseUrl", config, env)),

@@ -3,15 +3,30 @@
 // about 110 modules) to give two of them: +5 MiB resident and ~70 ms at every provider
 // process's start, against +0.3 MiB and ~8 ms for these 24 (bench/analysis.md). undici has no
 // `exports` map, so the paths are importable; test/client/undici-parts.test.ts checks that
-// they are the very objects the entry exports.
+// they are the very objects the entry exports. Should an undici release in the package's
+// range move them, the entry is loaded instead: slower to start, the same behaviour.
 import type { Dispatcher, Pool as UndiciPool } from "undici";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-export const Pool = require("undici/lib/dispatcher/pool") as typeof UndiciPool;
-
 type RequestApi = (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const requestApi = require("undici/lib/api/api-request") as RequestApi;
+
+function parts(): { Pool: typeof UndiciPool; requestApi: RequestApi } {
+  try {
+    return {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      Pool: require("undici/lib/dispatcher/pool") as typeof UndiciPool,
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      requestApi: require("undici/lib/api/api-request") as RequestApi,
+    };
+  } catch {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const undici = require("undici") as typeof import("undici");
+    return { Pool: undici.Pool, requestApi: undici.Dispatcher.prototype.request as RequestApi };
+  }
+}
+
+const loaded = parts();
+export const Pool = loaded.Pool;
+const requestApi = loaded.requestApi;
 
 /** `dispatcher.request(options)`, without undici's entry having added `request` to every dispatcher. */
 export function request(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {

@@ -60,22 +60,26 @@ export class AddJournal {
     return path.join(this.dir, `${key.slice(0, 32)}.json`);
   }
 
-  /** The files that may hold a record (see `records`), listed on first use. */
-  private known(): Set<string> {
+  /**
+   * Whether `file` may hold a record (see `records`); the directory is listed on first use. A
+   * directory that cannot be listed (other than missing) says nothing: every file may be there.
+   */
+  private mayHold(file: string): boolean {
     if (!this.records) {
       try {
         this.records = new Set(readdirSync(this.dir).map((name) => path.join(this.dir, name)));
-      } catch {
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") return true;
         this.records = new Set(); // no directory yet: no record
       }
     }
-    return this.records;
+    return this.records.has(file);
   }
 
   /** True when an Add of this connector by this stack, in an earlier process, never reached the state. */
   pending(baseUrl: string, accountId: string, connectorId: string): boolean {
     const file = this.file(baseUrl, accountId, connectorId);
-    if (!this.known().has(file)) return false;
+    if (!this.mayHold(file)) return false;
     try {
       const record = JSON.parse(readFileSync(file, "utf8")) as Partial<PendingAddRecord>;
       return (
@@ -96,7 +100,7 @@ export class AddJournal {
       const aside = `${file}.${this.session}.tmp`;
       writeFileSync(aside, `${JSON.stringify(record)}\n`);
       renameSync(aside, file);
-      this.known().add(file);
+      this.records?.add(file);
     } catch (error) {
       if (this.warned) return;
       this.warned = true;
@@ -111,7 +115,8 @@ export class AddJournal {
   /** The state holds the resource, or the Add certainly did not add it: forget the record. */
   settle(baseUrl: string, accountId: string, connectorId: string): void {
     const file = this.file(baseUrl, accountId, connectorId);
-    if (!this.known().delete(file)) return;
+    if (!this.mayHold(file)) return;
+    this.records?.delete(file);
     try {
       unlinkSync(file);
     } catch {

@@ -198,6 +198,7 @@ export async function read(id: string, props: Props = {}): Promise<ReadResult> {
   }
   settleRecord(accountId, connectorId);
   if (!view) return { id: "", props: {} };
+  runtime().readAhead.notedAdded(client, accountId, connectorId, view.configured);
   return {
     id: `${accountId}/${connectorId}`,
     props: outputsOf(view, accountId, connectorId, adoptExisting),
@@ -240,6 +241,7 @@ export async function remove(id: string, props: Props): Promise<void> {
   settleRecord(accountId, connectorId);
   const cache = runtime().added;
   cache.invalidate(client, accountId);
+  runtime().readAhead.forget(client, accountId, connectorId);
   const adds = runtime().adds.ownership;
   try {
     await client.removeConnector(accountId, connectorId);

@@ -185,9 +185,11 @@ async function apply(props: Props, salt: string): Promise<ConfigurationOutputs> 
     inputs.configurationId ??
     (await cachedConfiguration(client, settings.baseUrl, inputs.accountId, inputs.connectorId)).secretConfig[0]?.configurationId;
   if (!configurationId) throw new Error(`${where} has no secret configuration to save`);
-  // Configure changes the connector's `configured` in List Added Connectors: drop the listing.
+  // Configure changes the connector's `configured` in List Added Connectors: drop the listing,
+  // and what a refresh fetched ahead of this configuration.
   const cache = runtime().added;
   cache.invalidate(client, inputs.accountId);
+  runtime().readAhead.forget(client, inputs.accountId, inputs.connectorId);
   try {
     const body = { configurationId, name: inputs.name, secretName: inputs.secretName, secretConfig: inputs.secretConfig };
     const { view, retried } = await client.configureWithOutcome(inputs.accountId, inputs.connectorId, body);
@@ -238,7 +240,7 @@ export async function read(id: string, props: Props = {}): Promise<ReadResult> {
   try {
     const listed = await runtime().added.findConfirmed(client, accountId, connectorId);
     if (!listed || !listed.configured) return { id: "", props: {} };
-    view = await client.getConfiguration(accountId, connectorId);
+    view = await runtime().readAhead.read(client, accountId, connectorId);
   } catch (error) {
     if (statusOf(error) === 404) return { id: "", props: {} };
     throw failure(`reading the configuration of connector ${connectorId} of sub-account ${accountId} failed`, error);

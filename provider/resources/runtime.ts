@@ -7,6 +7,7 @@ import { clientRegistry, getClient, type ConnectorConfigurationView, type Embedd
 import { AddCoalescer } from "./add-coalescer";
 import { AddJournal, defaultJournalDir } from "./add-journal";
 import { AddedConnectorsCache } from "./added-connectors-cache";
+import { ConfigurationReadAhead } from "./configuration-read-ahead";
 import type { ProviderHost } from "./added-connector-messages";
 import {
   configSourceFromGetter,
@@ -26,6 +27,8 @@ export interface ProviderRuntime {
   descriptors: Map<string, Promise<ConnectorConfigurationView>>;
   /** List Added Connectors per client and sub-account, listed once (see added-connectors-cache.ts). */
   added: AddedConnectorsCache;
+  /** A refresh's configuration reads, fetched ahead (see configuration-read-ahead.ts). */
+  readAhead: ConfigurationReadAhead;
   /** Coalesced Add calls (see add-coalescer.ts); its writes invalidate `added`. */
   adds: AddCoalescer;
   /** The stack (`project/stack`) whose program serialized the provider; "" when unknown. */
@@ -64,6 +67,7 @@ function fresh(): ProviderRuntime {
     config: noConfig,
     descriptors: new Map(),
     added,
+    readAhead: new ConfigurationReadAhead(),
     adds: new AddCoalescer({
       onWrite: (client, accountId) => added.invalidate(client, accountId),
       ownership: { snapshot: (client, accountId) => added.snapshot(client, accountId), journal: () => state.journal },
@@ -112,6 +116,7 @@ export function configureRuntime(config: ConfigSource, clientOverride?: Embedded
   state.clientOverride = clientOverride;
   state.descriptors.clear();
   state.added.clear();
+  state.readAhead.clear();
   state.adds.ownership.reset();
   state.owner = "";
   state.journal = undefined;

@@ -2,6 +2,8 @@
 // not through undici's entry (which loads all of undici). Those paths are undici's internals:
 // if an undici release moved or replaced them, the client would silently use something else.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import * as path from "node:path";
 import { Pool, request } from "../../provider/client/undici-parts";
 
 describe("undici parts", () => {
@@ -20,5 +22,11 @@ describe("undici parts", () => {
     assert.equal(answer.statusCode, 200);
     assert.deepEqual(await answer.body.json(), { ok: true });
     await agent.close();
+  });
+
+  it("leave undici's entry unloaded when the client is loaded (its memory and start-up time)", () => {
+    const client = path.join(__dirname, "..", "..", "provider", "client", "index.js");
+    const script = `require(${JSON.stringify(client)}); process.stdout.write(JSON.stringify(Object.keys(require.cache).filter((f) => /undici[\\/]index\\.js$/.test(f))))`;
+    assert.deepEqual(JSON.parse(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" })), []);
   });
 });

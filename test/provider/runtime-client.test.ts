@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { closeClients } from "../../provider/client";
 import { configureRuntime, currentClient } from "../../provider/resources/runtime";
-import { noConfig } from "../../provider/settings";
+import { configSourceFromGetter, noConfig, rawSettingsKey, SETTINGS, type SettingName } from "../../provider/settings";
 
 const ENV = {
   EMBEDDED_BASE_URL: "http://127.0.0.1:9",
@@ -58,5 +58,15 @@ describe("provider runtime: the client of an operation", () => {
     delete process.env.EMBEDDED_CLIENT_SECRET;
     assert.throws(() => currentClient(), /embedded:clientSecret/);
     assert.throws(() => currentClient(), /embedded:clientSecret/);
+  });
+
+  it("resolves again when any setting changes, whether from stack config or the environment", () => {
+    const names = Object.keys(SETTINGS) as SettingName[];
+    const base = rawSettingsKey(noConfig, {});
+    for (const name of names) {
+      const fromConfig = configSourceFromGetter({ get: (key) => (key === SETTINGS[name].key ? "1" : undefined) });
+      assert.notEqual(rawSettingsKey(fromConfig, {}), base, `${name} from stack config`);
+      assert.notEqual(rawSettingsKey(noConfig, { [SETTINGS[name].env]: "1" }), base, `${name} from the environment`);
+    }
   });
 });
