@@ -16,7 +16,8 @@ import type { LocalService } from "../harness/local-service";
 import { startServiceProcess } from "../harness/service-process";
 import { disposeEngine, ensureEngine, type Engine } from "../harness/engine";
 import { installFloorPlugin } from "./plugin-floor/install";
-import { analyseCpuProfile, GROUPS, ROLES, watchTreeCpu, type EngineProfile, type TreeCpu } from "./process-cpu";
+import { analyseCpuProfile, GROUPS, type EngineProfile } from "./engine-profile";
+import { ROLES, watchTreeCpu, type TreeCpu } from "./process-cpu";
 import { createBenchStack, type BenchStack, type ServiceSettings } from "./stack";
 
 const PROVIDERS = ["floor", "plugin-floor", "this", "plugin", "naive"] as const;

@@ -153,9 +153,18 @@ export interface Setting {
 
 export const DEFAULT_SETTING: Setting = { parallel: undefined, env: "" };
 
+/** The engine's --parallel and environment of a run: a named setup's (SETUPS), else the invocation's own. */
+export function engineSetup(
+  setup: SetupName | undefined,
+  invocation: { parallel?: number; env?: Record<string, string> },
+): { parallel?: number; env?: Record<string, string> } {
+  return setup ? { parallel: SETUPS[setup].parallel, env: { ...SETUPS[setup].env } } : { parallel: invocation.parallel, env: invocation.env };
+}
+
 /** The setting a named setup gives (SETUPS), in a table's terms. */
 export function settingOf(setup: SetupName): Setting {
-  return { parallel: SETUPS[setup].parallel, env: envText(SETUPS[setup].env) };
+  const { parallel, env } = engineSetup(setup, {});
+  return { parallel, env: envText(env) };
 }
 
 export function findRecord(

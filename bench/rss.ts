@@ -4,10 +4,10 @@
 // one operation and kills it at the end, so the watcher polls /proc while the operation runs
 // and keeps the largest VmHWM (the kernel's own high-water mark of resident memory) it saw per
 // process. Linux only; elsewhere the measurement is reported as null.
-import { promises as fs } from "node:fs";
+import { promises as fs, readFileSync } from "node:fs";
 
-/** What a provider process's command line holds. */
-const MARKERS = ["cmd/dynamic-provider", "embedded-plugin.js", "embeddedfloor-plugin.js"];
+/** What a provider process's command line holds (also bench/process-cpu.ts's "provider" role). */
+export const PROVIDER_MARKERS = ["cmd/dynamic-provider", "embedded-plugin.js", "embeddedfloor-plugin.js"];
 
 async function parentOf(pid: number): Promise<number | undefined> {
   try {
@@ -37,7 +37,7 @@ async function providerPids(): Promise<number[]> {
     try {
       const cmdline = await fs.readFile(`/proc/${entry}/cmdline`, "utf8");
       // The launcher script first runs `node -e "require.resolve(...dynamic-provider)"`: not it.
-      if (!MARKERS.some((marker) => cmdline.includes(marker)) || cmdline.includes("require.resolve")) continue;
+      if (!PROVIDER_MARKERS.some((marker) => cmdline.includes(marker)) || cmdline.includes("require.resolve")) continue;
       if (await descendsFromUs(Number(entry))) pids.push(Number(entry));
     } catch {
       // the process ended between readdir and read
@@ -46,10 +46,10 @@ async function providerPids(): Promise<number[]> {
   return pids;
 }
 
-async function highWaterKiB(pid: number): Promise<number | undefined> {
+/** The kernel's high-water mark of the process's resident memory (VmHWM), KiB; undefined once it has ended. */
+export function highWaterKiB(pid: number): number | undefined {
   try {
-    const status = await fs.readFile(`/proc/${pid}/status`, "utf8");
-    const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(status);
+    const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
     return match ? Number(match[1]) : undefined;
   } catch {
     return undefined;
@@ -68,7 +68,7 @@ export function watchProviderRss(intervalMs = 100): RssWatch {
     if (process.platform !== "linux") return;
     while (running) {
       for (const pid of await providerPids()) {
-        const kib = await highWaterKiB(pid);
+        const kib = highWaterKiB(pid);
         if (kib !== undefined) peaks.set(pid, Math.max(kib, peaks.get(pid) ?? 0));
       }
       await new Promise((resolve) => setTimeout(resolve, intervalMs));

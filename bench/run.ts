@@ -35,8 +35,8 @@ import {
   mergeResults,
   PROVIDERS,
   saveResults,
+  engineSetup,
   SETUP_NAMES,
-  SETUPS,
   type BenchRecord,
   type Machine,
 } from "./results";
@@ -95,8 +95,8 @@ function providerSpec(text: string): { provider: string; setup?: string } {
 /** Two entries of one provider and one engine setup would be merged as repetitions of one cell. */
 function checkDistinct(args: Args): Args {
   const keys = args.providers.map(({ provider, setup }) => {
-    const setting = setup ? SETUPS[setup] : { parallel: args.parallel, env: args.env };
-    return `${provider}|${setting.parallel ?? "default"}|${envText(setting.env)}`;
+    const { parallel, env } = engineSetup(setup, args);
+    return `${provider}|${parallel ?? "default"}|${envText(env)}`;
   });
   const twice = keys.find((key, i) => keys.indexOf(key) !== i);
   if (twice) throw new Error(`--providers: ${twice.split("|")[0]} appears twice with the same engine setup`);
@@ -277,8 +277,7 @@ async function main(): Promise<void> {
           for (const { provider, setup } of args.providers) {
             await service.reset();
             if (latencyMs > 0) await service.setFaults({ rules: [{ mode: "latency", latencyMs }] });
-            const engineSetup = setup ? { parallel: SETUPS[setup].parallel, env: { ...SETUPS[setup].env } } : { parallel: args.parallel, env: args.env };
-            runs.push(...(await runCell(service, settings, ids, { provider, n, latencyMs, ...engineSetup, run })));
+            runs.push(...(await runCell(service, settings, ids, { provider, n, latencyMs, ...engineSetup(setup, args), run })));
             await save();
           }
         }

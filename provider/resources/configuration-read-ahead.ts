@@ -27,7 +27,7 @@ interface SubAccount {
 
 export class ConfigurationReadAhead {
   private subAccounts = new WeakMap<object, Map<string, SubAccount>>();
-  /** Gets started ahead of their read; for tests and the bench. */
+  /** Gets started ahead of their read (tests read it). */
   fetchedAhead = 0;
 
   /** An AddedConnector read found the connector in the sub-account's listing. */

@@ -122,11 +122,6 @@ export function configureRuntime(config: ConfigSource, clientOverride?: Embedded
   state.journal = undefined;
 }
 
-/** Settings resolved now: config from configure(), then the environment. */
-export function currentSettings(): ProviderSettings {
-  return resolveSettings(runtime().config);
-}
-
 /**
  * The client and settings of this call. Every operation asks (the environment may have
  * changed since the last), so the answer is kept until what the settings are read from

@@ -1,34 +1,16 @@
 // bench/results.ts: repeated measurements keep the median run, and merging a partial run
 // replaces only the cells it measured (what BENCHMARKS.md is rendered from).
 import assert from "node:assert/strict";
-import { medianRecords, mergeResults, recordKey, type BenchRecord, type Results } from "../../bench/results";
-
-function record(overrides: Partial<BenchRecord>): BenchRecord {
-  return {
-    provider: "this",
-    n: 10,
-    latencyMs: 0,
-    operation: "up",
-    wallMs: 1000,
-    calls: {},
-    failedCalls: 0,
-    tokenRequests: 1,
-    peakRssMiB: 100,
-    resourceChanges: {},
-    measuredAt: "2026-11-22T00:00:00.000Z",
-    ...overrides,
-  };
-}
-
-const machine: Results["machine"] = { nproc: 2, memoryGiB: 1, cpuModel: "test", node: "v20", pulumi: "3.248.0", platform: "linux" };
+import { medianRecords, mergeResults, recordKey, type Results } from "../../bench/results";
+import { benchRecord, machine } from "./fixtures";
 
 describe("bench results", () => {
   it("keeps the median run of each cell, its own counts, and every run's wall time", () => {
     const runs = [
-      record({ wallMs: 900, tokenRequests: 1, calls: { a: 1 } }),
-      record({ wallMs: 3000, tokenRequests: 2, calls: { a: 2 } }),
-      record({ wallMs: 1200, tokenRequests: 3, calls: { a: 3 } }),
-      record({ provider: "floor", wallMs: 700 }),
+      benchRecord({ wallMs: 900, tokenRequests: 1, calls: { a: 1 } }),
+      benchRecord({ wallMs: 3000, tokenRequests: 2, calls: { a: 2 } }),
+      benchRecord({ wallMs: 1200, tokenRequests: 3, calls: { a: 3 } }),
+      benchRecord({ provider: "floor", wallMs: 700 }),
     ];
     const [mine, floor] = medianRecords(runs);
     assert.equal(mine.wallMs, 1200);
@@ -40,18 +22,18 @@ describe("bench results", () => {
   });
 
   it("takes the lower middle run of an even count", () => {
-    const [only] = medianRecords([record({ wallMs: 4 }), record({ wallMs: 1 }), record({ wallMs: 3 }), record({ wallMs: 2 })]);
+    const [only] = medianRecords([benchRecord({ wallMs: 4 }), benchRecord({ wallMs: 1 }), benchRecord({ wallMs: 3 }), benchRecord({ wallMs: 2 })]);
     assert.equal(only.wallMs, 2);
   });
 
   it("tells a cell at another --parallel apart from the default one", () => {
-    assert.notEqual(recordKey(record({})), recordKey(record({ parallel: 16 })));
-    assert.equal(medianRecords([record({}), record({ parallel: 16 })]).length, 2);
+    assert.notEqual(recordKey(benchRecord({})), recordKey(benchRecord({ parallel: 16 })));
+    assert.equal(medianRecords([benchRecord({}), benchRecord({ parallel: 16 })]).length, 2);
   });
 
   it("merging replaces the measured cells and keeps the others", () => {
-    const base: Results = { machine, commands: ["full"], records: [record({ n: 10, wallMs: 1 }), record({ n: 500, wallMs: 2 })] };
-    const next: Results = { machine, commands: ["partial"], records: [record({ n: 10, wallMs: 3 })] };
+    const base: Results = { machine, commands: ["full"], records: [benchRecord({ n: 10, wallMs: 1 }), benchRecord({ n: 500, wallMs: 2 })] };
+    const next: Results = { machine, commands: ["partial"], records: [benchRecord({ n: 10, wallMs: 3 })] };
     const merged = mergeResults(base, next);
     assert.deepEqual(merged.commands, ["full", "partial"]);
     assert.deepEqual(

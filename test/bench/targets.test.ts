@@ -2,28 +2,15 @@
 // measured by the same invocation, and each host against its own floor.
 import assert from "node:assert/strict";
 import { targets } from "../../bench/targets";
-import { SETUPS, type BenchRecord, type Results } from "../../bench/results";
+import { SETUPS, type BenchRecord } from "../../bench/results";
+import { benchRecord, machine } from "./fixtures";
 
-const machine: Results["machine"] = { nproc: 2, memoryGiB: 1, cpuModel: "test", node: "v20", pulumi: "3.248.0", platform: "linux" };
 const ADD = "POST /es/v2/connectors";
 const recommended = { parallel: SETUPS.recommended.parallel, env: { ...SETUPS.recommended.env } };
 
+/** A dynamic floor's `up` of 500 in run "run-a" unless `overrides` says otherwise. */
 function record(overrides: Partial<BenchRecord>): BenchRecord {
-  return {
-    provider: "floor",
-    n: 500,
-    latencyMs: 0,
-    operation: "up",
-    wallMs: 90_000,
-    calls: {},
-    failedCalls: 0,
-    tokenRequests: 0,
-    peakRssMiB: 150,
-    resourceChanges: {},
-    measuredAt: "2026-11-25T00:00:00.000Z",
-    run: "run-a",
-    ...overrides,
-  };
+  return benchRecord({ provider: "floor", n: 500, wallMs: 90_000, tokenRequests: 0, peakRssMiB: 150, run: "run-a", ...overrides });
 }
 
 const rowOf = (lines: string[], start: string) => lines.find((line) => line.startsWith(`| ${start}`)) ?? "";
