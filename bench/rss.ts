@@ -1,13 +1,13 @@
 // Peak memory of the provider process: the dynamic-provider process (node running
-// @pulumi/pulumi/cmd/dynamic-provider) or a plugin's (node running embedded-plugin.js, or the
-// bench's embeddedfloor-plugin.js, exec'd by the plugin's launcher). The engine starts it for
+// @pulumi/pulumi/cmd/dynamic-provider) or a plugin's (node running embedded-start.js, or the
+// bench's embeddedfloor-start.js, exec'd by the plugin's launcher). The engine starts it for
 // one operation and kills it at the end, so the watcher polls /proc while the operation runs
 // and keeps the largest VmHWM (the kernel's own high-water mark of resident memory) it saw per
 // process. Linux only; elsewhere the measurement is reported as null.
 import { promises as fs, readFileSync } from "node:fs";
 
 /** What a provider process's command line holds (also bench/process-cpu.ts's "provider" role). */
-export const PROVIDER_MARKERS = ["cmd/dynamic-provider", "embedded-plugin.js", "embeddedfloor-plugin.js"];
+export const PROVIDER_MARKERS = ["cmd/dynamic-provider", "embedded-start.js", "embeddedfloor-start.js"];
 
 async function parentOf(pid: number): Promise<number | undefined> {
   try {

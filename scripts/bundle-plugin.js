@@ -2,11 +2,14 @@
 // from any node_modules (so it can be copied into Pulumi's plugin cache, or run in place):
 // - <name>-plugin.js: the compiled entry and everything it loads (for the plugin `embedded`:
 //   the client, undici, zod, the gRPC server and the protocol's stubs), bundled by esbuild;
-// - pulumi-resource-<name>: the executable the engine runs (node on the file beside it).
+// - <name>-start.js: the first module (dist/provider/plugin/start.js, bundled with the hash of
+//   <name>-plugin.js), which runs the bundle through V8's code cache;
+// - pulumi-resource-<name>: the executable the engine runs (node on <name>-start.js).
 // `node scripts/bundle-plugin.js` builds the plugin `embedded` (dist/provider/plugin/main.js)
 // into dist/plugin/, the directory the package ships; `npm run build` runs it after tsc. The
 // bench builds its no-op plugin with `--entry <main.js> --out <dir> --name embeddedfloor`.
 // Prints the output directory.
+const crypto = require("crypto");
 const fs = require("fs");
 const path = require("path");
 const esbuild = require("esbuild");
@@ -18,27 +21,40 @@ function option(name, fallback) {
   return at >= 0 && process.argv[at + 1] ? process.argv[at + 1] : fallback;
 }
 
+// provider/client/undici-parts.ts loads undici's Pool and request API from their own modules
+// and falls back to undici's entry only if a release moved them. In a bundle the parts are
+// resolved here, at build time (a moved part fails the build), so the fallback can never run:
+// its ~450 kB (fetch, WebSocket, caches) would only be parsed at every start.
+const withoutUndiciEntry = {
+  name: "without-undici-entry",
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, () => ({ path: "undici-entry", namespace: "without-undici-entry" }));
+    build.onLoad({ filter: /.*/, namespace: "without-undici-entry" }, () => ({
+      contents: 'throw new Error("undici\'s entry is not bundled into the plugin: provider/client/undici-parts.ts loads its parts");',
+      loader: "js",
+    }));
+  },
+};
+
 async function main() {
   const entry = path.resolve(root, option("entry", "dist/provider/plugin/main.js"));
   const out = path.resolve(root, option("out", "dist/plugin"));
   const name = option("name", "embedded");
   fs.mkdirSync(out, { recursive: true });
+  const common = { bundle: true, platform: "node", target: "node20", format: "cjs", minify: true, legalComments: "eof", sourcemap: false, logLevel: "warning" };
+  const bundleFile = path.join(out, `${name}-plugin.js`);
+  await esbuild.build({ ...common, entryPoints: [entry], outfile: bundleFile, plugins: [withoutUndiciEntry] });
+  const hash = crypto.createHash("sha256").update(fs.readFileSync(bundleFile)).digest("hex").slice(0, 16);
   await esbuild.build({
-    entryPoints: [entry],
-    outfile: path.join(out, `${name}-plugin.js`),
-    bundle: true,
-    platform: "node",
-    target: "node20",
-    format: "cjs",
-    minify: true,
-    legalComments: "eof",
-    sourcemap: false,
-    logLevel: "warning",
+    ...common,
+    entryPoints: [path.resolve(root, "dist/provider/plugin/start.js")],
+    outfile: path.join(out, `${name}-start.js`),
+    define: { EMBEDDED_BUNDLE_HASH: JSON.stringify(hash) },
   });
   const launcher = path.join(out, `pulumi-resource-${name}`);
   fs.writeFileSync(
     launcher,
-    `#!/bin/sh\n# The Pulumi resource plugin \`${name}\` (the engine runs this file).\nexec node "$(dirname "$0")/${name}-plugin.js" "$@"\n`,
+    `#!/bin/sh\n# The Pulumi resource plugin \`${name}\` (the engine runs this file).\nexec node "$(dirname "$0")/${name}-start.js" "$@"\n`,
   );
   fs.chmodSync(launcher, 0o755);
   process.stdout.write(`${out}\n`);

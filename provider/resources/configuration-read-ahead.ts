@@ -41,16 +41,16 @@ export class ConfigurationReadAhead {
   read(client: ConfigurationClient, accountId: string, connectorId: string): Promise<ConnectorConfigurationView> {
     const sub = this.subAccount(client, accountId);
     sub.read.add(connectorId);
+    const ahead = sub.ahead.get(connectorId);
+    sub.ahead.delete(connectorId);
+    // This read's own Get goes first: behind the Gets fetched ahead, it would keep its engine
+    // worker waiting for all of them.
+    const own = ahead ?? client.getConfiguration(accountId, connectorId);
     if (!sub.reading) {
       sub.reading = true;
       for (const [id, configured] of sub.added) if (configured) this.fetchAhead(client, sub, accountId, id);
     }
-    const ahead = sub.ahead.get(connectorId);
-    if (ahead) {
-      sub.ahead.delete(connectorId);
-      return ahead;
-    }
-    return client.getConfiguration(accountId, connectorId);
+    return own;
   }
 
   /** A write to the connector (configure, remove): what was fetched ahead of it is stale. */

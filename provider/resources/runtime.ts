@@ -2,12 +2,12 @@
 // the field-descriptor cache, and the warning sink. Impl modules load this at call time;
 // the object lives on globalThis so that two copies of the module (symlinked install,
 // relative import in tests) still share one state, and so one client/token per process.
-import { setFlagsFromString } from "node:v8";
 import { clientRegistry, getClient, type ConnectorConfigurationView, type EmbeddedClient } from "../client";
 import { AddCoalescer } from "./add-coalescer";
 import { AddJournal, defaultJournalDir } from "./add-journal";
 import { AddedConnectorsCache } from "./added-connectors-cache";
 import { ConfigurationReadAhead } from "./configuration-read-ahead";
+import { useBaselineWasmCompiler } from "./baseline-wasm";
 import type { ProviderHost } from "./added-connector-messages";
 import {
   configSourceFromGetter,
@@ -47,18 +47,6 @@ export interface ProviderRuntime {
 
 const KEY = Symbol.for("pulumi-embedded-connectors/provider-runtime");
 type Holder = { [KEY]?: ProviderRuntime };
-
-/**
- * For a provider process (the dynamic-provider process's first configure(), the plugin's
- * start), never for a program or a test that merely loads the provider: V8 compiles
- * WebAssembly with its baseline compiler only from then on. undici's HTTP parser is
- * WebAssembly, and its optimizing compile costs a transient ~30 MiB of resident memory (the
- * process's peak, BENCHMARKS.md) for no measurable gain on this API's small bodies. Only
- * compilations that start later are affected; nothing else in the process changes.
- */
-export function useBaselineWasmCompiler(): void {
-  setFlagsFromString("--liftoff-only");
-}
 
 /** The first use in a process. */
 function fresh(): ProviderRuntime {

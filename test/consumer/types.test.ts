@@ -77,6 +77,8 @@ describe("consumer: the packed package in a user's project", function () {
     assert.ok(files.includes("package/dist/cli/main.js"), "the generate and plugin install commands");
     assert.ok(files.includes("package/dist/cli/plugin-install.js"), "the plugin install command");
     assert.ok(files.includes("package/dist/plugin/embedded-plugin.js"), "the plugin's bundle");
+    assert.ok(files.includes("package/dist/plugin/embedded-start.js"), "the module the launcher runs");
+    assert.deepEqual(files.filter((f) => f.endsWith(".v8cache")), [], "no code cache of the machine that packed it");
     const launcher = modes.get("package/dist/plugin/pulumi-resource-embedded");
     assert.ok(launcher, "the plugin's executable");
     assert.match(launcher, /^-rwx/, `the plugin's executable keeps its executable bit in the tarball (${launcher})`);

@@ -3,7 +3,7 @@
 // process per provider; the provider's state (settings, caches, client) is process-wide
 // (provider/resources/runtime.ts), so two servers in ONE process cannot be told apart:
 // the first block shows that limit, the second runs two real plugin processes (the bundled
-// dist/plugin/embedded-plugin.js that the engine runs) side by side.
+// dist/plugin/embedded-start.js and the bundle it runs, as the engine runs them) side by side.
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -17,7 +17,7 @@ import { grpcError, isolateEnvironment, Plugin, resetRuntime, secret, urnOf, typ
 const LIST = "embedded:index:listAddedConnectors";
 const S3 = stableId("connector", "Amazon S3");
 const SEGMENT = stableId("connector", "Segment");
-const BUNDLE = path.resolve(__dirname, "../../plugin/embedded-plugin.js");
+const BUNDLE = path.resolve(__dirname, "../../plugin/embedded-start.js");
 
 function settingsOf(service: LocalService, customer: SeededCustomer): Props {
   return { baseUrl: service.baseUrl, clientId: customer.clientId, clientSecret: secret(customer.clientSecret), accountId: customer.subAccountIds[0] };

@@ -46,6 +46,15 @@ describe("configuration read-ahead", () => {
     assert.equal(ahead.fetchedAhead, 2);
   });
 
+  it("sends the first read's own Get before the ones it fetches ahead (it does not wait behind them)", async () => {
+    const client = new CountingClient();
+    const ahead = new ConfigurationReadAhead();
+    for (const id of ["a", "b", "c", "d"]) ahead.notedAdded(client, ACCOUNT, id, true);
+    await ahead.read(client, ACCOUNT, "c");
+    assert.equal(client.gets[0], "c");
+    assert.deepEqual([...client.gets].sort(), ["a", "b", "c", "d"]);
+  });
+
   it("does not fetch ahead a connector whose configuration was already read", async () => {
     const client = new CountingClient();
     const ahead = new ConfigurationReadAhead();
