@@ -2,8 +2,10 @@
 // --parallel), but generates them one at a time: on the machine of BENCHMARKS.md creates of
 // an `up` reach the provider 15–40 ms apart. The service's Add takes up to 50 ids at once.
 // Creates for the same client and sub-account go out as one Add while they keep coming (each
-// within `idleMs` of the last, the first waiting at most `windowMs`), and each create still
-// gets its own result and error:
+// within `idleMs` of the last, the first waiting at most `windowMs`). Every open batch goes
+// out at once when the creates waiting in them are all the engine's steps in this process and
+// as many as it runs at once (engine-steps.ts): no other create can arrive before an Add
+// answers, so waiting longer gains nothing. Each create still gets its own result and error:
 // - the answer is split per id, and whether an "already added" id is ours is decided per id
 //   (add-ownership.ts), never from the call as a whole;
 // - Add is atomic, so an unknown id makes the whole batch fail (404): the batch is then split
@@ -17,6 +19,7 @@ import { checkId, mayHaveBeenApplied, MAX_ADD_IDS, type AddConnectorsResult, typ
 import { DEFAULT_ADD_WINDOW_MS } from "../settings";
 import { AddOwnership, type AddClaims, type AddingClient, type OwnershipOptions } from "./add-ownership";
 import { listAll, type AddedSnapshot } from "./added-connectors-cache";
+import type { EngineSteps } from "./engine-steps";
 import { perClient } from "./per-client";
 import { statusOf } from "./service-failures";
 
@@ -52,10 +55,12 @@ export interface AddCoalescerOptions {
   /**
    * A batch also goes out once no create joined it for this long (default 60 ms, at most the
    * window): longer than the engine's gap between two creates, so a steady stream keeps
-   * filling the batch, and short enough that a batch capped by the engine's --parallel
-   * (no create can arrive while every worker waits here) does not wait out the window.
+   * filling the batch, and short enough that a batch capped by --parallel where `steps`
+   * cannot tell (other providers' steps, a --parallel below its default) does not wait long.
    */
   idleMs?: number;
+  /** The engine's steps in this process (runtime.ts passes engineSteps()); none: no early send. */
+  steps?: EngineSteps;
   /** Most ids per Add (default and service maximum 50). */
   maxBatch?: number;
   /** Called before and after every Add (the added-connectors cache invalidates the sub-account). */
@@ -94,8 +99,12 @@ export class AddCoalescer {
   private readonly maxBatch: number;
   private readonly onWrite: (client: AddingClient, accountId: string) => void;
   readonly ownership: AddOwnership;
+  private readonly steps?: EngineSteps;
   /** Open batches per client, then sub-account. */
   private open = new WeakMap<AddingClient, Map<string, Batch>>();
+  /** Every open batch, and how many members wait in them (for `steps`). */
+  private readonly openBatches = new Set<Batch>();
+  private waiting = 0;
   /** Adds on their way per client, then `accountId/connectorId`: a second Add of an id waits for the first. */
   private inFlight = new WeakMap<AddingClient, Map<string, Promise<void>>>();
   /** Add calls sent, bisection included; for tests and the bench. */
@@ -107,6 +116,7 @@ export class AddCoalescer {
     this.maxBatch = Math.min(Math.max(1, options.maxBatch ?? MAX_ADD_IDS), MAX_ADD_IDS);
     this.onWrite = options.onWrite ?? (() => undefined);
     this.ownership = new AddOwnership(options.ownership);
+    this.steps = options.steps;
   }
 
   /**
@@ -129,21 +139,36 @@ export class AddCoalescer {
         const created: Batch = { client, accountId, idleMs: Math.min(this.idleMs, windowMs), members: [], ids: new Set() };
         created.timer = setTimeout(() => this.flush(created), windowMs);
         batches.set(accountId, created);
+        this.openBatches.add(created);
         batch = created;
       }
       batch.members.push({ connectorId, resolve, reject });
       batch.ids.add(connectorId);
+      this.waiting++;
       if (batch.members.length >= this.maxBatch || windowMs <= 0) {
         this.flush(batch);
       } else {
         const open = batch;
         if (open.idleTimer) clearTimeout(open.idleTimer);
         open.idleTimer = setTimeout(() => this.flush(open), open.idleMs);
+        // The `steps` rule, at the end of this turn of the event loop (steps handed over
+        // together have all started by then). Only a join can fulfil it: it wants waiting =
+        // in progress = estimate ≥ the most ever in progress, and a step that ends or a batch
+        // sent (its members stay in progress) leaves fewer waiting than that.
+        const steps = this.steps;
+        if (steps) {
+          setImmediate(() => {
+            if (steps.allWaiting(this.waiting)) for (const openBatch of [...this.openBatches]) this.flush(openBatch);
+          });
+        }
       }
     });
   }
 
   private flush(batch: Batch): void {
+    // Sent once: a batch no longer open was flushed already.
+    if (!this.openBatches.delete(batch)) return;
+    this.waiting -= batch.members.length;
     if (batch.timer) clearTimeout(batch.timer);
     if (batch.idleTimer) clearTimeout(batch.idleTimer);
     batch.timer = batch.idleTimer = undefined;

@@ -14,6 +14,7 @@ import { accountIdFor, currentClient, runtime } from "./runtime";
 import { countOf, failure, statusOf, withRequestId } from "./service-failures";
 import { isUnknown } from "../definitions/checks";
 import { accountIdProblem, splitId } from "./resource-ids";
+import { countedStep } from "./engine-steps";
 
 export { configureFromRequest } from "./runtime";
 
@@ -103,7 +104,7 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<DiffR
  * `pulumi up` finishes it by checking the sub-account, and `pulumi refresh` drops it if the
  * connector is not there.
  */
-export async function create(inputs: Props): Promise<CreateResult> {
+async function createStep(inputs: Props): Promise<CreateResult> {
   const { connectorId, accountId, adoptExisting } = parseInputs(inputs);
   const { client, settings } = currentClient();
   const state = runtime();
@@ -187,7 +188,7 @@ function locate(id: string, props: Props): { accountId: string; connectorId: str
  * Live fields; a connector that is not added any more → no id, so refresh drops it. Served
  * from the process's listing of the sub-account: a refresh of N connectors lists once.
  */
-export async function read(id: string, props: Props = {}): Promise<ReadResult> {
+async function readStep(id: string, props: Props = {}): Promise<ReadResult> {
   const { accountId, connectorId, adoptExisting } = locate(id, props);
   const { client } = currentClient();
   let view: AddedConnectorView | undefined;
@@ -211,7 +212,7 @@ export async function read(id: string, props: Props = {}): Promise<ReadResult> {
  * Add had an unknown outcome (see create) is finished here: its connector is taken if it is
  * there (the state recorded this stack's Add), else added now.
  */
-export async function update(id: string, olds: Props, news: Props): Promise<UpdateResult> {
+async function updateStep(id: string, olds: Props, news: Props): Promise<UpdateResult> {
   const { accountId, connectorId } = locate(id, olds);
   const adoptExisting = news.adoptExisting === true;
   const { client, settings } = currentClient();
@@ -235,7 +236,7 @@ export async function update(id: string, olds: Props, news: Props): Promise<Upda
  * the connector, atomically; that answer becomes the message. No listing first: it would cost
  * a List per delete and could only be older than Remove's own check. Already gone (404) is done.
  */
-export async function remove(id: string, props: Props): Promise<void> {
+async function removeStep(id: string, props: Props): Promise<void> {
   const { accountId, connectorId } = locate(id, props);
   const { client } = currentClient();
   settleRecord(accountId, connectorId);
@@ -268,3 +269,10 @@ export async function remove(id: string, props: Props): Promise<void> {
     cache.invalidate(client, accountId);
   }
 }
+
+// The engine's steps, counted while they run (engine-steps.ts: the Add coalescer's rule); check
+// and diff are not steps.
+export const create = countedStep(createStep);
+export const read = countedStep(readStep);
+export const update = countedStep(updateStep);
+export const remove = countedStep(removeStep);

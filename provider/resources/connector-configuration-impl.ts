@@ -14,6 +14,7 @@ import { descriptorsOf, fingerprintOf, normalisesTo, sameValue, validateSecretCo
 import { accountIdProblem, splitId } from "./resource-ids";
 import { containsUnknown, isUnknown } from "../definitions/checks";
 import { failure, statusOf, withRequestId } from "./service-failures";
+import { countedStep } from "./engine-steps";
 
 export { configureFromRequest } from "./runtime";
 
@@ -213,12 +214,12 @@ function fieldErrors(error: unknown): string {
   return `: the service refused fields ${[...new Set(names)].join(", ")}; fix their values in secretConfig`;
 }
 
-export async function create(inputs: Props): Promise<CreateResult> {
+async function createStep(inputs: Props): Promise<CreateResult> {
   const outs = await apply(inputs, randomBytes(16).toString("hex"));
   return { id: `${outs.accountId}/${outs.connectorId}`, outs };
 }
 
-export async function update(_id: string, olds: Props, news: Props): Promise<UpdateResult> {
+async function updateStep(_id: string, olds: Props, news: Props): Promise<UpdateResult> {
   const salt = typeof olds.fingerprintSalt === "string" ? olds.fingerprintSalt : randomBytes(16).toString("hex");
   return { outs: await apply(news, salt) };
 }
@@ -232,7 +233,7 @@ export async function update(_id: string, olds: Props, news: Props): Promise<Upd
  * AddedConnector reads of the same refresh): a connector gone costs no Get; lastUpdated and
  * the values exist only in Get Connector Configuration, so a configured one costs one.
  */
-export async function read(id: string, props: Props = {}): Promise<ReadResult> {
+async function readStep(id: string, props: Props = {}): Promise<ReadResult> {
   const parsed = configurationOutputs.safeParse(props);
   const { accountId, connectorId } = parsed.success ? parsed.data : splitId(id);
   const { client } = currentClient();
@@ -259,7 +260,7 @@ export async function read(id: string, props: Props = {}): Promise<ReadResult> {
  * service does not return. The fingerprint covers exactly those inputs, so a program that
  * adds the Password fields shows one update, which writes them (README, "Import").
  */
-export async function importExisting(id: string): Promise<{ id: string; props: Props; inputs: Props }> {
+async function importStep(id: string): Promise<{ id: string; props: Props; inputs: Props }> {
   const { accountId, connectorId } = splitId(id);
   const { client } = currentClient();
   let view: ConnectorConfigurationView;
@@ -285,9 +286,17 @@ export async function importExisting(id: string): Promise<{ id: string; props: P
 }
 
 /** The service has no "unconfigure": the saved configuration stays (removing the AddedConnector drops it). */
-export async function remove(id: string): Promise<void> {
+async function removeStep(id: string): Promise<void> {
   runtime().warn(
     `ConnectorConfiguration ${id}: the service cannot unconfigure a connector; the saved configuration stays ` +
       `until the connector is removed from the sub-account (delete its AddedConnector)`,
   );
 }
+
+// The engine's steps, counted while they run (engine-steps.ts: the Add coalescer's rule); check
+// and diff are not steps. An import is a step too (the plugin's Read without properties).
+export const create = countedStep(createStep);
+export const read = countedStep(readStep);
+export const update = countedStep(updateStep);
+export const remove = countedStep(removeStep);
+export const importExisting = countedStep(importStep);

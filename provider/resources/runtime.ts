@@ -8,6 +8,7 @@ import { AddJournal, defaultJournalDir } from "./add-journal";
 import { AddedConnectorsCache } from "./added-connectors-cache";
 import { ConfigurationReadAhead } from "./configuration-read-ahead";
 import { useBaselineWasmCompiler } from "./baseline-wasm";
+import { engineSteps } from "./engine-steps";
 import type { ProviderHost } from "./added-connector-messages";
 import {
   configSourceFromGetter,
@@ -29,7 +30,7 @@ export interface ProviderRuntime {
   added: AddedConnectorsCache;
   /** A refresh's configuration reads, fetched ahead (see configuration-read-ahead.ts). */
   readAhead: ConfigurationReadAhead;
-  /** Coalesced Add calls (see add-coalescer.ts); its writes invalidate `added`. */
+  /** Coalesced Add calls (see add-coalescer.ts); its writes invalidate `added`; it watches engineSteps(). */
   adds: AddCoalescer;
   /** The stack (`project/stack`) whose program serialized the provider; "" when unknown. */
   owner: string;
@@ -58,6 +59,7 @@ function fresh(): ProviderRuntime {
     readAhead: new ConfigurationReadAhead(),
     adds: new AddCoalescer({
       onWrite: (client, accountId) => added.invalidate(client, accountId),
+      steps: engineSteps(),
       ownership: { snapshot: (client, accountId) => added.snapshot(client, accountId), journal: () => state.journal },
     }),
     owner: "",
