@@ -5,7 +5,7 @@ import { resolveSettings, type ClientSettings, type ResolvedSettings } from "./c
 import { AuthenticationError, EmbeddedApiError, gaveUpWaiting, InvalidArgumentError, NetworkError, ServerError, sentValuesOf } from "./errors";
 import { createPool, decodeResponse, newRequestId, UndiciTransport, type Transport } from "./http";
 import { Limiter } from "./limiter";
-import { paginate } from "./pagination";
+import { paginate, type PaginateOptions } from "./pagination";
 import { buildTarget, ROUTES, routeLabel, type OperationName, type QueryValue, type RouteDefinition } from "./routes";
 import { shouldRetry, waitsForService } from "./retry";
 import {
@@ -152,12 +152,17 @@ export class EmbeddedClient {
     return { added: result.added, alreadyAdded: result.alreadyAdded, retried: answer.retried };
   }
 
-  /** List Added Connectors: view A, every page. */
-  listAddedConnectors(accountId: string, filters: ConnectorFilters = {}): AsyncIterable<AddedConnectorView> {
-    return this.list("listAddedConnectors", loose.AddedConnectorView, {
-      accountId: checkAccountId(accountId),
-      ...filtersOf(filters),
-    });
+  /** List Added Connectors: view A, every page (`options.allAtOnce`: see PaginateOptions). */
+  listAddedConnectors(accountId: string, filters: ConnectorFilters = {}, options: PaginateOptions = {}): AsyncIterable<AddedConnectorView> {
+    return this.list(
+      "listAddedConnectors",
+      loose.AddedConnectorView,
+      {
+        accountId: checkAccountId(accountId),
+        ...filtersOf(filters),
+      },
+      options,
+    );
   }
 
   /** List Supported Connectors: the connectors that pair with `connectorId` (view S), every page. */
@@ -201,13 +206,14 @@ export class EmbeddedClient {
     operation: OperationName,
     item: T,
     query: Record<string, QueryValue>,
+    options: PaginateOptions = {},
   ): AsyncIterable<z.infer<T>> {
     const schema = loose.page(item);
     // Arguments are checked by the caller before this returns, so a bad id throws at once.
     return paginate(async (page, pageSize) => {
       const answer = await this.call(operation, { query: { ...query, page, pageSize } });
       return parseEnvelope(schema, answer.json, answer.ctx);
-    }, this.settings.pageSize);
+    }, this.settings.pageSize, options);
   }
 
   private async fetchToken(): Promise<IssuedToken> {

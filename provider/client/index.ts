@@ -128,7 +128,7 @@ export {
   type Transport,
 } from "./http";
 export { Limiter, type LimiterOptions } from "./limiter";
-export { MAX_PAGE_SIZE, collect, paginate, type PageFetcher } from "./pagination";
+export { MAX_PAGE_SIZE, collect, paginate, type PageFetcher, type PaginateOptions } from "./pagination";
 export { DEFAULT_RETRY_POLICY, backoffDelayMs, parseRetryAfterMs, shouldRetry, type RetryDecision, type RetryInput, type RetryPolicy } from "./retry";
 export { ROUTES, buildTarget, routeLabel, type HttpMethod, type OperationName, type RouteDefinition } from "./routes";
 export {

@@ -55,7 +55,7 @@ export async function listAddedConnectors(
 ): Promise<{ accountId: string; connectors: AddedConnectorSummary[] }> {
   const { accountId: explicit, ...filters } = args;
   const accountId = ctx.accountId(explicit);
-  return { accountId, connectors: await collect(ctx.client.listAddedConnectors(accountId, filters)) };
+  return { accountId, connectors: await collect(ctx.client.listAddedConnectors(accountId, filters, { allAtOnce: true })) };
 }
 
 export async function listSupportedConnectors(

@@ -111,6 +111,6 @@ export class AddedConnectorsCache {
 /** Every added connector of the sub-account, listed now (all pages), bypassing every cache. */
 export async function listAll(client: ListingClient, accountId: string): Promise<AddedSnapshot> {
   const views = new Map<string, AddedConnectorView>();
-  for await (const view of client.listAddedConnectors(accountId)) views.set(view.connectorId, view);
+  for await (const view of client.listAddedConnectors(accountId, {}, { allAtOnce: true })) views.set(view.connectorId, view);
   return views;
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { collect, paginate, type Page } from "../../provider/client";
+import { PAGES_AHEAD } from "../../provider/client/pagination";
 
 function source(total: number, cap = Number.POSITIVE_INFINITY) {
   const calls: [number, number][] = [];
@@ -70,5 +71,70 @@ describe("client pagination", () => {
       return { items: [1], page, pageSize: 1, total: 5 };
     };
     await assert.rejects(collect(paginate(fetch, 1)), /page 2 failed/);
+  });
+
+  describe("allAtOnce (a caller that reads every item)", () => {
+    /** Pages that answer only when released, so the test sees which were asked for before any answered. */
+    function held(total: number) {
+      const asked: number[] = [];
+      const release = new Map<number, () => void>();
+      const fetch = (page: number, pageSize: number): Promise<Page<number>> => {
+        asked.push(page);
+        const start = (page - 1) * pageSize;
+        const items = Array.from({ length: Math.max(0, Math.min(pageSize, total - start)) }, (_, i) => start + i);
+        return new Promise((resolve) => release.set(page, () => resolve({ items, page, pageSize, total })));
+      };
+      return { fetch, asked, release };
+    }
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+    it("asks for every other page once the first answers, and yields the items in page order", async () => {
+      const s = held(450);
+      const all = collect(paginate(s.fetch, 200, { allAtOnce: true }));
+      await turn();
+      assert.deepEqual(s.asked, [1]);
+      s.release.get(1)!();
+      await turn();
+      assert.deepEqual(s.asked, [1, 2, 3], "pages 2 and 3 before page 2 answered");
+      s.release.get(3)!(); // the last page answers first
+      s.release.get(2)!();
+      assert.deepEqual(await all, Array.from({ length: 450 }, (_, i) => i));
+      assert.deepEqual(s.asked, [1, 2, 3], "no page twice, none beyond total");
+    });
+
+    it("asks for at most PAGES_AHEAD pages beyond the one being read", async () => {
+      const s = source(100 * (PAGES_AHEAD + 5));
+      let asked = 0;
+      for await (const item of paginate(s.fetch, 100, { allAtOnce: true })) {
+        if (item % 100 === 0) asked = Math.max(asked, s.calls.length - (item / 100 + 1));
+      }
+      assert.equal(asked, PAGES_AHEAD);
+      assert.equal(s.calls.length, PAGES_AHEAD + 5);
+    });
+
+    it("stops at an empty page; a page asked for and never read does not reject unhandled", async () => {
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown) => unhandled.push(reason);
+      process.on("unhandledRejection", onUnhandled);
+      try {
+        const fetch = async (page: number): Promise<Page<number>> => {
+          if (page === 3) throw new Error("page 3 failed");
+          return { items: page === 1 ? [1, 2] : [], page, pageSize: 2, total: 6 };
+        };
+        assert.deepEqual(await collect(paginate(fetch, 2, { allAtOnce: true })), [1, 2]);
+        await turn();
+        assert.deepEqual(unhandled, []);
+      } finally {
+        process.off("unhandledRejection", onUnhandled);
+      }
+    });
+
+    it("passes the error of a page it reads through", async () => {
+      const fetch = async (page: number): Promise<Page<number>> => {
+        if (page === 2) throw new Error("page 2 failed");
+        return { items: [page], page, pageSize: 1, total: 3 };
+      };
+      await assert.rejects(collect(paginate(fetch, 1, { allAtOnce: true })), /page 2 failed/);
+    });
   });
 });
