@@ -14,14 +14,19 @@ import * as path from "node:path";
 import * as vm from "node:vm";
 import { useBaselineWasmCompiler } from "../resources/baseline-wasm";
 
-/** The bundle's content hash, defined by scripts/bundle-plugin.js; absent when run unbundled. */
+/** The bundle's content hash, defined by scripts/bundle-plugin.js when it bundles this file. */
 declare const EMBEDDED_BUNDLE_HASH: string | undefined;
 
 type ModuleFunction = (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void;
 
+/** What every cache file of this bundle's name starts with, whatever its hash and node. */
+function cachePrefix(bundle: string): string {
+  return `.${path.basename(bundle)}.`;
+}
+
 /** The cache file of this bundle for this node: `.<bundle>.<hash>.<node version>-<arch>.v8cache`. */
 export function cacheFileOf(bundle: string, hash: string): string {
-  return path.join(path.dirname(bundle), `.${path.basename(bundle)}.${hash}.${process.version}-${process.arch}.v8cache`);
+  return path.join(path.dirname(bundle), `${cachePrefix(bundle)}${hash}.${process.version}-${process.arch}.v8cache`);
 }
 
 function readCache(file: string): Buffer | undefined {
@@ -33,12 +38,12 @@ function readCache(file: string): Buffer | undefined {
 }
 
 /** Replaces the caches of other bundles and node versions; any failure leaves things as they were. */
-function writeCache(file: string, script: vm.Script): void {
+function writeCache(bundle: string, file: string, script: vm.Script): void {
   const temporary = `${file}.${process.pid}.tmp`;
   try {
     const data = script.createCachedData();
     const dir = path.dirname(file);
-    const prefix = `.${path.basename(file).split(".")[1]}.`;
+    const prefix = cachePrefix(bundle);
     fs.writeFileSync(temporary, data);
     fs.renameSync(temporary, file);
     for (const name of fs.readdirSync(dir)) {
@@ -60,7 +65,7 @@ export function runCached(bundle: string, hash: string): CacheUse {
   const source = fs.readFileSync(bundle, "utf8");
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, cachedData });
   // Created when the process ends, so that it holds the functions compiled while it served.
-  if (cachedData === undefined || script.cachedDataRejected === true) process.once("exit", () => writeCache(file, script));
+  if (cachedData === undefined || script.cachedDataRejected === true) process.once("exit", () => writeCache(bundle, file, script));
   const run = script.runInThisContext() as ModuleFunction;
   const module = { exports: {} };
   run.call(module.exports, module.exports, createRequire(bundle), module, bundle, path.dirname(bundle));
@@ -70,14 +75,9 @@ export function runCached(bundle: string, hash: string): CacheUse {
 function start(): void {
   // Before compiling: the flag is part of what V8 checks a cache against, and the bundle sets it.
   useBaselineWasmCompiler();
-  const bundle = path.join(__dirname, path.basename(__filename).replace(/-start\.js$/, "-plugin.js"));
-  const hash = typeof EMBEDDED_BUNDLE_HASH === "string" ? EMBEDDED_BUNDLE_HASH : undefined;
-  if (hash === undefined) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    require(bundle);
-    return;
-  }
-  runCached(bundle, hash);
+  // Unbundled, this file is not beside a bundle (nor named <name>-start.js): nothing to run.
+  if (typeof EMBEDDED_BUNDLE_HASH !== "string") throw new Error("start.js runs only as bundled by scripts/bundle-plugin.js, as <name>-start.js");
+  runCached(path.join(__dirname, path.basename(__filename).replace(/-start\.js$/, "-plugin.js")), EMBEDDED_BUNDLE_HASH);
 }
 
 if (require.main === module) start();

@@ -105,6 +105,8 @@ export class AddCoalescer {
   /** Every open batch, and how many members wait in them (for `steps`). */
   private readonly openBatches = new Set<Batch>();
   private waiting = 0;
+  /** The `steps` rule's check is scheduled for the end of this turn (once, however many join). */
+  private checkScheduled = false;
   /** Adds on their way per client, then `accountId/connectorId`: a second Add of an id waits for the first. */
   private inFlight = new WeakMap<AddingClient, Map<string, Promise<void>>>();
   /** Add calls sent, bisection included; for tests and the bench. */
@@ -156,8 +158,10 @@ export class AddCoalescer {
         // in progress = estimate ≥ the most ever in progress, and a step that ends or a batch
         // sent (its members stay in progress) leaves fewer waiting than that.
         const steps = this.steps;
-        if (steps) {
+        if (steps && !this.checkScheduled) {
+          this.checkScheduled = true;
           setImmediate(() => {
+            this.checkScheduled = false;
             if (steps.allWaiting(this.waiting)) for (const openBatch of [...this.openBatches]) this.flush(openBatch);
           });
         }

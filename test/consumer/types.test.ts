@@ -88,6 +88,22 @@ describe("consumer: the packed package in a user's project", function () {
     await fs.access(path.join(installed, "dist", "plugin", "pulumi-resource-embedded"), fsConstants.X_OK);
   });
 
+  it("never packs a plugin code cache, even one that a run left in dist/plugin", async () => {
+    // The plugin writes its code cache beside its bundle (provider/plugin/start.ts), so a run in
+    // place leaves one in dist/plugin; package.json's `files` must keep it out of the tarball.
+    const planted = path.join(repoRoot, "dist", "plugin", ".embedded-plugin.js.0123456789abcdef.v0.0.0-test.v8cache");
+    await fs.writeFile(planted, "left by a run in place");
+    try {
+      const { stdout } = await execFileAsync("npm", ["pack", "--dry-run", "--ignore-scripts", "--json"], { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 });
+      const [info] = JSON.parse(stdout) as { files: { path: string }[] }[];
+      const packed = info.files.map((file) => file.path);
+      assert.ok(packed.includes("dist/plugin/embedded-start.js"), "the plugin directory is packed");
+      assert.deepEqual(packed.filter((file) => file.endsWith(".v8cache")), []);
+    } finally {
+      await fs.rm(planted, { force: true });
+    }
+  });
+
   it("depends on undici, zod and commander only, with @pulumi/pulumi a peer admitting every tested version", async () => {
     const pkg = JSON.parse(await fs.readFile(path.join(installed, "package.json"), "utf8")) as {
       dependencies: Record<string, string>;
