@@ -10,6 +10,7 @@ import { closeClients, getClient } from "../provider/client";
 import { resolveSettings, toClientSettings, type ConfigSource } from "../provider/settings";
 import { renderProgram, snapshot } from "./generate";
 import { installPlugin } from "./plugin-install";
+import { PLUGIN_VERSION } from "../provider/plugin/version";
 
 interface GenerateFlags {
   account?: string;
@@ -51,7 +52,8 @@ async function generate(flags: GenerateFlags): Promise<void> {
 
 const program = new Command()
   .name("pulumi-embedded-connectors")
-  .description("Tools for the pulumi-embedded-connectors provider");
+  .description("Tools for the pulumi-embedded-connectors provider")
+  .version(PLUGIN_VERSION, "-V, --version", "print the package's version");
 
 program
   .command("generate")
