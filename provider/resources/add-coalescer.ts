@@ -17,6 +17,7 @@
 //   listing fails too, the outcome is unknown (AddOutcomeUnknownError).
 import { checkId, mayHaveBeenApplied, MAX_ADD_IDS, type AddConnectorsResult, type AddedConnectorView } from "../client";
 import { DEFAULT_ADD_WINDOW_MS } from "../settings";
+import type { PendingAdd } from "./add-journal";
 import { AddOwnership, type AddClaims, type AddingClient, type OwnershipOptions } from "./add-ownership";
 import { listAll, type AddedSnapshot } from "./added-connectors-cache";
 import type { EngineSteps } from "./engine-steps";
@@ -31,6 +32,8 @@ export interface AddOutcome {
   view?: AddedConnectorView;
   /** True when this stack added the connector (now, or in an attempt whose answer was lost). */
   owned: boolean;
+  /** When not owned: the record an earlier, killed run of this stack left of its Add of it. */
+  pending?: PendingAdd;
 }
 
 /** The Add may or may not have added the connector, and no listing could say which. */
@@ -75,7 +78,7 @@ interface Member {
   reject: (error: unknown) => void;
 }
 
-/** What a batch knew before its first Add: the ids present, and the journal's claims and records. */
+/** What a batch knew before its first Add: the ids present, and the journal's earlier records and its own. */
 interface Ownership {
   present: Set<string>;
   claims: AddClaims;
@@ -201,7 +204,7 @@ export class AddCoalescer {
     let present: Set<string>;
     let claims: AddClaims;
     if (halfOf) {
-      // A half of a bisected batch: its records were written (and its claims read) before the first Add.
+      // A half of a bisected batch: its records were written (and earlier ones read) before the first Add.
       ({ present, claims } = halfOf);
     } else {
       try {
@@ -212,7 +215,6 @@ export class AddCoalescer {
       }
       claims = this.ownership.begin(client, accountId, ids, present);
     }
-    const { claimed } = claims;
     let result: AddConnectorsResult;
     this.calls++;
     this.onWrite(client, accountId);
@@ -241,10 +243,10 @@ export class AddCoalescer {
         present.add(id);
         member.resolve({ view, owned: true });
       } else if (already.has(id)) {
-        const owned = claimed.has(id) || (result.retried && !present.has(id));
+        const owned = result.retried && !present.has(id);
         if (!owned) this.forget(client, accountId, claims, id);
         present.add(id);
-        member.resolve({ owned });
+        member.resolve(owned ? { owned } : { owned, pending: claims.earlier.get(id) });
       } else {
         // Neither added nor already added: an answer that breaks the contract, for this id only.
         this.settleAndReject(client, accountId, claims, member, new Error(`the service's Add answer does not mention connector ${id}`));
@@ -254,8 +256,8 @@ export class AddCoalescer {
 
   /**
    * The Add failed in a way that may hide a processed call: list the sub-account now. Ids that
-   * are there and were not before (or that an earlier process of ours was adding) are ours;
-   * ids that are not there were not added (the Add is atomic), and get the Add's error.
+   * are there and were not before are ours; ids that are not there were not added (the Add is
+   * atomic), and get the Add's error.
    */
   private async confirm(
     client: AddingClient,
@@ -265,7 +267,6 @@ export class AddCoalescer {
     claims: AddClaims,
     error: unknown,
   ): Promise<void> {
-    const { claimed } = claims;
     let listing: AddedSnapshot;
     try {
       listing = await listAll(client, accountId);
@@ -273,7 +274,7 @@ export class AddCoalescer {
       for (const member of members) {
         const id = member.connectorId;
         // Present before and not ours: the Add cannot have changed that.
-        if (present.has(id) && !claimed.has(id)) member.resolve({ owned: false });
+        if (present.has(id)) member.resolve({ owned: false, pending: claims.earlier.get(id) });
         else member.reject(new AddOutcomeUnknownError(accountId, id, error));
       }
       return;
@@ -287,15 +288,15 @@ export class AddCoalescer {
         if (statusOf(error) === 0) member.reject(error);
         else this.settleAndReject(client, accountId, claims, member, error);
       } else {
-        const owned = claimed.has(id) || !present.has(id);
+        const owned = !present.has(id);
         if (!owned) this.forget(client, accountId, claims, id);
         present.add(id);
-        member.resolve({ view, owned });
+        member.resolve(owned ? { view, owned } : { view, owned, pending: claims.earlier.get(id) });
       }
     }
   }
 
-  /** The Add did not make this id ours: drop the record this batch wrote for it (not a claimed one). */
+  /** The Add did not make this id ours: drop the record this batch wrote for it (not an earlier run's). */
   private forget(client: AddingClient, accountId: string, claims: AddClaims, id: string): void {
     if (claims.recorded.has(id)) this.ownership.settle(client, accountId, id);
   }

@@ -1,11 +1,13 @@
-// The write-ahead record of Adds whose result has not reached the stack's state yet. Before an
-// Add, the provider writes one small file per connector it is about to add; the file stays
-// until the engine shows it holds the resource (any later diff, read, update or delete of it).
-// If the provider process dies mid-Add (SIGKILL, OOM, the CLI killed), the service may have
-// added the connector while nothing reached the state: the next create of the same connector
-// by the same stack finds the file and knows the connector is its own, not someone else's.
-// Files hold ids only (no secrets) and live beside Pulumi's own files: a CI runner that keeps
-// `PULUMI_HOME` keeps them; one that does not falls back to the "already added" error.
+// The write-ahead record of Adds whose result has not reached the engine yet. Before an Add,
+// the provider writes one small file per connector it is about to add; the file goes once a
+// create or update returns the connector's outputs to the engine, or once the engine shows it
+// holds the resource (any later diff, read, update or delete of it), or when the Add certainly
+// did not add it. What stays is the trace of a provider process that died mid-Add (SIGKILL,
+// OOM, the CLI killed): the service may or may not have added the connector. A record never
+// makes a connector the stack's own (add-ownership.ts: someone else may have added it since);
+// it explains the "already added" refusal of the stack's next create of it, naming the run
+// that was adding it. Records expire after PENDING_ADD_MAX_AGE_MS. Files hold ids only (no
+// secrets) and live beside Pulumi's own files, in `PULUMI_HOME`.
 import { createHash, randomUUID } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -16,6 +18,21 @@ export function defaultJournalDir(env: NodeJS.ProcessEnv = process.env): string 
   if (env.EMBEDDED_ADD_JOURNAL_DIR) return env.EMBEDDED_ADD_JOURNAL_DIR;
   const home = env.PULUMI_HOME || path.join(homedir(), ".pulumi");
   return path.join(home, "embedded-connectors", "pending-adds");
+}
+
+/** How long a record counts: an older one is ignored and removed (README, "Whose connector is it"). */
+export const PENDING_ADD_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+/** An earlier process's record of an Add of this stack that never reached the engine. */
+export interface PendingAdd {
+  /** The stack (`project/stack`) that was adding it. */
+  owner: string;
+  /** When the Add was about to be sent (ISO 8601). */
+  startedAt: string;
+  /** The process that was adding it. */
+  pid: number;
+  /** The record's file. */
+  file: string;
 }
 
 /** What one record says (for people reading the directory; the file name is the key). */
@@ -48,11 +65,13 @@ export class AddJournal {
    * @param owner the stack (`project/stack`) the records belong to: another stack's record of
    *   the same connector is not this stack's.
    * @param warn where a failure to write a record is reported (the Add goes on without it)
+   * @param now the clock records are dated and aged by (tests pass their own)
    */
   constructor(
     readonly dir: string,
     readonly owner: string,
     private readonly warn: (message: string) => void = () => undefined,
+    private readonly now: () => number = Date.now,
   ) {}
 
   private file(baseUrl: string, accountId: string, connectorId: string): string {
@@ -61,13 +80,14 @@ export class AddJournal {
   }
 
   /**
-   * Whether `file` may hold a record (see `records`); the directory is listed on first use. A
+   * Whether `file` may hold a record (see `records`); the directory is listed on first use, and
+   * records older than the age limit (any stack's) are removed then. A
    * directory that cannot be listed (other than missing) says nothing: every file may be there.
    */
   private mayHold(file: string): boolean {
     if (!this.records) {
       try {
-        this.records = new Set(readdirSync(this.dir).map((name) => path.join(this.dir, name)));
+        this.records = new Set(readdirSync(this.dir).map((name) => path.join(this.dir, name)).filter((found) => !this.expired(found)));
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "ENOENT") return true;
         this.records = new Set(); // no directory yet: no record
@@ -76,23 +96,50 @@ export class AddJournal {
     return this.records.has(file);
   }
 
-  /** True when an Add of this connector by this stack, in an earlier process, never reached the state. */
-  pending(baseUrl: string, accountId: string, connectorId: string): boolean {
-    const file = this.file(baseUrl, accountId, connectorId);
-    if (!this.mayHold(file)) return false;
+  /** True (and the file removed) when `file` is a record dated longer ago than the age limit. */
+  private expired(file: string): boolean {
     try {
-      const record = JSON.parse(readFileSync(file, "utf8")) as Partial<PendingAddRecord>;
-      return (
-        record.owner === this.owner && record.session !== this.session && record.accountId === accountId && record.connectorId === connectorId
-      );
+      const { startedAt } = JSON.parse(readFileSync(file, "utf8")) as Partial<PendingAddRecord>;
+      if (this.fresh(startedAt)) return false;
+      unlinkSync(file);
+      return true;
     } catch {
-      return false;
+      return false; // not a record (a half-written one aside), or not ours to remove
     }
   }
 
-  /** Records that this stack is about to add (or has claimed) the connector. */
+  /** Dated and within the age limit; an undated record is no evidence of anything. */
+  private fresh(startedAt: string | undefined): boolean {
+    return this.now() - Date.parse(startedAt ?? "") <= PENDING_ADD_MAX_AGE_MS;
+  }
+
+  /**
+   * The record of an Add of this connector by this stack, in an earlier process, that never
+   * reached the engine; none when there is none or it expired (an expired one is removed).
+   */
+  pending(baseUrl: string, accountId: string, connectorId: string): PendingAdd | undefined {
+    const file = this.file(baseUrl, accountId, connectorId);
+    if (!this.mayHold(file)) return undefined;
+    let record: Partial<PendingAddRecord>;
+    try {
+      record = JSON.parse(readFileSync(file, "utf8")) as Partial<PendingAddRecord>;
+    } catch {
+      return undefined;
+    }
+    if (record.owner !== this.owner || record.session === this.session || record.accountId !== accountId || record.connectorId !== connectorId) {
+      return undefined;
+    }
+    if (!this.fresh(record.startedAt)) {
+      this.settle(baseUrl, accountId, connectorId);
+      return undefined;
+    }
+    return { owner: record.owner, startedAt: new Date(Date.parse(record.startedAt ?? "")).toISOString(), pid: record.pid ?? 0, file };
+  }
+
+  /** Records that this stack is about to add the connector. */
   begin(baseUrl: string, accountId: string, connectorId: string): void {
-    const record: PendingAddRecord = { owner: this.owner, session: this.session, baseUrl, accountId, connectorId, startedAt: new Date().toISOString(), pid: process.pid };
+    const startedAt = new Date(this.now()).toISOString();
+    const record: PendingAddRecord = { owner: this.owner, session: this.session, baseUrl, accountId, connectorId, startedAt, pid: process.pid };
     const file = this.file(baseUrl, accountId, connectorId);
     try {
       mkdirSync(this.dir, { recursive: true });
@@ -112,7 +159,7 @@ export class AddJournal {
     }
   }
 
-  /** The state holds the resource, or the Add certainly did not add it: forget the record. */
+  /** The engine has the resource, or the Add certainly did not add it: forget the record. */
   settle(baseUrl: string, accountId: string, connectorId: string): void {
     const file = this.file(baseUrl, accountId, connectorId);
     if (!this.mayHold(file)) return;

@@ -2,18 +2,21 @@
 // and for one an earlier attempt of our own call added before its answer was lost. The answer
 // alone cannot tell them apart, so ownership is decided per connector from what was there
 // before our first Add (the baseline: one listing of the sub-account per process, then kept
-// current with our own Adds) and from the pending-Add journal (add-journal.ts):
+// current with our own Adds):
 // - "added" in the answer: ours;
 // - "already added", not in the baseline, and the call was retried after an attempt that may
 //   have been processed: ours (our earlier attempt added it);
-// - "already added" with a pending record of this stack: ours (an earlier process died mid-Add);
 // - anything else "already added": someone else's.
+// A pending-Add record of this stack (add-journal.ts: an earlier process died mid-Add) never
+// makes a connector ours: the service keeps no "added at" or "added by", so a connector there
+// before our Add may as well be another stack's that was added after that process died. The
+// record only names that run in the "already added" refusal, which `adoptExisting` answers.
 // The one case this cannot see: someone else adds the same connector between our listing and
 // an Add of ours whose first attempt got no answer.
 import type { EmbeddedClient } from "../client";
 import { listAll, type AddedSnapshot } from "./added-connectors-cache";
 import { perClient } from "./per-client";
-import type { AddJournal } from "./add-journal";
+import type { AddJournal, PendingAdd } from "./add-journal";
 
 /** The part of the client the coalescer uses (tests pass fakes). */
 export type AddingClient = Pick<EmbeddedClient, "addConnectors" | "listAddedConnectors" | "baseUrl">;
@@ -27,8 +30,8 @@ export interface OwnershipOptions {
 
 /** What the journal said and did before an Add. */
 export interface AddClaims {
-  /** Ids an earlier process of this stack was adding when it died: ours whatever the Add says. */
-  claimed: Set<string>;
+  /** Records of earlier processes of this stack that were adding these ids: for the refusal's message. */
+  earlier: Map<string, PendingAdd>;
   /** Ids recorded now; their records go when the Add certainly did not make them ours. */
   recorded: Set<string>;
 }
@@ -61,20 +64,19 @@ export class AddOwnership {
   }
 
   /**
-   * Before an Add of `ids`: which of them an earlier process of this stack was adding when it
-   * died (claimed as ours whatever the Add says), and which got a record now (those not present).
+   * Before an Add of `ids`: the records earlier processes of this stack left for them (read
+   * before they are overwritten), and a record for each id not present (only those can become ours).
    */
   begin(client: AddingClient, accountId: string, ids: readonly string[], present: ReadonlySet<string>): AddClaims {
     const journal = this.journalOf();
-    const claims: AddClaims = { claimed: new Set(), recorded: new Set() };
+    const claims: AddClaims = { earlier: new Map(), recorded: new Set() };
     if (!journal) return claims;
     for (const id of ids) {
       const earlier = journal.pending(client.baseUrl, accountId, id);
-      if (earlier) claims.claimed.add(id);
-      else if (present.has(id)) continue;
-      else claims.recorded.add(id);
-      // Claimed records are rewritten as this process's own: claimed once, not by a second resource.
+      if (earlier) claims.earlier.set(id, earlier);
+      if (present.has(id)) continue;
       journal.begin(client.baseUrl, accountId, id);
+      claims.recorded.add(id);
     }
     return claims;
   }
@@ -87,7 +89,7 @@ export class AddOwnership {
     );
   }
 
-  /** Nothing of ours was added, or the state will hold it: the record is not needed. */
+  /** Nothing of ours was added, or the engine has the resource: the record is not needed. */
   settle(client: Pick<AddingClient, "baseUrl">, accountId: string, id: string): void {
     this.journalOf()?.settle(client.baseUrl, accountId, id);
   }

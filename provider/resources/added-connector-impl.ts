@@ -117,9 +117,15 @@ async function createStep(inputs: Props): Promise<CreateResult> {
     } catch (error) {
       throw failure(`reading sub-account ${accountId} to adopt connector ${connectorId} failed`, error);
     }
-    if (present) return { id: `${accountId}/${connectorId}`, outs: outputsOf(present, accountId, connectorId, true) };
+    if (present) return created(present, accountId, connectorId, true);
   }
   const view = await addOwn(connectorId, accountId, adoptExisting, settings.addWindowMs, inputs);
+  return created(view, accountId, connectorId, adoptExisting);
+}
+
+/** The create's result: the engine has the resource from here on, so its pending-Add record goes. */
+function created(view: AddedConnectorView, accountId: string, connectorId: string, adoptExisting: boolean): CreateResult {
+  settleRecord(accountId, connectorId);
   return { id: `${accountId}/${connectorId}`, outs: outputsOf(view, accountId, connectorId, adoptExisting) };
 }
 
@@ -143,10 +149,10 @@ async function addOwn(connectorId: string, accountId: string, adoptExisting: boo
   try {
     existing = await state.added.find(client, accountId, connectorId);
   } catch (error) {
-    if (!outcome.owned && !adoptExisting) throw new Error(withRequestId(alreadyAddedMessage(connectorId, accountId, undefined, state.host), error));
+    if (!outcome.owned && !adoptExisting) throw new Error(withRequestId(alreadyAddedMessage(connectorId, accountId, undefined, state.host, outcome.pending), error));
     throw failure(`reading connector ${connectorId} of sub-account ${accountId} after adding it failed`, error);
   }
-  if (!outcome.owned && !adoptExisting) throw new Error(alreadyAddedMessage(connectorId, accountId, existing?.name, state.host));
+  if (!outcome.owned && !adoptExisting) throw new Error(alreadyAddedMessage(connectorId, accountId, existing?.name, state.host, outcome.pending));
   if (!existing) throw new Error(`connector ${connectorId} was not found in sub-account ${accountId} after adding it; run \`pulumi up\` again`);
   return existing;
 }
@@ -164,7 +170,12 @@ function unfinished(error: AddOutcomeUnknownError, inputs: Props, connectorId: s
   return Object.assign(new Error(message), { id: `${accountId}/${connectorId}`, properties, reasons: [message] });
 }
 
-/** The engine holds the resource now: the pending-Add record (add-journal.ts) is not needed. */
+/**
+ * The engine has (or is being handed) the resource: the pending-Add record (add-journal.ts) is
+ * not needed. Both hosts reach this through create, read, update, delete and diff; a diff in a
+ * process that knows no stack yet (the plugin learns it from the URNs of its other calls)
+ * finds no journal, which is harmless since create already settled its own record.
+ */
 function settleRecord(accountId: string, connectorId: string): void {
   let client: { baseUrl: string };
   try {
@@ -222,6 +233,7 @@ async function updateStep(id: string, olds: Props, news: Props): Promise<UpdateR
     // Its Add was recorded as this stack's; if the connector is still missing, add it now,
     // under the usual rules (someone else's connector is not taken over).
     view = await addOwn(connectorId, accountId, adoptExisting, settings.addWindowMs, { ...news, __provider: olds.__provider ?? news.__provider });
+    settleRecord(accountId, connectorId); // the record that Add wrote: the engine gets the outputs now
   }
   if (!view) {
     throw new Error(

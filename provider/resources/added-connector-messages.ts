@@ -1,22 +1,46 @@
 // What AddedConnector tells a user when the service refuses: each message names the
 // connector, the sub-account and what to do next (README, "Troubleshooting").
 
+import { PENDING_ADD_MAX_AGE_MS, type PendingAdd } from "./add-journal";
+
 /** Which host runs the provider: the advice differs (only the plugin's resources can be imported). */
 export type ProviderHost = "dynamic" | "plugin";
 
-export function alreadyAddedMessage(connectorId: string, accountId: string, name?: string, host: ProviderHost = "dynamic"): string {
+/**
+ * The connector is there and the Add did not make it this resource's. `pending`: the record an
+ * earlier, killed run of this stack left of its Add of it (add-journal.ts), which cannot tell
+ * whether that run added it or someone else did since.
+ */
+export function alreadyAddedMessage(
+  connectorId: string,
+  accountId: string,
+  name?: string,
+  host: ProviderHost = "dynamic",
+  pending?: PendingAdd,
+): string {
   const label = name ? `"${name}" (${connectorId})` : connectorId;
+  const importIt = `import it (\`pulumi import embedded:index:AddedConnector <name> ${accountId}/${connectorId}\`)`;
+  if (pending) {
+    const adopt = host === "plugin" ? `set \`adoptExisting: true\` on this AddedConnector or ${importIt}` : `set \`adoptExisting: true\` on this AddedConnector`;
+    return (
+      `connector ${label} is already added to sub-account ${accountId}, outside this resource. ` +
+      `A pending-Add record of stack ${pending.owner} (written ${pending.startedAt} by process ${pending.pid}, file ${pending.file}) ` +
+      `says an earlier run of this stack was adding it when it stopped, but the service cannot tell whether that run added it ` +
+      `or someone else did since, so it is not taken over. If that earlier run added it, ${adopt}. ` +
+      `Otherwise it belongs to another stack or person: declare another connector, or remove it from there first. ` +
+      `The record expires ${PENDING_ADD_MAX_AGE_MS / 3_600_000} h after it was written.`
+    );
+  }
   const adopt =
     host === "plugin"
-      ? `To manage the existing one, import it (\`pulumi import embedded:index:AddedConnector <name> ${accountId}/${connectorId}\`) ` +
-        `or set \`adoptExisting: true\` on this AddedConnector; `
+      ? `To manage the existing one, ${importIt} or set \`adoptExisting: true\` on this AddedConnector; `
       : `To manage the existing one, set \`adoptExisting: true\` on this AddedConnector ` +
         `(\`pulumi import\` does not work for dynamic-provider resources); `;
   return (
     `connector ${label} is already added to sub-account ${accountId}, outside this resource. ` +
     adopt +
-    `or remove it from the sub-account first. If an earlier \`pulumi up\` of this stack was killed while adding it ` +
-    `and ran on another machine (the record of its pending Add lives in $PULUMI_HOME), \`adoptExisting: true\` takes it back too.`
+    `or remove it from the sub-account first. If an earlier \`pulumi up\` of this stack was killed while adding it, ` +
+    `\`adoptExisting: true\` takes it back too.`
   );
 }
 

@@ -8,7 +8,7 @@ import { promises as fs } from "node:fs";
 import { callsTo, type ChaosService } from "./service";
 
 /** The pids of dynamic-provider processes running in `workDir`. */
-async function providerProcesses(workDir: string): Promise<number[]> {
+export async function providerProcesses(workDir: string): Promise<number[]> {
   const pids: number[] = [];
   for (const entry of await fs.readdir("/proc").catch(() => [] as string[])) {
     if (!/^\d+$/.test(entry)) continue;

@@ -24,6 +24,12 @@ export interface Scenario {
   concurrentStacks?: boolean;
   /** The first run of each phase fails by design (the run is killed): converging in two runs is the goal. */
   killsARun?: boolean;
+  /**
+   * The connectors the killed run added are refused by the second `up` as already added,
+   * naming its pending-Add records (issue 24: a record never takes a connector over); the
+   * run then does what that message says, `adoptExisting: true` on exactly those, and ups again.
+   */
+  adoptsAfterKill?: boolean;
 }
 
 const none = (): FaultSettings => ({ rules: [] });
@@ -71,6 +77,7 @@ export const SCENARIOS: Scenario[] = [
     what: "the provider process SIGKILLed mid-up (every Add applied, its answer dropped) and mid-destroy",
     killProvider: true,
     killsARun: true,
+    adoptsAfterKill: true,
     faults: (seed) => ({ seed, rules: [{ route: ADD, mode: "commitThenDrop" as const }] }),
   },
   { name: "interrupt", what: "engine SIGINT then SIGKILL at a random point of up and destroy, then refresh and up/destroy", interrupt: true, killsARun: true, faults: none },
@@ -200,6 +207,32 @@ export async function phase(
     return 2;
   } catch (error) {
     notes.push(`${which} #2: ${firstLine(error)}`);
+    if (which === "up" && scenario.adoptsAfterKill) return adoptWhatTheKilledRunAdded(stack, error, notes);
+    return 0;
+  }
+}
+
+/**
+ * The second `up` after a killed one refused the connectors that run added, each naming its
+ * pending-Add record: adopt exactly those, as the message says, and `up` again (2 if that
+ * converges; 0 if a refusal named no record, or the third run fails).
+ */
+async function adoptWhatTheKilledRunAdded(stack: E2EStack, error: unknown, notes: string[]): Promise<0 | 2> {
+  const text = error instanceof Error ? error.message : String(error);
+  const refused = [...text.matchAll(/\(([0-9A-Za-z]{16})\) is already added to sub-account \S+, outside this resource\. (A pending-Add record)?/g)];
+  if (refused.length === 0 || refused.some((m) => m[2] === undefined)) {
+    notes.push("up #2: a refusal that names no pending-Add record");
+    return 0;
+  }
+  const ids = new Set(refused.map((m) => m[1]));
+  const connectors = JSON.parse((await stack.stack.getConfig("connectors")).value) as { connectorId: string; adoptExisting?: boolean }[];
+  await stack.setConfig({ connectors: connectors.map((c) => (ids.has(c.connectorId) ? { ...c, adoptExisting: true } : c)) });
+  notes.push(`up #2 refused ${ids.size} connector(s) the killed run added, naming its records; adopted as the message says`);
+  try {
+    await stack.up();
+    return 2;
+  } catch (again) {
+    notes.push(`up #3 (after adopting): ${firstLine(again)}`);
     return 0;
   }
 }

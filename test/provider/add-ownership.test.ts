@@ -1,8 +1,7 @@
 // Whose connector is an "already added" one (issue 18, items 2 and 3)? Decided per connector:
 // a retried Add never takes over a connector someone else added, an Add whose answer was lost
-// is confirmed by listing, an unknown outcome is recorded as an unfinished resource that the
-// next `up` finishes, and a provider process killed mid-Add leaves a record that lets the same
-// stack (and only it) claim its connector on the next run.
+// is confirmed by listing, and an unknown outcome is recorded as an unfinished resource that the
+// next `up` finishes. The records a killed process leaves: pending-add-records.test.ts.
 import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,7 +9,6 @@ import * as path from "node:path";
 import { CATALOGUE } from "../../service/seed/catalogue";
 import { EmbeddedClient, ForbiddenError, RateLimitError, ResponseFormatError } from "../../provider/client";
 import { AddCoalescer } from "../../provider/resources/add-coalescer";
-import { AddJournal } from "../../provider/resources/add-journal";
 import * as impl from "../../provider/resources/added-connector-impl";
 import { runtime, useOwner } from "../../provider/resources/runtime";
 import { callsTo, rejection, startFixture, useConfig, type ProviderFixture } from "./fixtures";
@@ -111,29 +109,6 @@ describe("AddedConnector provider: whose connector is it", () => {
     assert.equal(finished.outs?.connectorId, lost);
     const live = await fx.client.addConnectors(fx.accountId, [lost]);
     assert.deepEqual(live.alreadyAdded, [lost], "the connector is added now");
-  });
-
-  it("a provider process killed mid-Add: the same stack claims its connector on the next run, another stack does not", async () => {
-    const [killed] = ids(1, 55);
-    // What the killed process left: its record, and the Add the service committed.
-    new AddJournal(journalDir, "proj/stack-a").begin(client.baseUrl, fx.accountId, killed);
-    await fx.client.addConnectors(fx.accountId, [killed]);
-
-    useOwner("proj/stack-b", journalDir);
-    const other = await rejection(create(killed));
-    assert.match(other.message, /already added .* outside this resource/);
-
-    useConfig(fx, {}, client); // a new process: the journal of another stack
-    useOwner("proj/stack-a", journalDir);
-    useOwner("", journalDir); // a resource of an old state, serialized without an owner
-    assert.equal(runtime().owner, "proj/stack-a", "an owner-less provider string does not switch the journal off");
-    const [claimed, second] = await Promise.allSettled([create(killed), create(killed)]);
-    assert.equal(claimed.status, "fulfilled", "the stack's own connector");
-    assert.equal(second.status, "rejected", "claimed once: a second resource of the same connector is refused");
-    const outs = (claimed as PromiseFulfilledResult<Awaited<ReturnType<typeof create>>>).value;
-    assert.equal(readdirSync(journalDir).length, 1, "kept until the engine shows it holds the resource");
-    await impl.diff(outs.id, outs.outs, { connectorId: killed, accountId: fx.accountId });
-    assert.equal(readdirSync(journalDir).length, 0, "settled once the state holds it");
   });
 
   it("without a record, a connector present before the run is never claimed", async () => {

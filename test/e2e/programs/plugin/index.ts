@@ -3,7 +3,7 @@
 //
 //   providers:      [{ key, clientId, clientSecretRef, baseUrl?, accountId? }]
 //   connectors:     [{ key, connectorId? | find?: { name, supportedType }, accountId?,
-//                      adoptExisting?, provider?, import? }]
+//                      adoptExisting?, provider?, import?, retainOnDelete? }]
 //   configurations: [{ key, connectorId, after?, accountId?, configurationId?, name?,
 //                      secretName?, secretConfig, secretRefs?, envRefs?, provider?, import? }]
 //   secretValues:   (secret config) { <ref>: <value> }
@@ -37,6 +37,7 @@ interface ConnectorSpec {
     adoptExisting?: boolean;
     provider?: string;
     import?: string;
+    retainOnDelete?: boolean;
 }
 
 interface ConfigurationSpec {
@@ -101,7 +102,7 @@ for (const spec of connectorSpecs) {
     added[spec.key] = new embedded.AddedConnector(
         spec.key,
         { connectorId, accountId: spec.accountId, adoptExisting: spec.adoptExisting },
-        { provider, ...(spec.import ? { import: spec.import } : {}) },
+        { provider, retainOnDelete: spec.retainOnDelete, ...(spec.import ? { import: spec.import } : {}) },
     );
 }
 
