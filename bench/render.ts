@@ -28,6 +28,14 @@ function routes(r: BenchRecord): string {
   return shown.length > 0 ? shown.join(", ") : "–";
 }
 
+/**
+ * The run a row came from: the invocation's id, or, for a record from before records kept one,
+ * the day it was measured; rows of different runs compare different loads of the machine.
+ */
+export function runOf(r: BenchRecord): string {
+  return r.run ?? `${r.measuredAt.slice(0, 10)}, no run id`;
+}
+
 function table(records: BenchRecord[], n: number, latencyMs: number, setting: Setting): string[] {
   const { parallel, env } = setting;
   const wall = (provider: string, operation: string) => find(records, provider, n, latencyMs, operation, setting)?.wallMs;
@@ -36,9 +44,10 @@ function table(records: BenchRecord[], n: number, latencyMs: number, setting: Se
   const lines = [
     `### N = ${n}, latency ${latencyMs} ms${parallel === undefined ? "" : `, \`--parallel ${parallel}\``}${env ? `, \`--env ${env}\`` : ""}`,
     "",
-    `| operation | provider | wall s (median) | runs s | API calls | by route | tokens | peak RSS MiB | this / floor | naive / this |${plugins ? " plugin / plugin-floor | plugin / floor |" : ""}`,
-    `|---|---|---:|---|---:|---|---:|---:|---:|---:|${plugins ? "---:|---:|" : ""}`,
+    `| operation | provider | run | wall s (median) | runs s | API calls | by route | tokens | peak RSS MiB | this / floor | naive / this |${plugins ? " plugin / plugin-floor | plugin / floor |" : ""}`,
+    `|---|---|---|---:|---|---:|---|---:|---:|---:|---:|${plugins ? "---:|---:|" : ""}`,
   ];
+  const runs = new Set<string>();
   for (const operation of OPERATIONS) {
     const of = (a: string, b: string) => ratio(wall(a, operation), wall(b, operation));
     for (const provider of PROVIDERS) {
@@ -48,10 +57,14 @@ function table(records: BenchRecord[], n: number, latencyMs: number, setting: Se
       const plugin = provider === "plugin";
       const ratios = [mine ? of("this", "floor") : "", mine ? of("naive", "this") : ""];
       if (plugins) ratios.push(plugin ? of("plugin", "plugin-floor") : "", plugin ? of("plugin", "floor") : "");
+      runs.add(runOf(r));
       lines.push(
-        `| ${operation} | ${provider} | ${seconds(r.wallMs)} | ${runsOf(r)} | ${apiCalls(r)} | ${routes(r)} | ${r.tokenRequests} | ${r.peakRssMiB ?? "–"} | ${ratios.join(" | ")} |`,
+        `| ${operation} | ${provider} | ${runOf(r)} | ${seconds(r.wallMs)} | ${runsOf(r)} | ${apiCalls(r)} | ${routes(r)} | ${r.tokenRequests} | ${r.peakRssMiB ?? "–"} | ${ratios.join(" | ")} |`,
       );
     }
+  }
+  if (runs.size > 1) {
+    lines.push("", `Rows from ${runs.size} runs (${[...runs].join("; ")}): a ratio between rows of different runs also compares the machine's load then.`);
   }
   return [...lines, ""];
 }
@@ -86,7 +99,8 @@ export async function renderBenchmarks(results: Results, file: string, analysisF
     "**plugin-floor**, a native plugin (`bench/plugin-floor`) whose operations do nothing, of the",
     "floor's shapes (the engine's own cost for a native plugin).",
     "",
-    "Columns: wall time of the engine operation (the median when a cell ran more than once: every",
+    "Columns: run = the invocation that measured the row (records from before runs were recorded show",
+    "the day instead); wall time of the engine operation (the median when a cell ran more than once: every",
     "run is listed, and the other columns are the median run's); API calls = service requests other",
     "than the token route; tokens = token requests; peak RSS = the largest VmHWM of the provider",
     "process (the dynamic-provider process, or the plugin's).",

@@ -1,4 +1,4 @@
-// The contract's ids and limits (shared/spec/service-contract.md, "Routes"), written once for
+// The contract's ids and limits (docs/service-contract.md, "Routes"), written once for
 // the client, the provider and the service. No zod here: the provider's public declarations
 // may reach this file.
 

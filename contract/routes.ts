@@ -1,4 +1,4 @@
-// Every route of the service in ONE table (shared/spec/service-contract.md, "Routes"). The
+// Every route of the service in ONE table (docs/service-contract.md, "Routes"). The
 // client builds its requests from it and the service registers its handlers from it, so a
 // path is written once. The specification leaves most paths "not shown": a hosted service
 // with other paths is supported by changing this table and nothing else.

@@ -1,6 +1,7 @@
 // Provider settings: stack config namespace `embedded`, then EMBEDDED_* environment
 // variables, then defaults (docs/DESIGN.md, "Provider settings"). This module is pure
 // (no @pulumi/pulumi import) so that the dynamic-provider process can load it cheaply.
+import { X509Certificate } from "node:crypto";
 import type { ClientSettings } from "./client/client-settings";
 import { parseBaseUrl } from "./client/validation";
 
@@ -179,6 +180,39 @@ export function checkBaseUrl(baseUrl: string): string {
   }
 }
 
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
+
+/**
+ * The private CA, parsed now rather than at the first TLS handshake, whose error names neither
+ * the setting nor what is wrong with it. A bundle of several certificates is accepted; the
+ * messages never quote the value (a long PEM says nothing to a reader).
+ */
+export function checkCaCertificate(pem: string): string {
+  const blocks = pem.match(PEM_CERTIFICATE) ?? [];
+  if (blocks.length === 0) {
+    throw new SettingsError(
+      `invalid ${where("caCertificate")}: expected the PEM text of a certificate (-----BEGIN CERTIFICATE----- … ` +
+        `-----END CERTIFICATE-----), got ${pem.length} characters without one; to pass a file, use ` +
+        `\`pulumi config set ${SETTINGS.caCertificate.key} -- "$(cat ca.pem)"\``,
+    );
+  }
+  blocks.forEach((block, index) => {
+    try {
+      new X509Certificate(block);
+    } catch (error) {
+      const which = blocks.length === 1 ? "its certificate" : `certificate ${index + 1} of ${blocks.length}`;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new SettingsError(`invalid ${where("caCertificate")}: ${which} cannot be parsed as X.509 (${reason})`);
+    }
+  });
+  return pem;
+}
+
+function optionalCaCertificate(config: ConfigSource, env: NodeJS.ProcessEnv): string | undefined {
+  const pem = lookup("caCertificate", config, env);
+  return pem === undefined ? undefined : checkCaCertificate(pem);
+}
+
 /**
  * Everything resolveSettings reads, as one string: equal strings resolve to equal settings.
  * A provider resolves its settings at every call (the environment may change between them);
@@ -200,7 +234,7 @@ export function resolveSettings(config: ConfigSource, env: NodeJS.ProcessEnv = p
     retryTimeoutMs: integerSetting("retryTimeoutMs", config, env),
     concurrency: integerSetting("concurrency", config, env),
     addWindowMs: integerSetting("addWindowMs", config, env),
-    caCertificate: lookup("caCertificate", config, env),
+    caCertificate: optionalCaCertificate(config, env),
   };
 }
 
@@ -222,6 +256,7 @@ export function settingsProblems(config: ConfigSource, env: NodeJS.ProcessEnv = 
   attempt("clientId", () => required("clientId", config, env));
   attempt("clientSecret", () => required("clientSecret", config, env));
   for (const name of INTEGER_SETTINGS) attempt(name, () => integerSetting(name, config, env));
+  attempt("caCertificate", () => optionalCaCertificate(config, env));
   return problems;
 }
 

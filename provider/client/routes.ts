@@ -1,5 +1,5 @@
 // The request target of an operation. The routes themselves are the contract's ONE table
-// (contract/routes.ts, docs: shared/spec/service-contract.md, "Routes").
+// (contract/routes.ts, docs: docs/service-contract.md, "Routes").
 import { PATH_PARAMETER, ROUTES, routeLabel, type OperationName, type RouteDefinition } from "../../contract/routes";
 
 export { ROUTES, routeLabel, type HttpMethod, type OperationName, type RouteDefinition } from "../../contract/routes";

@@ -63,9 +63,13 @@ export function checkFilters(filters: unknown, supportedTypes: readonly string[]
   return out;
 }
 
+/**
+ * localhost, 127.0.0.0/8 and ::1 only: a name under .localhost resolves through whatever DNS
+ * or hosts file the machine has, so it proves nothing about where the traffic goes.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  if (host === "localhost") return true;
   if (isIP(host) === 4) return host.startsWith("127.");
   if (isIP(host) === 6) return host === "::1" || host === "0:0:0:0:0:0:0:1" || /^::ffff:127\./.test(host);
   return false;

@@ -1,9 +1,11 @@
 // `npm run chaos` (node dist/test/chaos/run.js): the fault matrix of issue 7 against the real
 // engine. Options: --quick (1 run per scenario, 10 connectors, 5 configurations), --runs N,
-// --connectors N, --configurations N, --only a,b, --seed N, --json <file>.
+// --connectors N, --configurations N, --only a,b, --seed N, --json <file>. Without --seed, the
+// seed is CHAOS_SEED, else a fresh random one; the report prints it.
 // Full form: node dist/test/chaos/run.js --runs 3 (50 connectors, 25 configurations).
 import { promises as fs } from "node:fs";
 import { disposeEngine } from "../e2e/harness";
+import { seedFrom } from "../property/seed";
 import { runConcurrentScenario } from "./concurrent";
 import { runScenario, SCENARIOS, type RunResult } from "./scenarios";
 
@@ -88,7 +90,7 @@ function parseArgs(argv: string[]): ChaosOptions & { json?: string } {
     connectors: num("--connectors", quick ? 10 : 50),
     configurations: num("--configurations", quick ? 5 : 25),
     only: value("--only")?.split(","),
-    seed: num("--seed", 1),
+    seed: value("--seed") === undefined ? seedFrom("CHAOS_SEED") : Number(value("--seed")),
     json: value("--json"),
     log: (line) => process.stderr.write(`chaos: ${line}\n`),
   };
@@ -97,9 +99,10 @@ function parseArgs(argv: string[]): ChaosOptions & { json?: string } {
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
   const started = Date.now();
+  process.stderr.write(`chaos: seed ${opts.seed} (replay with --seed ${opts.seed} or CHAOS_SEED=${opts.seed})\n`);
   const rows = await runChaos(opts);
   await disposeEngine();
-  process.stdout.write(`${table(rows)}\n\n${Math.round((Date.now() - started) / 1000)} s in all\n`);
+  process.stdout.write(`${table(rows)}\n\n${Math.round((Date.now() - started) / 1000)} s in all, seed ${opts.seed}\n`);
   for (const row of rows) for (const note of row.notes) process.stdout.write(`- ${row.scenario}: ${note}\n`);
   if (opts.json) await fs.writeFile(opts.json, JSON.stringify(rows, null, 2));
   const bad = rows.some((r) => r.neverConverged + r.duplicates + r.orphans + r.missing + r.disagreements + r.leaks > 0);

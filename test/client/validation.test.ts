@@ -23,10 +23,10 @@ describe("client validation", () => {
   });
 
   it("knows loopback hosts", () => {
-    for (const host of ["localhost", "LOCALHOST", "api.localhost", "127.0.0.1", "127.255.0.9", "[::1]", "::1", "::ffff:127.0.0.1"]) {
+    for (const host of ["localhost", "LOCALHOST", "127.0.0.1", "127.255.0.9", "[::1]", "::1", "::ffff:127.0.0.1"]) {
       assert.equal(isLoopbackHost(host), true, host);
     }
-    for (const host of ["example.com", "10.0.0.1", "128.0.0.1", "localhost.example.com", "[::2]", "127.example.com"]) {
+    for (const host of ["example.com", "10.0.0.1", "128.0.0.1", "localhost.example.com", "[::2]", "127.example.com", "api.localhost", "anything.localhost"]) {
       assert.equal(isLoopbackHost(host), false, host);
     }
   });

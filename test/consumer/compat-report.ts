@@ -1,4 +1,4 @@
-// COMPATIBILITY.md, written by npm run test:compat: one row per cell, the cells not run this
+// COMPATIBILITY.md, written by npm run test:compat -- --write: one row per cell, the cells not run this
 // time kept from the previous file (its results ride along in an HTML comment).
 
 export interface CellResult {
@@ -53,7 +53,8 @@ export function renderCompatibility(results: CellResult[], previous: string, pee
   return [
     "# Compatibility",
     "",
-    "Written by `npm run test:compat` (`-- a b c` picks cells). Each cell packs the package, installs",
+    "Written by `npm run test:compat -- --write` (`-- a b c` picks cells; `npm test` runs (a) as",
+    "test/consumer/consumer.test.ts and (b), (c) through compat.js, without writing). Each cell packs the package, installs",
     "the tarball into a new project outside the repository (the `pulumi new typescript` package.json",
     "and tsconfig) with that `@pulumi/pulumi`, and runs test/consumer/scenario.ts under that CLI and",
     "Node.js against the local service:",

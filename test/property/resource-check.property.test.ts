@@ -2,7 +2,7 @@
 // check never throws, an invalid property always gives a failure naming it, and no
 // mutating call reaches the service. For ConnectorConfiguration the oracle is the
 // service itself: whatever check accepts, Configure accepts, and what it refuses the service
-// refuses too, field by field. Seeds are random: a failure prints the seed that reproduces it.
+// refuses too, field by field. Seeds are random: a failure prints the seed; PROPERTY_SEED=<seed> replays it.
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { CheckResult } from "@pulumi/pulumi/dynamic";
@@ -13,8 +13,9 @@ import { requests } from "../../contract/requests";
 import { CATALOGUE, type CatalogueConnector } from "../../service/seed/catalogue";
 import { CONNECTORS, SEGMENT_CONFIG, mutatingCalls, startFixture, useConfig, type ProviderFixture } from "../provider/fixtures";
 import { anyValue, invalidId, isValidId, secretConfigFor, validId } from "./arbitraries";
+import { printSeedOnFailure, PROPERTY_SEED, propertyRuns } from "./seed";
 
-const RUNS = { numRuns: 200 };
+const RUNS = propertyRuns(200);
 
 /** One connector of each kind of secret configuration (API key, storage, OAuth): every field type. */
 const KINDS: CatalogueConnector[] = ["Segment", "Amazon S3", "Facebook Custom Audiences"].map((name) => {
@@ -42,6 +43,7 @@ function properties(result: CheckResult): string[] {
 }
 
 describe("property: AddedConnector check", () => {
+  printSeedOnFailure("PROPERTY_SEED", PROPERTY_SEED);
   let fx: ProviderFixture;
   before(async () => {
     fx = await startFixture();
@@ -97,6 +99,7 @@ describe("property: AddedConnector check", () => {
 });
 
 describe("property: ConnectorConfiguration check", () => {
+  printSeedOnFailure("PROPERTY_SEED", PROPERTY_SEED);
   let fx: ProviderFixture;
   before(async () => {
     fx = await startFixture();

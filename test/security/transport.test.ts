@@ -14,6 +14,7 @@ import { configureRuntime } from "../../provider/resources/runtime";
 import { checkBaseUrl, configSourceFromGetter, SETTINGS } from "../../provider/settings";
 import { viewA } from "../client/fakes";
 import { rejection } from "../provider/fixtures";
+import { printSeedOnFailure, PROPERTY_SEED, propertyRuns } from "../property/seed";
 
 const fixtures = join(__dirname, "../../../test/security/fixtures");
 const CERT = readFileSync(join(fixtures, "self-signed.pem"), "utf8");
@@ -84,11 +85,12 @@ describe("security: TLS verification through the provider", () => {
 });
 
 describe("security: plain http only to loopback, for any host", () => {
+  printSeedOnFailure("PROPERTY_SEED", PROPERTY_SEED);
   const loopback = fc.constantFrom("127.0.0.1", "127.1.2.3", "localhost", "[::1]");
   const remote = fc.oneof(
     fc.domain(),
     fc.ipV4().filter((ip) => !ip.startsWith("127.")),
-    fc.constantFrom("127.attacker.example", "localhost.attacker.example", "127.0.0.1.nip.io", "0.0.0.0", "[::ffff:10.0.0.1]"),
+    fc.constantFrom("127.attacker.example", "localhost.attacker.example", "127.0.0.1.nip.io", "0.0.0.0", "[::ffff:10.0.0.1]", "anything.localhost"),
   );
 
   it("settings and client both refuse http to a remote host, and accept it to loopback", () => {
@@ -99,14 +101,14 @@ describe("security: plain http only to loopback, for any host", () => {
         assert.throws(() => parseBaseUrl(url), /refusing plain http|https/);
         assert.doesNotThrow(() => checkBaseUrl(`https://${host}:${port}`));
       }),
-      { numRuns: 100, seed: 7 },
+      propertyRuns(100),
     );
     fc.assert(
       fc.property(loopback, fc.integer({ min: 1, max: 65535 }), (host, port) => {
         assert.doesNotThrow(() => checkBaseUrl(`http://${host}:${port}`));
         assert.doesNotThrow(() => parseBaseUrl(`http://${host}:${port}`));
       }),
-      { numRuns: 20, seed: 7 },
+      propertyRuns(20),
     );
   });
 });

@@ -1,0 +1,27 @@
+// What `npm test` runs of the compatibility matrix (issue 24): every cell, (a) as
+// consumer.test.ts under mocha and (b), (c) through compat.js; and COMPATIBILITY.md, a tracked
+// file, is written only when asked (`npm run test:compat -- --write`).
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { repoRoot } from "../../harness/engine";
+import { parseCompatArgs } from "./compat";
+
+describe("compatibility matrix: which cells run, and when COMPATIBILITY.md is written", () => {
+  it("runs every cell by default and writes nothing unless --write is given", () => {
+    assert.deepEqual(parseCompatArgs([]), { cells: ["a", "b", "c"], write: false });
+    assert.deepEqual(parseCompatArgs(["b", "c"]), { cells: ["b", "c"], write: false });
+    assert.deepEqual(parseCompatArgs(["--write"]), { cells: ["a", "b", "c"], write: true });
+    assert.deepEqual(parseCompatArgs(["c", "--write"]), { cells: ["c"], write: true });
+    assert.throws(() => parseCompatArgs(["d"]), /unknown cells or options d; cells: a b c, option: --write/);
+  });
+
+  it("npm test runs cell (a) in mocha, then cells (b) and (c), without --write", () => {
+    const pkg = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> };
+    const steps = pkg.scripts.test.split("&&").map((step) => step.trim());
+    assert.ok(steps.includes("mocha"), pkg.scripts.test); // .mocharc.json: dist/test/**, consumer.test.ts (cell a) included
+    const compat = steps.filter((step) => step.startsWith("node dist/test/consumer/compat.js"));
+    assert.equal(compat.length, 1, pkg.scripts.test);
+    assert.deepEqual(parseCompatArgs(compat[0].split(/\s+/).slice(2)), { cells: ["b", "c"], write: false });
+  });
+});
