@@ -17,6 +17,7 @@ export interface InputFailure {
 export function kindOf(value: unknown): string {
   if (Array.isArray(value)) return "a list";
   if (value === null) return "null";
+  if (typeof value === "number" && !Number.isFinite(value)) return "a non-finite number";
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
@@ -73,4 +74,45 @@ export function inputSchema<P extends Properties>(properties: P): z.ZodType<Valu
     shape[name] = property.required ? zodType(property.type) : zodType(property.type).optional();
   }
   return z.looseObject(shape) as unknown as z.ZodType<ValuesOf<P> & Record<string, unknown>>;
+}
+
+/**
+ * The hidden input by which a dynamic resource tells its provider which inputs the program
+ * made secret: the dynamic provider gets every input unwrapped (resources/resource-props.ts).
+ */
+export const SECRET_INPUTS = "__secretInputs";
+
+/** How a check message shows a given value: quoted, or only its kind when it arrived secret. */
+export function shown(value: unknown, secret: boolean): string {
+  return secret ? `${kindOf(value).replace(/^an? /, "a secret ")} (not shown)` : JSON.stringify(value ?? null);
+}
+
+type Check<R extends { inputs?: Record<string, unknown>; failures?: InputFailure[] }> = (
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+  secretInputs: ReadonlySet<string>,
+) => Promise<R>;
+
+/**
+ * A resource's check as both hosts call it, told which inputs arrived secret: the plugin passes
+ * the names it unwrapped; a dynamic resource names them in the hidden input SECRET_INPUTS, which
+ * is taken out here (it is not stored). The check's own messages show such an input's kind
+ * (`shown`); as a last line, a secret string input still found in a reason (a service's or the
+ * client's text about it, a URL) is replaced, so a failure never prints it. (secretConfig's
+ * messages name no value at all: configuration-rules.ts.)
+ */
+export function secretAwareCheck<R extends { inputs?: Record<string, unknown>; failures?: InputFailure[] }>(check: Check<R>) {
+  return async (olds: Record<string, unknown>, news: Record<string, unknown>, secretInputs?: Iterable<string>): Promise<R> => {
+    const { [SECRET_INPUTS]: named, ...given } = news;
+    const secrets = new Set(secretInputs ?? (Array.isArray(named) ? named.filter((n): n is string => typeof n === "string") : []));
+    const result = await check(olds, given, secrets);
+    const values = [...secrets].map((name) => given[name]).filter((v): v is string => typeof v === "string" && v !== "" && v !== UNKNOWN);
+    // Longest first, so that a value containing another is replaced whole.
+    values.sort((a, b) => b.length - a.length);
+    const failures = result.failures?.map((failure) => ({
+      ...failure,
+      reason: values.reduce((reason, value) => reason.split(value).join("(a secret value)"), failure.reason),
+    }));
+    return { ...result, ...(failures ? { failures } : {}) };
+  };
 }

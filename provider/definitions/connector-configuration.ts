@@ -32,10 +32,14 @@ export const CONNECTOR_CONFIGURATION = {
       type: { map: { oneOf: ["string", "number", { array: "string" }] } },
       required: true,
       secret: true,
+      // Not an output: outputs reach the program in clear (`pulumi up --debug` prints them);
+      // the state keeps it among the inputs, and `fingerprint` shows a change.
+      inputOnly: true,
       description:
         "Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; " +
         "Multi-Select: a list, or a comma-separated string), validated against the connector's live field " +
-        'descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed.',
+        'descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only ' +
+        "(not an output: the `fingerprint` output shows that it changed).",
     },
   },
   outputs: {

@@ -73,7 +73,13 @@ export const CONFIGURATION_FIELD = {
     type: { type: "string", required: true, description: '"Text", "Password", "Number", "Date", "Select", "Multi-Select" (the service may add types).' },
     required: { type: "boolean", required: true, description: "Whether `secretConfig` must set it." },
     readonly: { type: "boolean", required: true, description: "Whether it cannot be set." },
-    value: { type: "string", description: "The saved value; never set for a Password field." },
+    value: {
+      type: "string",
+      secret: true,
+      description:
+        "The saved value, a secret (like the resource's `values`): set only by the Output form " +
+        "(`getConnectorConfigurationOutput`), whose result is then secret; the Promise form leaves it out. Never set for a Password field.",
+    },
     min: { type: "number", description: "Smallest accepted value of a Number field." },
     max: { type: "number", description: "Largest accepted value of a Number field." },
     options: { type: { array: "string" }, description: "The allowed values of a Select or Multi-Select field." },
@@ -143,7 +149,9 @@ export const LIST_SUPPORTED_CONNECTORS = {
 
 export const GET_CONNECTOR_CONFIGURATION = {
   name: "getConnectorConfiguration",
-  description: "Field descriptors and non-secret state of a connector's configuration; Password fields never carry a value.",
+  description:
+    "Field descriptors and state of a connector's configuration. The saved non-Password values come only from the Output " +
+    "form, as a secret; the Promise form leaves them out. Password fields never carry a value.",
   inputs: { connectorId: { type: "string", required: true, description: "Any catalogue connector, added or not." }, accountId },
   outputs: {
     accountId: { type: "string", required: true, description: "The sub-account asked about." },
@@ -154,7 +162,11 @@ export const GET_CONNECTOR_CONFIGURATION = {
     secretName: { type: "string", description: "Name of the key in the service's secret manager." },
     editable: { type: "boolean", required: true, description: "Whether the connector is editable (the service's flag)." },
     env: { type: "string", required: true, description: "The environment of the configuration." },
-    fields: { type: listOf(CONFIGURATION_FIELD), required: true, description: "Descriptors of the secret fields; Password fields never carry a value." },
+    fields: {
+      type: listOf(CONFIGURATION_FIELD),
+      required: true,
+      description: "Descriptors of the secret fields, with their saved values (a secret; Output form only); Password fields never carry a value.",
+    },
     connectionFields: { type: listOf(CONFIGURATION_FIELD), required: true, description: "Descriptors of the connection-level fields." },
   },
 } as const satisfies FunctionDefinition;

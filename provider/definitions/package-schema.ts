@@ -4,7 +4,8 @@ import { SETTINGS } from "../settings";
 import { ADDED_CONNECTOR } from "./added-connector";
 import { CONNECTOR_CONFIGURATION } from "./connector-configuration";
 import { FUNCTIONS, OBJECT_TYPES } from "./functions";
-import { allProperties, type FunctionDefinition, type Properties, type PropertyType, type ResourceDefinition } from "./property";
+import { functionSecrets } from "./secrets";
+import { allProperties, secretKeys, type FunctionDefinition, type Properties, type PropertyType, type ResourceDefinition } from "./property";
 
 /** The plugin's package name: type tokens are `embedded:index:<Name>`. */
 export const PACKAGE_NAME = "embedded";
@@ -51,16 +52,19 @@ function resourceSpec(definition: ResourceDefinition): Json {
     inputProperties: propertySpecs(definition.inputs),
     requiredInputs: requiredOf(definition.inputs),
     properties: propertySpecs(outputs),
-    // Every input is echoed as an output; check resolves accountId from the provider when it is not given.
-    required: [...requiredOf(definition.inputs), "accountId"],
+    // Every input but the input-only ones is echoed as an output; check resolves accountId from the provider when it is not given.
+    required: [...requiredOf(outputs).filter((name) => name in definition.inputs), "accountId"],
   };
 }
 
 function functionSpec(definition: FunctionDefinition): Json {
+  const outputs = propertySpecs(definition.outputs);
+  // An output holding a secret property is secret as a whole (definitions/secrets.ts).
+  for (const name of functionSecrets(definition)) (outputs[name] as { [key: string]: Json }).secret = true;
   return {
     description: definition.description,
     inputs: { properties: propertySpecs(definition.inputs), required: requiredOf(definition.inputs) },
-    outputs: { properties: propertySpecs(definition.outputs), required: requiredOf(definition.outputs) },
+    outputs: { properties: outputs, required: requiredOf(definition.outputs) },
   };
 }
 
@@ -73,7 +77,7 @@ function settingsSpecs(): { [key: string]: Json } {
       description: `${setting.description} Stack config \`${setting.key}\`, else the environment variable \`${setting.env}\`.`,
       defaultInfo: { environment: [setting.env] },
     };
-    if (setting.secret) spec.secret = true;
+    if (secretKeys(SETTINGS).includes(name)) spec.secret = true;
     specs[name] = spec;
   }
   return specs;
@@ -95,7 +99,7 @@ export function packageSchema(version: string): Json {
     provider: {
       description: "The provider of one customer's credentials and defaults; unset arguments fall back to the environment.",
       inputProperties: settings,
-      properties: Object.fromEntries(Object.entries(settings).filter(([name]) => !SETTINGS[name as keyof typeof SETTINGS].secret)),
+      properties: Object.fromEntries(Object.entries(settings).filter(([name]) => !secretKeys(SETTINGS).includes(name))),
     },
     resources: Object.fromEntries(RESOURCES.map((definition) => [token(definition.name), resourceSpec(definition)])),
     functions: Object.fromEntries(FUNCTIONS.map((definition) => [token(definition.name), functionSpec(definition)])),

@@ -21,8 +21,14 @@ export interface PropertyDefinition {
   readonly description: string;
   /** An input the user must give; an output that is always set. */
   readonly required?: boolean;
-  /** Stored and shown as a secret whatever the program passes. */
+  /** Stored and shown as a secret whatever the program passes (the only place that says so: definitions/secrets.ts applies it). */
   readonly secret?: boolean;
+  /**
+   * An input that is not echoed as an output: the state keeps it among the inputs only. For
+   * values the outputs must not carry (a Password would reach the program's RegisterResource
+   * response, which `pulumi up --debug` prints).
+   */
+  readonly inputOnly?: boolean;
   /** Changing it replaces the resource. */
   readonly replaceOnChange?: boolean;
   /** The value a missing input takes, when it is a constant. */
@@ -35,7 +41,7 @@ export interface ResourceDefinition {
   /** The type's name: `embedded:index:<name>` in the plugin, `embedded-connectors:<name>` as a dynamic resource. */
   readonly name: string;
   readonly description: string;
-  /** What the program passes (each is also an output). */
+  /** What the program passes (each is also an output, unless `inputOnly`). */
   readonly inputs: Properties;
   /** What only the provider sets. */
   readonly outputs: Properties;
@@ -56,9 +62,14 @@ export interface ObjectTypeDefinition {
   readonly properties: Properties;
 }
 
-/** Every property that is an input or an output of the resource, inputs first. */
+/** The inputs that are echoed as outputs (all but the `inputOnly` ones). */
+export function echoedInputs(definition: ResourceDefinition): Properties {
+  return Object.fromEntries(Object.entries(definition.inputs).filter(([, property]) => !property.inputOnly));
+}
+
+/** Every output of the resource: the echoed inputs first, then its own. */
 export function allProperties(definition: ResourceDefinition): Properties {
-  return { ...definition.inputs, ...definition.outputs };
+  return { ...echoedInputs(definition), ...definition.outputs };
 }
 
 /** The names of the properties that replace the resource when they change. */
@@ -68,8 +79,8 @@ export function replaceOnChangeKeys(definition: ResourceDefinition): string[] {
     .map(([name]) => name);
 }
 
-/** The names of the properties that are always secret. */
-export function secretKeys(properties: Properties): string[] {
+/** The names of the properties (or provider settings) that are always secret. */
+export function secretKeys(properties: Readonly<Record<string, { readonly secret?: boolean }>>): string[] {
   return Object.entries(properties)
     .filter(([, property]) => property.secret)
     .map(([name]) => name);
@@ -77,7 +88,9 @@ export function secretKeys(properties: Properties): string[] {
 
 /** "a string", "a boolean", …: how a check message names the expected type. */
 export function typeName(type: PropertyType): string {
-  if (typeof type === "string") return type === "integer" ? "an integer" : `a ${type}`;
+  if (type === "integer") return "an integer";
+  if (type === "number") return "a finite number"; // NaN and Infinity are numbers to JavaScript, not to a check
+  if (typeof type === "string") return `a ${type}`;
   if ("array" in type) return "a list";
   if ("map" in type || "ref" in type) return "an object";
   if ("enum" in type) return `one of ${type.enum.join(", ")}`;

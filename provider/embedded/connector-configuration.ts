@@ -3,11 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { CONNECTOR_CONFIGURATION } from "../definitions/connector-configuration";
 import { token } from "../definitions/package-schema";
-import type {
-  ConnectorConfigurationArgs,
-  ConnectorConfigurationOutputs,
-  SecretConfigValue,
-} from "../resources/connector-configuration";
+import type { ConnectorConfigurationArgs, ConnectorConfigurationOutputs } from "../resources/connector-configuration";
 import { resourceProps, withSecretOutputs } from "../resources/resource-props";
 import { withVersion } from "./provider";
 
@@ -19,15 +15,13 @@ export interface ConnectorConfiguration extends ConnectorConfigurationOutputs {}
  * The secret configuration of a connector, managed by the plugin `embedded`. Import an existing
  * one with `pulumi import embedded:index:ConnectorConfiguration <name> <accountId>/<connectorId>`:
  * it brings the values the service returns, never Password values (add those to `secretConfig`;
- * the next `up` writes the configuration once).
+ * the next `up` writes the configuration once). `secretConfig` is an input only: no output
+ * carries its values (`fingerprint` shows that it changed).
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class ConnectorConfiguration extends pulumi.CustomResource {
   /** The type token in the state. */
   static readonly __pulumiType = token(CONNECTOR_CONFIGURATION.name);
-
-  /** The configuration as checked and applied (a secret, like its input). */
-  declare readonly secretConfig: pulumi.Output<Record<string, SecretConfigValue>>;
 
   /** The configuration of `<accountId>/<connectorId>` as it is now, read by the plugin (no change is made). */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): ConnectorConfiguration {

@@ -12,6 +12,7 @@ import {
 } from "../definitions/functions";
 import { token } from "../definitions/package-schema";
 import type { FunctionDefinition } from "../definitions/property";
+import { functionSecrets, withoutSecretValues } from "../definitions/secrets";
 import type {
   GetConnectorConfigurationArgs,
   GetConnectorConfigurationResult,
@@ -30,12 +31,21 @@ import type {
 import type { GetConnectorResult, InputArgs } from "../functions/types";
 import { withVersion } from "./provider";
 
-/** A function of the plugin: the Promise form and the Output form (which waits for Input arguments). */
+/**
+ * A function of the plugin: the Promise form and the Output form (which waits for Input
+ * arguments). What the definition says is secret (definitions/secrets.ts) the Promise form
+ * leaves out, since a plain object cannot carry secretness, and the Output form returns as a
+ * secret Output.
+ */
 function pluginFunction<A extends object, R>(definition: FunctionDefinition) {
-  const call = (args: A, opts?: pulumi.InvokeOptions): Promise<R> =>
+  const invoke = (args: A, opts?: pulumi.InvokeOptions): Promise<R> =>
     pulumi.runtime.invoke(token(definition.name), args, withVersion(opts)) as Promise<R>;
-  const output = (args: InputArgs<A>, opts?: pulumi.InvokeOptions): pulumi.Output<R> =>
-    pulumi.output(args).apply((resolved) => call(resolved as unknown as A, opts)) as unknown as pulumi.Output<R>;
+  const call = async (args: A, opts?: pulumi.InvokeOptions): Promise<R> => withoutSecretValues(definition.outputs, await invoke(args, opts));
+  const secret = functionSecrets(definition).length > 0;
+  const output = (args: InputArgs<A>, opts?: pulumi.InvokeOptions): pulumi.Output<R> => {
+    const result = pulumi.output(args).apply((resolved) => invoke(resolved as unknown as A, opts)) as unknown as pulumi.Output<R>;
+    return secret ? (pulumi.secret(result) as unknown as pulumi.Output<R>) : result;
+  };
   return [call, output] as const;
 }
 
@@ -73,8 +83,14 @@ export const listSupportedConnectors: Call<ListSupportedConnectorsArgs, ListSupp
 export const listSupportedConnectorsOutput: OutputCall<ListSupportedConnectorsArgs, ListSupportedConnectorsResult> = listSupportedForms[1];
 
 const getConfigurationForms = pluginFunction<GetConnectorConfigurationArgs, GetConnectorConfigurationResult>(GET_CONNECTOR_CONFIGURATION);
-/** Field descriptors and non-secret state of a connector's configuration. */
+/**
+ * Field descriptors and state of a connector's configuration, without the saved values: a
+ * Promise cannot keep them secret. {@link getConnectorConfigurationOutput} has them, as a secret.
+ */
 export const getConnectorConfiguration: Call<GetConnectorConfigurationArgs, GetConnectorConfigurationResult> = getConfigurationForms[0];
-/** {@link getConnectorConfiguration} taking Inputs. */
+/**
+ * {@link getConnectorConfiguration} taking Inputs, with each field's saved value (never a
+ * Password's): the result is a secret Output, as the resource's `values` are.
+ */
 export const getConnectorConfigurationOutput: OutputCall<GetConnectorConfigurationArgs, GetConnectorConfigurationResult> =
   getConfigurationForms[1];

@@ -1,7 +1,9 @@
 // The explicit provider of the plugin `embedded`: one customer's credentials and defaults, so
 // that one program can manage the sub-accounts of several customers.
 import * as pulumi from "@pulumi/pulumi";
+import { secretKeys } from "../definitions/property";
 import { PLUGIN_VERSION } from "../plugin/version";
+import { SETTINGS } from "../settings";
 
 /** An explicit provider's settings; each unset one falls back to its EMBEDDED_* environment variable. */
 export interface ProviderArgs {
@@ -34,10 +36,17 @@ export interface ProviderArgs {
  */
 export class Provider extends pulumi.ProviderResource {
   constructor(name: string, args: ProviderArgs = {}, opts: pulumi.ResourceOptions = {}) {
-    const props: pulumi.Inputs = { ...args };
-    if (args.clientSecret !== undefined) props.clientSecret = pulumi.secret(args.clientSecret);
-    super("embedded", name, props, { version: PLUGIN_VERSION, ...opts });
+    super("embedded", name, settingsProps(args), { version: PLUGIN_VERSION, ...opts });
   }
+}
+
+/** The provider's inputs, each setting that SETTINGS says is secret wrapped as one. */
+function settingsProps(args: ProviderArgs): pulumi.Inputs {
+  const props: pulumi.Inputs = { ...args };
+  for (const name of secretKeys(SETTINGS)) {
+    if (props[name] !== undefined) props[name] = pulumi.secret(props[name]);
+  }
+  return props;
 }
 
 /** Options of the plugin's resources: its version, unless the caller says otherwise. */

@@ -1,5 +1,6 @@
 // Catalogue lookups: getConnector, listConnectors, findConnector (+ their Output forms).
 import type * as pulumi from "@pulumi/pulumi";
+import { FIND_CONNECTOR, GET_CONNECTOR, LIST_CONNECTORS } from "../definitions/functions";
 import { outputForm, programContext } from "./program-context";
 import * as lookups from "./lookups";
 import type { CatalogueConnector, ConnectorFilters, GetConnectorResult, InputArgs, SupportedType } from "./types";
@@ -16,7 +17,7 @@ export async function getConnector(args: GetConnectorArgs): Promise<GetConnector
   return lookups.getConnector(programContext(), args);
 }
 /** {@link getConnector} taking Inputs. */
-export const getConnectorOutput: (args: InputArgs<GetConnectorArgs>) => pulumi.Output<GetConnectorResult> = outputForm(getConnector);
+export const getConnectorOutput: (args: InputArgs<GetConnectorArgs>) => pulumi.Output<GetConnectorResult> = outputForm(GET_CONNECTOR, getConnector);
 
 export interface ListConnectorsArgs extends ConnectorFilters {
   /** Sub-account. Default: `embedded:accountId`, else EMBEDDED_ACCOUNT_ID. */
@@ -34,7 +35,7 @@ export async function listConnectors(args: ListConnectorsArgs = {}): Promise<Lis
   return lookups.listConnectors(programContext(), args);
 }
 /** {@link listConnectors} taking Inputs. */
-export const listConnectorsOutput: (args: InputArgs<ListConnectorsArgs>) => pulumi.Output<ListConnectorsResult> = outputForm(listConnectors);
+export const listConnectorsOutput: (args: InputArgs<ListConnectorsArgs>) => pulumi.Output<ListConnectorsResult> = outputForm(LIST_CONNECTORS, listConnectors);
 
 export interface FindConnectorArgs {
   /** The exact connector name (case-sensitive). Required. */
@@ -53,5 +54,5 @@ export async function findConnector(args: FindConnectorArgs): Promise<FindConnec
   return lookups.findConnector(programContext(), args);
 }
 /** {@link findConnector} taking Inputs: `findConnectorOutput({ … }).connectorId` is an `Output<string>`. */
-export const findConnectorOutput: (args: InputArgs<FindConnectorArgs>) => pulumi.Output<FindConnectorResult> = outputForm(findConnector);
+export const findConnectorOutput: (args: InputArgs<FindConnectorArgs>) => pulumi.Output<FindConnectorResult> = outputForm(FIND_CONNECTOR, findConnector);
 

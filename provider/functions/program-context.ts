@@ -6,6 +6,8 @@ import { getClient, type DataType as ClientDataType, type DataTypeCategory as Cl
 import type { LookupContext } from "./lookups";
 import { configSourceFromNamespace, resolveAccountId, resolveSettings, toClientSettings } from "../settings";
 import type { DataType, DataTypeCategory, InputArgs, PlatformType } from "./types";
+import type { FunctionDefinition } from "../definitions/property";
+import { functionSecrets, withoutSecretValues } from "../definitions/secrets";
 
 // The public value lists (types.ts) are written out; these fail to compile when they drift
 // from the client's.
@@ -27,7 +29,19 @@ export function programContext(): LookupContext {
   };
 }
 
-/** Lifts a Promise-returning lookup into its Output form: waits for the Inputs, keeps secretness. */
-export function outputForm<A extends object, R>(fn: (args: A) => Promise<R>): (args: InputArgs<A>) => pulumi.Output<R> {
-  return (args) => pulumi.output(args).apply((resolved) => fn(resolved as unknown as A)) as unknown as pulumi.Output<R>;
+/**
+ * Lifts a lookup into its Output form: waits for the Inputs, keeps their secretness, and is a
+ * secret Output when the definition says the result holds secrets (definitions/secrets.ts).
+ */
+export function outputForm<A extends object, R>(definition: FunctionDefinition, fn: (args: A) => Promise<R>): (args: InputArgs<A>) => pulumi.Output<R> {
+  const secret = functionSecrets(definition).length > 0;
+  return (args) => {
+    const result = pulumi.output(args).apply((resolved) => fn(resolved as unknown as A)) as unknown as pulumi.Output<R>;
+    return secret ? (pulumi.secret(result) as unknown as pulumi.Output<R>) : result;
+  };
+}
+
+/** A lookup's result as its Promise form returns it: without what the definition says is secret. */
+export function promiseResult<R>(definition: FunctionDefinition, result: R): R {
+  return withoutSecretValues(definition.outputs, result);
 }

@@ -1,6 +1,7 @@
 // Sub-account lookups: listAddedConnectors, listSupportedConnectors, getConnectorConfiguration.
 import type * as pulumi from "@pulumi/pulumi";
-import { outputForm, programContext } from "./program-context";
+import { GET_CONNECTOR_CONFIGURATION, LIST_ADDED_CONNECTORS, LIST_SUPPORTED_CONNECTORS } from "../definitions/functions";
+import { outputForm, programContext, promiseResult } from "./program-context";
 import * as lookups from "./lookups";
 import type { AddedConnectorSummary, ConnectorFilters, GetConnectorConfigurationResult, InputArgs, SupportedConnector } from "./types";
 
@@ -23,7 +24,7 @@ export async function listAddedConnectors(args: ListAddedConnectorsArgs = {}): P
 }
 /** {@link listAddedConnectors} taking Inputs. */
 export const listAddedConnectorsOutput: (args: InputArgs<ListAddedConnectorsArgs>) => pulumi.Output<ListAddedConnectorsResult> =
-  outputForm(listAddedConnectors);
+  outputForm(LIST_ADDED_CONNECTORS, listAddedConnectors);
 
 export interface ListSupportedConnectorsArgs {
   /** The given connector: a source (→ its destinations) or a destination (→ its sources). Required. */
@@ -46,7 +47,7 @@ export async function listSupportedConnectors(args: ListSupportedConnectorsArgs)
 }
 /** {@link listSupportedConnectors} taking Inputs. */
 export const listSupportedConnectorsOutput: (args: InputArgs<ListSupportedConnectorsArgs>) => pulumi.Output<ListSupportedConnectorsResult> =
-  outputForm(listSupportedConnectors);
+  outputForm(LIST_SUPPORTED_CONNECTORS, listSupportedConnectors);
 
 export interface GetConnectorConfigurationArgs {
   /** Any catalogue connector, added or not. Required. */
@@ -55,11 +56,21 @@ export interface GetConnectorConfigurationArgs {
   accountId?: string;
 }
 
-/** Field descriptors and non-secret state of a connector's configuration. */
-export async function getConnectorConfiguration(args: GetConnectorConfigurationArgs): Promise<GetConnectorConfigurationResult> {
+function withValues(args: GetConnectorConfigurationArgs): Promise<GetConnectorConfigurationResult> {
   return lookups.getConnectorConfiguration(programContext(), args);
 }
-/** {@link getConnectorConfiguration} taking Inputs. */
+
+/**
+ * Field descriptors and state of a connector's configuration, without the saved values: a
+ * Promise cannot keep them secret. {@link getConnectorConfigurationOutput} has them, as a secret.
+ */
+export async function getConnectorConfiguration(args: GetConnectorConfigurationArgs): Promise<GetConnectorConfigurationResult> {
+  return promiseResult(GET_CONNECTOR_CONFIGURATION, await withValues(args));
+}
+/**
+ * {@link getConnectorConfiguration} taking Inputs, with each field's saved value (never a
+ * Password's): the result is a secret Output, as the resource's `values` are.
+ */
 export const getConnectorConfigurationOutput: (
   args: InputArgs<GetConnectorConfigurationArgs>,
-) => pulumi.Output<GetConnectorConfigurationResult> = outputForm(getConnectorConfiguration);
+) => pulumi.Output<GetConnectorConfigurationResult> = outputForm(GET_CONNECTOR_CONFIGURATION, withValues);

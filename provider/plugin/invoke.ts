@@ -12,12 +12,14 @@ import {
 } from "../definitions/functions";
 import { token } from "../definitions/package-schema";
 import { hasType, typeName, type FunctionDefinition } from "../definitions/property";
+import { functionSecrets } from "../definitions/secrets";
 import { accountIdFor, currentClient } from "../resources/runtime";
+import type { Outgoing } from "./outgoing";
 import type { Props } from "./wire";
 
 type Lookup = (ctx: lookups.LookupContext, args: never) => Promise<object>;
 
-const LOOKUPS: ReadonlyMap<string, { definition: FunctionDefinition; run: Lookup }> = new Map(
+const LOOKUPS: ReadonlyMap<string, { definition: FunctionDefinition; run: Lookup } & Outgoing> = new Map(
   (
     [
       [GET_CONNECTOR, lookups.getConnector],
@@ -27,7 +29,7 @@ const LOOKUPS: ReadonlyMap<string, { definition: FunctionDefinition; run: Lookup
       [LIST_SUPPORTED_CONNECTORS, lookups.listSupportedConnectors],
       [GET_CONNECTOR_CONFIGURATION, lookups.getConnectorConfiguration],
     ] as const
-  ).map(([definition, run]) => [token(definition.name), { definition, run: run as Lookup }]),
+  ).map(([definition, run]) => [token(definition.name), { definition, run: run as Lookup, secrets: functionSecrets(definition), inputOnly: [] }]),
 );
 
 // Every function of the definitions has a lookup.
@@ -36,6 +38,8 @@ if (LOOKUPS.size !== FUNCTIONS.length) throw new Error("internal: a function of 
 export interface InvokeResult {
   result?: object;
   failures: { property: string; reason: string }[];
+  /** How the result leaves (its definition's secret outputs). */
+  kind?: Outgoing;
 }
 
 /** One failure per bad argument: missing, of the wrong type, or not an argument of the function. */
@@ -64,5 +68,5 @@ export async function invoke(functionToken: string, args: Props): Promise<Invoke
   if (failures.length > 0) return { failures };
   const { client } = currentClient();
   const result = await lookup.run({ client, accountId: accountIdFor }, args as never);
-  return { result, failures: [] };
+  return { result, failures: [], kind: lookup };
 }

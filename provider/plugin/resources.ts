@@ -1,19 +1,22 @@
 // The plugin's resource operations: the same implementations as the dynamic resources
 // (resources/*-impl.ts), with what the provider protocol adds: every input is echoed as an
-// output, secrets leave as secrets (the definition's, and whatever the program made secret),
-// and a Read without properties is an import.
+// output (but the input-only ones), secrets leave as secrets (outgoing.ts), and a Read without
+// properties is an import.
 import { isId } from "../../contract/ids";
 import * as addedConnector from "../resources/added-connector-impl";
 import * as connectorConfiguration from "../resources/connector-configuration-impl";
 import { ADDED_CONNECTOR } from "../definitions/added-connector";
 import { CONNECTOR_CONFIGURATION } from "../definitions/connector-configuration";
 import { token } from "../definitions/package-schema";
-import { secretKeys, type ResourceDefinition } from "../definitions/property";
+import type { ResourceDefinition } from "../definitions/property";
+import { inputOnlyKeys, resourceSecrets } from "../definitions/secrets";
+import type { Outgoing } from "./outgoing";
 import type { Props } from "./wire";
 
 /** What each `*-impl` module offers (the dynamic provider's operations). */
 interface Implementation {
-  check(olds: Props, news: Props): Promise<{ inputs?: Props; failures?: { property: string; reason: string }[] }>;
+  /** `secretInputs`: the inputs that arrived secret (named by kind, never quoted, in failures). */
+  check(olds: Props, news: Props, secretInputs?: Iterable<string>): Promise<{ inputs?: Props; failures?: { property: string; reason: string }[] }>;
   diff(id: string, olds: Props, news: Props): Promise<{ changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }>;
   create(inputs: Props): Promise<{ id: string; outs?: Props }>;
   read(id: string, props?: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
@@ -21,13 +24,11 @@ interface Implementation {
   remove(id: string, props: Props): Promise<void>;
 }
 
-export interface ResourceType {
+export interface ResourceType extends Outgoing {
   definition: ResourceDefinition;
   implementation: Implementation;
   /** Read without properties: the resource as it is now, with inputs; throws when it does not exist. */
   importExisting(id: string): Promise<{ id: string; props: Props; inputs: Props }>;
-  /** Always secret: the definition's secret inputs and outputs. */
-  secrets: string[];
 }
 
 function checkImportId(type: string, id: string): { accountId: string; connectorId: string } {
@@ -55,7 +56,7 @@ async function importConfiguration(id: string): Promise<{ id: string; props: Pro
 }
 
 function resourceType(definition: ResourceDefinition, implementation: Implementation, importExisting: ResourceType["importExisting"]): ResourceType {
-  return { definition, implementation, importExisting, secrets: [...secretKeys(definition.inputs), ...secretKeys(definition.outputs)] };
+  return { definition, implementation, importExisting, secrets: resourceSecrets(definition), inputOnly: inputOnlyKeys(definition) };
 }
 
 export const RESOURCE_TYPES: ReadonlyMap<string, ResourceType> = new Map([

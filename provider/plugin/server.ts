@@ -5,6 +5,7 @@
 import * as grpc from "@grpc/grpc-js";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
@@ -16,8 +17,9 @@ import { runtime, useOwner } from "../resources/runtime";
 import { EngineLog } from "./engine-log";
 import { invoke } from "./invoke";
 import { changedSettings, checkConfig, configSourceOf } from "./provider-config";
+import { outgoing, PROVIDER_SETTINGS } from "./outgoing";
 import { resourceTypeOf, withInputs } from "./resources";
-import { fromStruct, ownerOfUrn, toStruct, type Props } from "./wire";
+import { fromStruct, ownerOfUrn, type Props } from "./wire";
 
 type Failure = { property: string; reason: string };
 
@@ -29,13 +31,13 @@ function checkFailures(failures: Failure[] | undefined): proto.CheckFailure[] {
 function serviceError(error: unknown): Partial<grpc.StatusObject> {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof Error && isProgrammingError(error)) process.stderr.write(`${error.stack ?? message}\n`);
-  const partial = error as { id?: unknown; properties?: unknown; reasons?: unknown } | null;
-  if (partial && typeof partial.id === "string" && partial.properties && typeof partial.properties === "object") {
+  const partial = error as { id?: unknown; wireProperties?: unknown; reasons?: unknown } | null;
+  if (partial && typeof partial.id === "string" && partial.wireProperties instanceof Struct) {
     // Created but not finished (resources/added-connector-impl.ts, `unfinished`): the engine
     // records the resource with its id, and the next `up` calls Update to finish it.
     const detail = new proto.ErrorResourceInitFailed()
       .setId(partial.id)
-      .setProperties(toStruct(partial.properties as Props, (error as { secretNames?: string[] }).secretNames ?? []))
+      .setProperties(partial.wireProperties)
       .setReasonsList(Array.isArray(partial.reasons) ? partial.reasons.map(String) : [message]);
     const any = new Any();
     any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
@@ -89,7 +91,7 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
     checkConfig: unary<proto.CheckRequest, proto.CheckResponse>(async (req) => {
       const news = fromStruct(req.getNews());
       const { inputs, failures } = checkConfig(news.props);
-      return new proto.CheckResponse().setInputs(toStruct(inputs, ["clientSecret", ...news.secrets])).setFailuresList(checkFailures(failures));
+      return new proto.CheckResponse().setInputs(outgoing(PROVIDER_SETTINGS, inputs, [news], "inputs")).setFailuresList(checkFailures(failures));
     }),
     diffConfig: unary<proto.DiffRequest, proto.DiffResponse>(async (req) => {
       const changed = changedSettings(fromStruct(req.getOlds()).props, fromStruct(req.getNews()).props);
@@ -115,18 +117,19 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
     }),
 
     invoke: unary<proto.InvokeRequest, proto.InvokeResponse>(async (req) => {
-      const { result, failures } = await invoke(req.getTok(), fromStruct(req.getArgs()).props);
+      const args = fromStruct(req.getArgs());
+      const { result, failures, kind } = await invoke(req.getTok(), args.props);
       const response = new proto.InvokeResponse().setFailuresList(checkFailures(failures));
-      return result ? response.setReturn(toStruct(result as Props)) : response;
+      return result && kind ? response.setReturn(outgoing(kind, result as Props, [args], "outputs")) : response;
     }),
 
     check: unary<proto.CheckRequest, proto.CheckResponse>(async (req) => {
       const type = resourceTypeOf(req.getUrn(), req.getType());
       const olds = fromStruct(req.getOlds());
       const news = fromStruct(req.getNews());
-      const result = settingsUnknown ? { inputs: news.props, failures: [] } : await type.implementation.check(olds.props, news.props);
+      const result = settingsUnknown ? { inputs: news.props, failures: [] } : await type.implementation.check(olds.props, news.props, news.secrets);
       return new proto.CheckResponse()
-        .setInputs(toStruct(result.inputs ?? news.props, [...type.secrets, ...news.secrets]))
+        .setInputs(outgoing(type, result.inputs ?? news.props, [news], "inputs"))
         .setFailuresList(checkFailures(result.failures));
     }),
     diff: unary<proto.DiffRequest, proto.DiffResponse>(async (req) => {
@@ -141,13 +144,14 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
       const type = resourceTypeOf(req.getUrn(), req.getType());
       useOwner(ownerOfUrn(req.getUrn()));
       const inputs = fromStruct(req.getProperties());
-      const secrets = [...type.secrets, ...inputs.secrets];
       try {
         const { id, outs } = await type.implementation.create(inputs.props);
-        return new proto.CreateResponse().setId(id).setProperties(toStruct(withInputs(inputs.props, outs), secrets));
+        return new proto.CreateResponse().setId(id).setProperties(outgoing(type, withInputs(inputs.props, outs), [inputs], "outputs"));
       } catch (error) {
         // A partly created resource's properties go into the state too: as secret as its inputs.
-        throw error instanceof Error ? Object.assign(error, { secretNames: secrets }) : error;
+        const partial = error as { id?: unknown; properties?: unknown } | null;
+        if (!(error instanceof Error) || typeof partial?.id !== "string" || !partial.properties || typeof partial.properties !== "object") throw error;
+        throw Object.assign(error, { wireProperties: outgoing(type, partial.properties as Props, [inputs], "outputs") });
       }
     }),
     read: unary<proto.ReadRequest, proto.ReadResponse>(async (req) => {
@@ -155,17 +159,20 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
       useOwner(ownerOfUrn(req.getUrn()));
       const state = fromStruct(req.getProperties());
       const oldInputs = fromStruct(req.getInputs());
-      const secrets = [...type.secrets, ...state.secrets, ...oldInputs.secrets];
+      const arrived = [state, oldInputs];
       if (Object.keys(state.props).length === 0) {
         // `pulumi import`, the import option, or `.get()`: nothing is known but the id.
         const found = await type.importExisting(req.getId());
-        return new proto.ReadResponse().setId(found.id).setProperties(toStruct(found.props, secrets)).setInputs(toStruct(found.inputs, secrets));
+        return new proto.ReadResponse()
+          .setId(found.id)
+          .setProperties(outgoing(type, found.props, arrived, "outputs"))
+          .setInputs(outgoing(type, found.inputs, arrived, "inputs"));
       }
       const result = await type.implementation.read(req.getId(), state.props);
       const response = new proto.ReadResponse().setId(result.id ?? "");
       if (!result.id) return response; // gone: refresh drops it
-      response.setProperties(toStruct(result.props ?? {}, secrets));
-      return response.setInputs(toStruct(result.inputs ?? oldInputs.props, secrets));
+      response.setProperties(outgoing(type, result.props ?? {}, arrived, "outputs"));
+      return response.setInputs(outgoing(type, result.inputs ?? oldInputs.props, arrived, "inputs"));
     }),
     update: unary<proto.UpdateRequest, proto.UpdateResponse>(async (req) => {
       const type = resourceTypeOf(req.getUrn(), req.getType());
@@ -173,7 +180,7 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
       const olds = fromStruct(req.getOlds());
       const news = fromStruct(req.getNews());
       const { outs } = await type.implementation.update(req.getId(), olds.props, news.props);
-      return new proto.UpdateResponse().setProperties(toStruct(withInputs(news.props, outs), [...type.secrets, ...news.secrets]));
+      return new proto.UpdateResponse().setProperties(outgoing(type, withInputs(news.props, outs), [news], "outputs"));
     }),
     delete: unary<proto.DeleteRequest, Empty>(async (req) => {
       const type = resourceTypeOf(req.getUrn(), req.getType());

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { isId } from "../../contract/ids";
 import { ADDED_CONNECTOR } from "../definitions/added-connector";
-import { inputSchema, typeFailures, withDefaults } from "../definitions/checks";
+import { inputSchema, secretAwareCheck, shown, typeFailures, withDefaults } from "../definitions/checks";
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
 import type { AddedConnectorView } from "../client";
 import { AddOutcomeUnknownError, type AddOutcome } from "./add-coalescer";
@@ -52,15 +52,18 @@ function parseInputs(props: Props): { connectorId: string; accountId: string; ad
   return { connectorId: inputs.connectorId, accountId: accountIdFor(inputs.accountId), adoptExisting: inputs.adoptExisting ?? false };
 }
 
-/** One failure per property; never throws, so `pulumi preview` lists every problem at once. */
-export async function check(_olds: Props, news: Props): Promise<CheckResult> {
+/**
+ * One failure per property; never throws, so `pulumi preview` lists every problem at once. An
+ * input that arrived secret is named by its kind, never quoted (definitions/checks.ts).
+ */
+export const check = secretAwareCheck(async (_olds: Props, news: Props, secrets: ReadonlySet<string>): Promise<CheckResult> => {
   const failures: CheckFailure[] = typeFailures(ADDED_CONNECTOR.inputs, news, ["adoptExisting"]);
   const inputs: Props = withDefaults(ADDED_CONNECTOR.inputs, news);
   const { connectorId, accountId } = news;
   if (!isUnknown(connectorId) && (typeof connectorId !== "string" || !isId(connectorId))) {
     failures.push({
       property: "connectorId",
-      reason: `connectorId must be a 16-character alphanumeric connector id, got ${JSON.stringify(connectorId ?? null)}`,
+      reason: `connectorId must be a 16-character alphanumeric connector id, got ${shown(connectorId, secrets.has("connectorId"))}`,
     });
   }
   if (accountId === undefined || accountId === null) {
@@ -70,11 +73,11 @@ export async function check(_olds: Props, news: Props): Promise<CheckResult> {
       failures.push({ property: "accountId", reason: error instanceof Error ? error.message : String(error) });
     }
   } else {
-    const problem = accountIdProblem(accountId);
+    const problem = accountIdProblem(accountId, secrets.has("accountId"));
     if (problem) failures.push({ property: "accountId", reason: problem });
   }
   return { inputs, failures };
-}
+});
 
 /** connectorId or accountId changed (or unknown yet) → replace; adoptExisting alone → update. */
 export async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {

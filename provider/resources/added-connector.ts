@@ -4,7 +4,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { SupportedType } from "../functions/types";
 import { ADDED_CONNECTOR } from "../definitions/added-connector";
 import type { SameKeys } from "../definitions/property";
-import { resourceProps } from "./resource-props";
+import { dynamicResourceProps } from "./resource-props";
 import { delegatingProvider } from "./delegating-provider";
 
 /** Loads ./added-connector-impl.js at call time (see delegating-provider.ts). */
@@ -87,6 +87,6 @@ export interface AddedConnector extends AddedConnectorOutputs {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class AddedConnector extends pulumi.dynamic.Resource {
   constructor(name: string, args: AddedConnectorArgs, opts?: pulumi.CustomResourceOptions) {
-    super(addedConnectorProvider(), name, resourceProps(ADDED_CONNECTOR, args), opts, "embedded-connectors", "AddedConnector");
+    super(addedConnectorProvider(), name, dynamicResourceProps(ADDED_CONNECTOR, args), opts, "embedded-connectors", "AddedConnector");
   }
 }

@@ -49,7 +49,7 @@ function checkValue(field: FieldDescriptor, value: unknown): Checked {
   switch (field.type) {
     case "Number": {
       const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
-      if (!Number.isFinite(n)) return { problem: `must be a number, got ${kindOf(value)}` };
+      if (!Number.isFinite(n)) return { problem: `must be a finite number, got ${kindOf(value)}` };
       if (typeof field.min === "number" && n < field.min) return { problem: `must be at least ${field.min}` };
       if (typeof field.max === "number" && n > field.max) return { problem: `must be at most ${field.max}` };
       return { value: n };

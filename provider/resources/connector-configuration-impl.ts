@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from "node:util";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { isId } from "../../contract/ids";
-import { inputSchema, typeFailures } from "../definitions/checks";
+import { inputSchema, secretAwareCheck, shown, typeFailures } from "../definitions/checks";
 import { CONNECTOR_CONFIGURATION } from "../definitions/connector-configuration";
 import type { ValuesOf } from "../definitions/property";
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
@@ -45,14 +45,17 @@ function nullishToUndefined(props: Props): Props {
   return Object.fromEntries(Object.entries(props).filter(([, v]) => v !== null && v !== undefined));
 }
 
-/** Validates ids and secretConfig against the live descriptors; reads only (GET). */
-export async function check(olds: Props, news: Props): Promise<CheckResult> {
+/**
+ * Validates ids and secretConfig against the live descriptors; reads only (GET). An input that
+ * arrived secret is named by its kind, never quoted (definitions/checks.ts).
+ */
+export const check = secretAwareCheck(async (olds: Props, news: Props, secrets: ReadonlySet<string>): Promise<CheckResult> => {
   const failures: CheckFailure[] = typeFailures(CONNECTOR_CONFIGURATION.inputs, news, ["configurationId", "name", "secretName"]);
   const inputs: Props = { ...news };
   const { connectorId, configurationId, secretConfig } = news;
   const idOk = typeof connectorId === "string" && isId(connectorId);
   if (!isUnknown(connectorId) && !idOk) {
-    failures.push({ property: "connectorId", reason: `connectorId must be a 16-character alphanumeric connector id, got ${JSON.stringify(connectorId ?? null)}` });
+    failures.push({ property: "connectorId", reason: `connectorId must be a 16-character alphanumeric connector id, got ${shown(connectorId, secrets.has("connectorId"))}` });
   }
   let accountId = news.accountId;
   if (accountId === undefined || accountId === null) {
@@ -62,7 +65,7 @@ export async function check(olds: Props, news: Props): Promise<CheckResult> {
       failures.push({ property: "accountId", reason: error instanceof Error ? error.message : String(error) });
     }
   } else {
-    const problem = accountIdProblem(accountId);
+    const problem = accountIdProblem(accountId, secrets.has("accountId"));
     if (problem) failures.push({ property: "accountId", reason: problem });
   }
   const configOk = secretConfig !== null && typeof secretConfig === "object" && !Array.isArray(secretConfig);
@@ -85,7 +88,8 @@ export async function check(olds: Props, news: Props): Promise<CheckResult> {
   } catch (error) {
     const status = statusOf(error);
     const property = status === 403 || status === 400 ? "accountId" : "connectorId";
-    const what = status === 404 ? `there is no connector ${connectorId} in the catalogue` : `could not read the fields of connector ${connectorId}`;
+    const connector = secrets.has("connectorId") ? shown(connectorId, true) : connectorId;
+    const what = status === 404 ? `there is no connector ${connector} in the catalogue` : `could not read the fields of connector ${connector}`;
     const message = error instanceof Error ? error.message : String(error);
     failures.push({ property, reason: withRequestId(`${what} (sub-account ${accountId}): ${message}`, error) });
     return { inputs, failures };
@@ -96,7 +100,7 @@ export async function check(olds: Props, news: Props): Promise<CheckResult> {
   } else if (!isUnknown(configurationId) && first !== undefined && configurationId !== first) {
     failures.push({
       property: "configurationId",
-      reason: `configurationId must be the first secret configuration's id (${first}); only that one can be saved, got ${JSON.stringify(configurationId)}`,
+      reason: `configurationId must be the first secret configuration's id (${first}); only that one can be saved, got ${shown(configurationId, secrets.has("configurationId"))}`,
     });
   }
   if (configOk) {
@@ -107,7 +111,7 @@ export async function check(olds: Props, news: Props): Promise<CheckResult> {
     inputs.secretConfig = validated.normalised;
   }
   return { inputs, failures };
-}
+});
 
 /** Inputs equal to the last checked ones (olds), a defaulted configurationId and normalisation aside. */
 function sameAsApplied(olds: Props, inputs: Props): boolean {
@@ -282,7 +286,7 @@ async function importStep(id: string): Promise<{ id: string; props: Props; input
   const secretConfig = validateSecretConfig(connectorId, settable, values).normalised as Inputs["secretConfig"];
   const inputs: Props = { connectorId, accountId, configurationId, secretConfig };
   const outs = outputsOf(view, { connectorId, accountId, configurationId, secretConfig }, randomBytes(16).toString("hex"));
-  return { id: `${accountId}/${connectorId}`, props: { ...outs, secretConfig }, inputs };
+  return { id: `${accountId}/${connectorId}`, props: outs, inputs };
 }
 
 /** The service has no "unconfigure": the saved configuration stays (removing the AddedConnector drops it). */

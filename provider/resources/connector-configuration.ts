@@ -4,7 +4,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { CONNECTOR_CONFIGURATION } from "../definitions/connector-configuration";
 import type { SameKeys } from "../definitions/property";
 import { delegatingProvider } from "./delegating-provider";
-import { resourceProps, withSecretOutputs } from "./resource-props";
+import { dynamicResourceProps, withSecretOutputs } from "./resource-props";
 
 /** Loads ./connector-configuration-impl.js at call time (see delegating-provider.ts). */
 export const connectorConfigurationProvider = delegatingProvider<typeof import("./connector-configuration-impl")>(
@@ -68,10 +68,10 @@ export interface ConnectorConfigurationOutputs {
 }
 
 // The interfaces name exactly the definition's inputs and outputs (a mismatch fails to compile);
-// secretConfig is an output of the plugin's resource only (a secret), so it is left out here.
+// secretConfig is an input only (definitions/connector-configuration.ts, `inputOnly`).
 const interfacesMatchDefinition: [
   SameKeys<ConnectorConfigurationArgs, typeof CONNECTOR_CONFIGURATION.inputs>,
-  SameKeys<ConnectorConfigurationOutputs & { secretConfig: unknown }, typeof CONNECTOR_CONFIGURATION.inputs & typeof CONNECTOR_CONFIGURATION.outputs>,
+  SameKeys<ConnectorConfigurationOutputs, Omit<typeof CONNECTOR_CONFIGURATION.inputs, "secretConfig"> & typeof CONNECTOR_CONFIGURATION.outputs>,
 ] = [true, true];
 void interfacesMatchDefinition;
 
@@ -89,7 +89,7 @@ export interface ConnectorConfiguration extends ConnectorConfigurationOutputs {}
 export class ConnectorConfiguration extends pulumi.dynamic.Resource {
   constructor(name: string, args: ConnectorConfigurationArgs, opts?: pulumi.CustomResourceOptions) {
     // secretConfig is wrapped as a secret, and values and fingerprint are secret outputs, whatever the caller's options say.
-    const props = resourceProps(CONNECTOR_CONFIGURATION, args);
+    const props = dynamicResourceProps(CONNECTOR_CONFIGURATION, args);
     super(connectorConfigurationProvider(), name, props, withSecretOutputs(CONNECTOR_CONFIGURATION, opts), "embedded-connectors", "ConnectorConfiguration");
   }
 }

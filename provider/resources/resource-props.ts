@@ -1,8 +1,10 @@
 // The property bag a resource registers, taken from its definition (definitions/): the
 // inputs from the program's arguments, the secret ones wrapped, and every output undefined,
 // so that the engine registers it as an output of the resource. Used by the dynamic
-// resources and the plugin's (provider/embedded/) alike.
+// resources and the plugin's (provider/embedded/) alike; this is where the dynamic host
+// applies the definition's secrets (the plugin applies them itself: plugin/outgoing.ts).
 import * as pulumi from "@pulumi/pulumi";
+import { SECRET_INPUTS } from "../definitions/checks";
 import { secretKeys, type ResourceDefinition } from "../definitions/property";
 
 export function resourceProps(definition: ResourceDefinition, args: object | undefined): pulumi.Inputs {
@@ -14,6 +16,18 @@ export function resourceProps(definition: ResourceDefinition, args: object | und
   }
   for (const name of Object.keys(definition.outputs)) props[name] = undefined;
   return props;
+}
+
+/**
+ * A dynamic resource's property bag: resourceProps, and the names of the inputs that are
+ * secret (SECRET_INPUTS). Its provider gets every input unwrapped, so this is how its check
+ * knows which values it may not quote (definitions/checks.ts, `secretAwareCheck`).
+ */
+export function dynamicResourceProps(definition: ResourceDefinition, args: object | undefined): pulumi.Inputs {
+  const props = resourceProps(definition, args);
+  const names = Object.keys(definition.inputs).filter((name) => props[name] !== undefined);
+  const secret = Promise.all(names.map(async (name) => ((await pulumi.isSecret(pulumi.output(props[name]))) ? [name] : [])));
+  return { ...props, [SECRET_INPUTS]: pulumi.output(secret.then((found) => found.flat())) };
 }
 
 /** The resource option `additionalSecretOutputs`: the caller's, and the definition's secret outputs whatever it says. */

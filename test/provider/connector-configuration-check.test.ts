@@ -68,7 +68,7 @@ describe("ConnectorConfiguration provider: check", () => {
     const properties = result.failures?.map((f) => f.property).sort();
     assert.deepEqual(properties, ["secretConfig.apiKey", "secretConfig.batchSize", "secretConfig.dataCenter", "secretConfig.workspace"]);
     assert.match(result.failures?.find((f) => f.property === "secretConfig.workspace")?.reason ?? "", /must be a string/);
-    assert.match(result.failures?.find((f) => f.property === "secretConfig.batchSize")?.reason ?? "", /must be a number/);
+    assert.match(result.failures?.find((f) => f.property === "secretConfig.batchSize")?.reason ?? "", /must be a finite number/);
     assert.match(result.failures?.find((f) => f.property === "secretConfig.apiKey")?.reason ?? "", /required/);
   });
 

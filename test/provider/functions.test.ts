@@ -12,7 +12,7 @@ import {
   listSupportedConnectors,
 } from "../../provider";
 import { SEED_ROWS } from "../../service/seed/connectors";
-import { CONNECTORS, rejection, startFixture, type ProviderFixture } from "./fixtures";
+import { CONNECTORS, rejection, SEGMENT_CONFIG, startFixture, type ProviderFixture } from "./fixtures";
 
 function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
   return new Promise((resolve) => output.apply((value) => resolve(value)));
@@ -72,6 +72,24 @@ describe("lookup functions", () => {
     const apiKey = result.fields.find((f) => f.id === "apiKey");
     assert.equal(apiKey?.type, "Password");
     assert.equal(apiKey?.value, undefined);
+  });
+
+  it("getConnectorConfiguration: the saved values only from the Output form, as a secret", async () => {
+    const workspace = `workspace-canary-${process.pid}`;
+    await fx.service.reset();
+    await fx.client.addConnectors(fx.accountId, [CONNECTORS.segment]);
+    const view = await fx.client.getConfiguration(fx.accountId, CONNECTORS.segment);
+    const configurationId = view.secretConfig[0]?.configurationId ?? "";
+    await fx.client.configure(fx.accountId, CONNECTORS.segment, { configurationId, secretConfig: { ...SEGMENT_CONFIG, workspace } });
+    const promised = await getConnectorConfiguration({ connectorId: CONNECTORS.segment });
+    assert.equal(promised.configured, true);
+    assert.ok(promised.fields.some((f) => f.id === "workspace"), "the descriptors are there");
+    assert.ok(!JSON.stringify(promised).includes(workspace), "a saved value in the Promise form (a plain object cannot be secret)");
+    const output = getConnectorConfigurationOutput({ connectorId: CONNECTORS.segment });
+    assert.equal(await pulumi.isSecret(output), true, "the Output form is a secret");
+    const fields = await valueOf(output.apply((c) => c.fields));
+    assert.equal(fields.find((f) => f.id === "workspace")?.value, workspace);
+    assert.equal(fields.find((f) => f.id === "apiKey")?.value, undefined, "never a Password value");
   });
 
   it("has Output forms that take Inputs", async () => {

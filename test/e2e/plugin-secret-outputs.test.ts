@@ -1,0 +1,60 @@
+// The plugin keeps its secrets by itself (issue 24): a program that registers its resources as
+// raw CustomResources, with every input plain and no secret marking of its own, leaves no
+// canary in the state (mutation audit item c: the SDK's own marking hid an empty list of the
+// plugin's secret outputs); `pulumi up --debug`, which prints every RegisterResource response,
+// shows no Password value (defect 4: secretConfig was echoed as an output); and the exported
+// result of getConnectorConfigurationOutput is a secret (defect 7).
+import { strict as assert } from "node:assert";
+import { randomBytes } from "node:crypto";
+import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, ensureEngine } from "./harness";
+import { apiKeyFields, fieldValue, SEGMENT, startService, type E2EService } from "./fixtures";
+
+function canary(label: string): string {
+    return `canary-${label}-${randomBytes(6).toString("hex")}`;
+}
+
+describe("e2e: the plugin's own secrets (raw CustomResources, --debug, an exported lookup)", function () {
+    this.timeout(ENGINE_TIMEOUT_MS);
+    const password = canary("raw-password");
+    const text = canary("raw-text");
+    let svc: E2EService;
+    let stack: E2EStack;
+
+    before(async function () {
+        this.timeout(30 * 60_000);
+        await ensureEngine();
+        svc = await startService();
+        stack = await E2EStack.create({
+            program: "plugin-raw",
+            name: "plugin-raw",
+            service: { baseUrl: svc.baseUrl, clientId: svc.clientId, clientSecret: svc.clientSecret, accountId: svc.accountId },
+            config: { connectorId: SEGMENT },
+            env: { E2E_SECRET_CONFIG: JSON.stringify(apiKeyFields({ apiKey: password, workspace: text })) },
+        });
+    });
+
+    after(async function () {
+        await stack?.dispose();
+        await svc?.service.stop();
+    });
+
+    it("`pulumi up --debug` prints no Password value (secretConfig is not an output)", async () => {
+        await stack.up({ debug: true });
+        const segment = await svc.outOfBand.getConfiguration(svc.accountId, SEGMENT);
+        assert.ok(fieldValue(segment, "workspace") === text, "the service holds the Text canary");
+        const printed = stack.engineOutput();
+        assert.match(printed, /RegisterResource RPC finished/, "the SDK's debug lines were printed");
+        assertNoSecret(printed, password, "the output of `pulumi up --debug` (the Password)");
+    });
+
+    it("the state holds no canary in plaintext, though the program marked nothing secret", async () => {
+        const exported = await stack.exportText();
+        assert.match(exported, /embedded:index:ConnectorConfiguration/, "the export holds the configuration");
+        assert.match(exported, /"lookup"/, "the export holds the lookup's result");
+        assertNoSecret(exported, password, "pulumi stack export (the Password)");
+        assertNoSecret(exported, text, "pulumi stack export (the Text value: the resource's values, the lookup's fields)");
+        const outputs = await stack.outputValues();
+        const fields = (outputs.lookup as { fields?: { id: string; value?: string }[] } | undefined)?.fields ?? [];
+        assert.ok(fields.find((f) => f.id === "workspace")?.value === text, "the exported lookup holds the value (as a secret)");
+    });
+});

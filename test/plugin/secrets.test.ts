@@ -1,0 +1,102 @@
+// What the plugin hands back never shows a secret: Check failures name the kind of an input that
+// arrived secret, not its value (issue 24, defect 5); secretConfig is never an output, not even
+// from an older state that holds it (defect 4); getConnectorConfiguration's field values leave
+// as secrets (defect 7). Secret-ness comes from the definitions, applied in plugin/outgoing.ts.
+import assert from "node:assert/strict";
+import { stableId } from "../../service/domain/ids";
+import { startLocalService, type LocalService } from "../../harness/local-service";
+import { isolateEnvironment, isSecret, Plugin, resetRuntime, secret, secretValue, urnOf, type Props } from "./harness";
+
+const SEGMENT = stableId("connector", "Segment");
+const CONFIG = { apiKey: "s3cr3t-api-key-value", workspace: "acme-workspace-canary", dataCenter: "EU", eventTypes: ["page", "track"], batchSize: 100 };
+const TYPES = ["AddedConnector", "ConnectorConfiguration"] as const;
+
+describe("plugin: secrets in what it hands back", () => {
+  let service: LocalService;
+  let plugin: Plugin;
+  let restore: () => void;
+  let accountId: string;
+  before(async () => {
+    restore = isolateEnvironment();
+    service = await startLocalService();
+    accountId = service.customers[0].subAccountIds[0];
+  });
+  beforeEach(async () => {
+    await service.reset();
+    await resetRuntime();
+    plugin = await Plugin.start();
+    const customer = service.customers[0];
+    await plugin.configure({ baseUrl: service.baseUrl, clientId: customer.clientId, clientSecret: secret(customer.clientSecret), accountId });
+  });
+  afterEach(() => plugin.close());
+  after(async () => {
+    await resetRuntime();
+    await service.stop();
+    restore();
+  });
+
+  for (const type of TYPES) {
+    const inputs = (extra: Props) => ({ connectorId: SEGMENT, ...(type === "ConnectorConfiguration" ? { secretConfig: CONFIG } : {}), ...extra });
+
+    it(`${type} Check: a bad connectorId or accountId that arrived secret is named by its kind, never quoted`, async () => {
+      const badId = "not-an-id-canary-7f3a";
+      const badAccount = "acct canary 91bd with spaces and more than forty characters in all";
+      const { failures } = await plugin.check(urnOf(type, "x"), inputs({ connectorId: secret(badId), accountId: secret(badAccount) }));
+      const text = JSON.stringify(failures);
+      assert.deepEqual(failures.map((f) => f.property).sort(), ["accountId", "connectorId"]);
+      for (const [what, value] of [["connectorId", badId], ["accountId", badAccount], ["accountId's first 20 characters", badAccount.slice(0, 20)]]) {
+        assert.ok(!text.includes(value), `${what} is quoted in a failure`);
+      }
+      assert.match(failures.find((f) => f.property === "connectorId")?.reason ?? "", /16-character .*got a secret string/);
+      assert.match(failures.find((f) => f.property === "accountId")?.reason ?? "", /sub-account id .*got a secret string/);
+      // Given plainly, the value is quoted, so the user sees what was wrong.
+      const plain = await plugin.check(urnOf(type, "x"), inputs({ connectorId: "not-an-id" }));
+      assert.match(plain.failures.find((f) => f.property === "connectorId")?.reason ?? "", /got "not-an-id"/);
+    });
+  }
+
+  it("ConnectorConfiguration Check: a well-formed secret connectorId the catalogue lacks is not printed either", async () => {
+    const missing = stableId("connector", "No such connector");
+    const { failures } = await plugin.check(urnOf("ConnectorConfiguration", "x"), { connectorId: secret(missing), secretConfig: CONFIG });
+    assert.equal(failures.length, 1, JSON.stringify(failures.map((f) => f.property)));
+    assert.ok(!failures[0].reason.includes(missing), "the secret connector id is in the failure");
+  });
+
+  it("Read of a state that still holds secretConfig among its outputs (older plugin) does not hand it back", async () => {
+    const urn = urnOf("ConnectorConfiguration", "segment");
+    const added = urnOf("AddedConnector", "segment");
+    await plugin.create(added, (await plugin.check(added, { connectorId: SEGMENT })).inputs);
+    const checked = await plugin.check(urn, { connectorId: SEGMENT, secretConfig: CONFIG });
+    const { id, properties } = await plugin.create(urn, checked.inputs);
+    const older = { ...properties, secretConfig: secret(CONFIG) };
+    const read = await plugin.read(urn, id, older, checked.inputs);
+    assert.ok(!("secretConfig" in read.properties), "secretConfig came back as an output");
+    assert.ok(!JSON.stringify(read.properties).includes(CONFIG.apiKey));
+    assert.deepEqual(secretValue(read.inputs.secretConfig, "inputs.secretConfig"), CONFIG, "the inputs keep it");
+  });
+
+  it("Invoke getConnectorConfiguration: the field lists leave as secrets, with their values; the rest plain", async () => {
+    const urn = urnOf("ConnectorConfiguration", "segment");
+    const added = urnOf("AddedConnector", "segment");
+    await plugin.create(added, (await plugin.check(added, { connectorId: SEGMENT })).inputs);
+    await plugin.create(urn, (await plugin.check(urn, { connectorId: SEGMENT, secretConfig: CONFIG })).inputs);
+    const { result, failures } = await plugin.invoke("embedded:index:getConnectorConfiguration", { connectorId: SEGMENT });
+    assert.deepEqual(failures, []);
+    assert.ok(result);
+    const secretOnes = Object.keys(result).filter((key) => isSecret(result[key])).sort();
+    assert.deepEqual(secretOnes, ["connectionFields", "fields"]);
+    const fields = secretValue(result.fields, "fields") as { id: string; value?: string }[];
+    assert.equal(fields.find((f) => f.id === "workspace")?.value, CONFIG.workspace, "the Output form gets the values");
+    assert.equal(fields.find((f) => f.id === "apiKey")?.value, undefined, "never a Password value");
+    const plain = JSON.stringify(Object.fromEntries(Object.entries(result).filter(([, v]) => !isSecret(v))));
+    assert.ok(!plain.includes(CONFIG.workspace), "a field value is outside a secret");
+    assert.equal(result.configured, true);
+  });
+
+  it("Invoke: an argument that arrived secret comes back secret where the result echoes it", async () => {
+    const { result } = await plugin.invoke("embedded:index:getConnectorConfiguration", { connectorId: SEGMENT, accountId: secret(accountId) });
+    assert.ok(result);
+    assert.equal(secretValue(result.accountId, "accountId"), accountId);
+    assert.ok(!isSecret(result.connectorId));
+  });
+});
