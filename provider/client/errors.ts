@@ -3,6 +3,9 @@
 // it to the service operator; no message ever contains a credential, a token, or a value
 // the request sent (the service may quote those back: they are redacted here, at the source).
 import { STATUS_CODES } from "node:http";
+import { scrubServiceText } from "./redaction";
+
+export { redact, redactSentValues, sentValuesOf } from "./redaction";
 
 export type ErrorKind =
   | "authentication"
@@ -161,47 +164,6 @@ export class InvalidArgumentError extends Error {
   }
 }
 
-/** Replaces every occurrence of the given secrets (client secret, token) by "[redacted]". */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length >= 4) out = out.split(secret).join("[redacted]");
-  }
-  return out;
-}
-
-// Values of 1-3 characters ("EU", 5) are matched only as whole words, so that scrubbing them
-// does not shred the rest of a message; longer ones wherever they occur.
-const SHORT_VALUE = 4;
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/**
- * Replaces the values a request sent (every string and number of its body) by "[redacted]",
- * in one pass, longest first, so that a service that quotes them back cannot put them in a
- * message.
- */
-export function redactSentValues(text: string, values: readonly string[]): string {
-  const unique = [...new Set(values.filter((v) => v.trim() !== ""))].sort((a, b) => b.length - a.length);
-  if (unique.length === 0) return text;
-  const patterns = unique.map((v) =>
-    v.length >= SHORT_VALUE ? escapeRegExp(v) : `(?<![A-Za-z0-9])${escapeRegExp(v)}(?![A-Za-z0-9])`,
-  );
-  return text.replace(new RegExp(patterns.join("|"), "g"), "[redacted]");
-}
-
-/** Every string and number of a request body (keys excluded), for redactSentValues. */
-export function sentValuesOf(body: unknown): string[] {
-  if (typeof body === "string") {
-    // A number given as text ("100.0") may come back as the service's canonical form ("100").
-    const n = Number(body);
-    return body.trim() !== "" && Number.isFinite(n) && String(n) !== body ? [body, String(n)] : [body];
-  }
-  if (typeof body === "number") return Number.isFinite(body) ? [String(body)] : [];
-  if (Array.isArray(body)) return body.flatMap(sentValuesOf);
-  if (body !== null && typeof body === "object") return Object.values(body).flatMap(sentValuesOf);
-  return [];
-}
-
 export interface ErrorResponse {
   status: number;
   /** The parsed JSON body, or undefined when there was none or it was not JSON. */
@@ -233,21 +195,45 @@ function fieldErrorsOf(body: Record<string, unknown>, clean: (text: string) => s
   }));
 }
 
-/** The one mapping of a non-2xx answer to a typed error (the body is read leniently). */
-export function errorFromResponse(res: ErrorResponse): EmbeddedApiError {
-  // Everything of the answer that reaches a message goes through this.
-  const clean = (text: string) => redactSentValues(redact(text, res.secrets ?? []), res.sentValues ?? []);
+interface ServiceText {
+  statusMessage: string;
+  fieldErrors: FieldError[];
+  /** Why the service's own text is left out, when it is. */
+  withheld?: string;
+}
+
+/**
+ * What the service said, scrubbed. Should the scrubbing fail anyway, the service's text is
+ * dropped (never the failure's message, which might quote what it scrubbed): the status's
+ * generic text remains, and the caller still has the status and the request id.
+ */
+function serviceTextOf(res: ErrorResponse, body: Record<string, unknown>, scrub: (text: string) => string): ServiceText {
+  const generic = STATUS_CODES[res.status] ?? "unexpected status";
+  try {
+    const given = body.statusMessage;
+    const statusMessage = typeof given === "string" && given.trim() !== "" ? scrub(given) : generic;
+    return { statusMessage, fieldErrors: fieldErrorsOf(body, scrub) };
+  } catch {
+    return { statusMessage: generic, fieldErrors: [], withheld: "the service's message is left out (it could not be cleared of the values sent)" };
+  }
+}
+
+const joinDetail = (...parts: (string | undefined)[]) => parts.filter((p) => p !== undefined).join("; ") || undefined;
+
+/**
+ * The one mapping of a non-2xx answer to a typed error (the body is read leniently). The
+ * class, and so the retry decision, follows from the status alone, whatever the scrubbing does.
+ */
+export function errorFromResponse(res: ErrorResponse, scrub?: (text: string) => string): EmbeddedApiError {
   const body = isRecord(res.body) ? res.body : {};
-  const fallback = STATUS_CODES[res.status] ?? "unexpected status";
-  const statusMessage =
-    typeof body.statusMessage === "string" && body.statusMessage.trim() !== "" ? clean(body.statusMessage) : fallback;
-  const init: ApiErrorInit = { status: res.status, statusMessage, requestId: res.requestId, route: res.route };
+  // Everything of the answer that reaches a message goes through this.
+  const { statusMessage, fieldErrors, withheld } = serviceTextOf(res, body, scrub ?? ((t) => scrubServiceText(t, res.secrets ?? [], res.sentValues ?? [])));
+  const init: ApiErrorInit = { status: res.status, statusMessage, requestId: res.requestId, route: res.route, detail: withheld };
   switch (res.status) {
     case 400: {
-      const fieldErrors = fieldErrorsOf(body, clean);
       // Field names only: server messages may quote values.
-      const detail = fieldErrors.length > 0 ? `fields ${fieldErrors.map((e) => e.field).join(", ")}` : undefined;
-      return new ValidationError({ ...init, detail, fieldErrors });
+      const fields = fieldErrors.length > 0 ? `fields ${fieldErrors.map((e) => e.field).join(", ")}` : undefined;
+      return new ValidationError({ ...init, detail: joinDetail(fields, withheld), fieldErrors });
     }
     case 401:
       return new AuthenticationError(init);
@@ -259,17 +245,17 @@ export function errorFromResponse(res: ErrorResponse): EmbeddedApiError {
       const counts = isRecord(body.response) ? body.response : {};
       const srcConnections = count(counts.srcConnections);
       const destConnections = count(counts.destConnections);
-      const detail =
+      const counted =
         srcConnections !== undefined || destConnections !== undefined
           ? `srcConnections=${srcConnections ?? "?"}, destConnections=${destConnections ?? "?"}`
           : undefined;
-      return new ConflictError({ ...init, detail, srcConnections, destConnections });
+      return new ConflictError({ ...init, detail: joinDetail(counted, withheld), srcConnections, destConnections });
     }
     case 429:
       return new RateLimitError({
         ...init,
         retryAfterMs: res.retryAfterMs,
-        detail: res.retryAfterMs !== undefined ? `retry after ${res.retryAfterMs} ms` : undefined,
+        detail: joinDetail(res.retryAfterMs !== undefined ? `retry after ${res.retryAfterMs} ms` : undefined, withheld),
       });
     default:
       if (res.status >= 500 && res.status <= 599) return new ServerError({ ...init, retryAfterMs: res.retryAfterMs });

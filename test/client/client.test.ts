@@ -30,7 +30,15 @@ function harness(handler: (request: OutgoingRequest, index: number) => IncomingR
   const delays: number[] = [];
   const pausedDuringSleep: boolean[] = [];
   const transport = new ScriptedTransport((request, index) => (request.target === TOKEN ? tokenAnswer() : handler(request, index)));
-  const limiter = new Limiter(extra.concurrency ?? 8, { now: () => clock });
+  // Time passes while the limiter holds calls (its timer moves the fake clock).
+  const setTimer = (callback: () => void, ms: number) => {
+    const at = clock + ms;
+    setImmediate(() => {
+      clock = Math.max(clock, at);
+      callback();
+    });
+  };
+  const limiter = new Limiter(extra.concurrency ?? 8, { now: () => clock, setTimer });
   const client = EmbeddedClient.create(
     { ...settings, ...extra },
     {

@@ -3,12 +3,25 @@ import type { IncomingResponse, OutgoingRequest, Transport } from "../../provide
 
 export type Script = (request: OutgoingRequest, index: number) => IncomingResponse | Promise<IncomingResponse>;
 
+/**
+ * Past this many requests a client is looping (a retry that does not wait, on a fake clock
+ * that only its waits move): the transport then fails the call, by name, instead of letting
+ * the test run until the process runs out of memory.
+ */
+export const MAX_SCRIPTED_REQUESTS = 1_000;
+
 /** Answers each request with the script; records every request it saw. */
 export class ScriptedTransport implements Transport {
   readonly requests: OutgoingRequest[] = [];
-  constructor(private readonly script: Script) {}
+  constructor(
+    private readonly script: Script,
+    private readonly maxRequests = MAX_SCRIPTED_REQUESTS,
+  ) {}
 
   async send(request: OutgoingRequest): Promise<IncomingResponse> {
+    if (this.requests.length >= this.maxRequests) {
+      throw new Error(`the client sent more than ${this.maxRequests} requests: it repeats without waiting (a disabled 429 wait?)`);
+    }
     this.requests.push(request);
     return this.script(request, this.requests.length - 1);
   }

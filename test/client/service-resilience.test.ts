@@ -11,6 +11,7 @@ import {
   ServerError,
   collect,
   UndiciTransport,
+  type Transport,
 } from "../../provider/client";
 import { startLocalService, type LocalService } from "../../harness/local-service";
 import { secretConfigFor, useLocalService } from "./local";
@@ -25,10 +26,28 @@ describe("client against the local service: resilience", function () {
       const limited = await startLocalService({ rateLimitPerSecond: 2, now: () => clock.t });
       const pool = ctx.pool(limited.baseUrl);
       const now = () => clock.t;
-      const limiter = new Limiter(8, { now });
+      // Time passes while the limiter holds calls (its timer moves the shared clock).
+      const setTimer = (callback: () => void, ms: number) => {
+        const at = clock.t + ms;
+        setImmediate(() => {
+          clock.t = Math.max(clock.t, at);
+          callback();
+        });
+      };
+      const limiter = new Limiter(8, { now, setTimer });
+      // Only the client's waits move the shared clock: a client that does not wait would be
+      // refused without end, so the requests are bounded (a named failure, not a hang).
+      const undici = new UndiciTransport(pool);
+      let sent = 0;
+      const transport: Transport = {
+        send: (request) => {
+          if (++sent > 50) throw new Error("the client sent more than 50 requests to a service at 2 per second: it does not wait on 429");
+          return undici.send(request);
+        },
+      };
       const client = EmbeddedClient.create(
         { baseUrl: limited.baseUrl, clientId: limited.customers[0].clientId, clientSecret: limited.customers[0].clientSecret },
-        { transport: new UndiciTransport(pool), limiter, now, random: () => 0, sleep: async (ms) => void (clock.t += ms) },
+        { transport, limiter, now, random: () => 0, sleep: async (ms) => void (clock.t += ms) },
       );
       const waits: number[] = [];
       const sub = limited.customers[0].subAccountIds[0];

@@ -1,9 +1,14 @@
 // provider/resources/configuration-read-ahead.ts: a refresh's configuration reads are fetched
 // ahead, once each, only for connectors the stack read as AddedConnectors and the listing
-// shows as configured, and only once a configuration is read (a preview or an up fetches none).
+// shows as configured, and only once a configuration is read (a preview or an up fetches none);
+// and a Configure through the provider drops what was fetched ahead of it.
 import assert from "node:assert/strict";
 import type { ConnectorConfigurationView } from "../../provider/client";
+import * as added from "../../provider/resources/added-connector-impl";
 import { ConfigurationReadAhead, type ConfigurationClient } from "../../provider/resources/configuration-read-ahead";
+import * as configuration from "../../provider/resources/connector-configuration-impl";
+import { runtime } from "../../provider/resources/runtime";
+import { CONNECTORS, SEGMENT_CONFIG, startFixture, useConfig, type ProviderFixture } from "./fixtures";
 
 const ACCOUNT = "acct_read_ahead";
 
@@ -104,5 +109,50 @@ describe("configuration read-ahead", () => {
     } finally {
       process.off("unhandledRejection", onUnhandled);
     }
+  });
+});
+
+describe("configuration read-ahead through the provider", () => {
+  let fx: ProviderFixture;
+  before(async () => {
+    fx = await startFixture();
+  });
+  after(async () => fx.service.stop());
+
+  it("a Configure of a connector fetched ahead: the next read returns what was written, not the configuration fetched before", async () => {
+    await fx.service.reset();
+    useConfig(fx);
+    const ids = [CONNECTORS.segment, CONNECTORS.amplitude];
+    await fx.client.addConnectors(fx.accountId, ids);
+    const inputs = (connectorId: string, workspace: string) => ({ connectorId, accountId: fx.accountId, secretConfig: { ...SEGMENT_CONFIG, workspace }, __provider: "p" });
+    const outs: Record<string, Record<string, unknown>> = {};
+    for (const id of ids) outs[id] = (await configuration.create(inputs(id, "before"))).outs as Record<string, unknown>;
+
+    // A process that refreshes the stack: the AddedConnector reads, then the first configuration
+    // read, which fetches segment's configuration ahead (workspace "before"). Every Get is kept,
+    // so the test can wait for the one fetched ahead to be answered.
+    useConfig(fx);
+    const gets: Promise<unknown>[] = [];
+    const getConfiguration = fx.client.getConfiguration.bind(fx.client);
+    fx.client.getConfiguration = (accountId, connectorId) => {
+      const get = getConfiguration(accountId, connectorId);
+      gets.push(get);
+      return get;
+    };
+    try {
+      for (const id of ids) await added.read(`${fx.accountId}/${id}`, { connectorId: id, accountId: fx.accountId, adoptExisting: false });
+      await configuration.read(`${fx.accountId}/${CONNECTORS.amplitude}`, outs[CONNECTORS.amplitude]);
+      assert.equal(runtime().readAhead.fetchedAhead, 1, "segment's configuration was fetched ahead");
+      await Promise.all(gets);
+    } finally {
+      delete (fx.client as Partial<typeof fx.client>).getConfiguration;
+    }
+
+    // The same process then configures segment (an update of the same run), and reads it.
+    const id = `${fx.accountId}/${CONNECTORS.segment}`;
+    await configuration.update(id, outs[CONNECTORS.segment], inputs(CONNECTORS.segment, "after"));
+    const read = await configuration.read(id, outs[CONNECTORS.segment]);
+    const values = read.props?.values as Record<string, unknown> | undefined;
+    assert.equal(values?.workspace, "after", "the read returned the configuration fetched ahead of the Configure (stale)");
   });
 });

@@ -1,0 +1,97 @@
+// Issue 24, defect 1, under the engine, on both hosts: a Configure that fails with a service
+// error, after sending a Password canary and a Text canary large enough (> 32.7 KB) to have
+// broken the old RegExp-based scrubbing, prints neither canary, and neither reaches the state.
+// The Text canary comes from an environment variable (program config is an environment
+// variable too, and both are capped at 128 KiB by Linux), so the error is an injected 503 on
+// the configuration PUT, answered every time: the client retries it, then the step fails.
+import { strict as assert } from "node:assert";
+import { randomBytes } from "node:crypto";
+import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, type ProgramConfigValue } from "./harness";
+import { apiKeyFields, SEGMENT, startService, type E2EService } from "./fixtures";
+import { CONFIGURE_ROUTE, engineFailure, pluginStack } from "./plugin-fixtures";
+
+const TEXT_SIZE = 60_000;
+
+function canary(label: string, size = 0): string {
+    const head = `canary-${label}-${randomBytes(6).toString("hex")}-`;
+    return head + "x".repeat(Math.max(0, size - head.length));
+}
+
+describe("e2e: secrets in the error of a failed Configure (both hosts)", function () {
+    this.timeout(ENGINE_TIMEOUT_MS);
+    let svc: E2EService;
+
+    before(async function () {
+        this.timeout(30 * 60_000);
+        await ensureEngine();
+        svc = await startService();
+    });
+
+    after(async () => {
+        await svc?.service.stop();
+    });
+
+    type Config = Record<string, ProgramConfigValue>;
+    const hosts: [string, (name: string, options: { config: Config; secretConfig: Config; env: Record<string, string> }) => Promise<E2EStack>][] = [
+        [
+            "dynamic ConnectorConfiguration",
+            (name, { config, secretConfig, env }) =>
+                E2EStack.create({
+                    program: "connectors",
+                    name,
+                    service: { baseUrl: svc.baseUrl, clientId: svc.clientId, clientSecret: svc.clientSecret, accountId: svc.accountId },
+                    config,
+                    secretConfig,
+                    env,
+                }),
+        ],
+        [
+            "plugin ConnectorConfiguration",
+            (name, { config, secretConfig, env }) =>
+                pluginStack(svc, name, { config, secretConfig, env }),
+        ],
+    ];
+
+    for (const [host, create] of hosts) {
+        it(`${host}: a 503 on Configure after a Password and a ${TEXT_SIZE / 1000} KB Text: up fails, no canary in the output or the state`, async () => {
+            const password = canary("password");
+            const text = canary("text", TEXT_SIZE);
+            const stack = await create("error-secrets", {
+                config: {
+                    connectors: [{ key: "segment", connectorId: SEGMENT }],
+                    configurations: [
+                        {
+                            key: "segmentConfig",
+                            connectorId: SEGMENT,
+                            after: "segment",
+                            secretConfig: apiKeyFields(),
+                            secretRefs: { apiKey: "password" },
+                            envRefs: { workspace: "E2E_LARGE_TEXT" },
+                        },
+                    ],
+                },
+                secretConfig: { secretValues: { password } },
+                env: { E2E_LARGE_TEXT: text },
+            });
+            try {
+                await svc.service.reset();
+                await svc.service.setFaults({ rules: [{ route: CONFIGURE_ROUTE, mode: "error", status: 503 }] });
+                const failure = await engineFailure(() => stack.up());
+                const exported = await stack.exportText();
+                for (const [label, value] of [["Password", password], ["Text", text.slice(0, 40)]] as const) {
+                    assertNoSecret(failure.printed, value, `the failed up's output (${label} canary)`);
+                    assertNoSecret(stack.engineOutput(), value, `the engine's output (${label} canary)`);
+                    assertNoSecret(exported, value, `pulumi stack export (${label} canary)`);
+                }
+                assert.match(failure.printed, /segmentConfig/, "the engine output was captured");
+                assert.match(failure.printed, /503 service unavailable \(injected\)/, "the service's error reaches the user");
+                assert.match(failure.printed, /request id [0-9a-f-]{36}/, "with its request id");
+                const stats = (await svc.service.stats()).byRoute[CONFIGURE_ROUTE] ?? {};
+                assert.ok((stats["503"] ?? 0) > 1, `the 503 was retried: ${JSON.stringify(stats)}`);
+            } finally {
+                await svc.service.setFaults({ rules: [] });
+                await stack.dispose();
+            }
+        });
+    }
+});
