@@ -131,5 +131,21 @@ export async function renderBenchmarks(results: Results, file: string, analysisF
   } catch {
     analysis = "";
   }
-  await fs.writeFile(file, `${lines.join("\n")}\n${analysis ? `\n${analysis.trim()}\n` : ""}`);
+  const sections = await measuredSections(path.join(path.dirname(analysisFile), "sections"));
+  const tail = [...sections, analysis].filter((text) => text.trim() !== "").map((text) => `\n${text.trim()}\n`);
+  await fs.writeFile(file, `${lines.join("\n")}\n${tail.join("")}`);
+}
+
+/**
+ * The sections other bench scripts measured and wrote (bench/sections/*.md, each with its own
+ * command and run), in name order, between the tables and the analysis.
+ */
+async function measuredSections(dir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = (await fs.readdir(dir)).filter((name) => name.endsWith(".md")).sort();
+  } catch {
+    return [];
+  }
+  return Promise.all(names.map((name) => fs.readFile(path.join(dir, name), "utf8")));
 }

@@ -27,19 +27,21 @@ export interface BenchStack {
  * Creates a stack of `program` wired to the service twice over: stack config `embedded:*`
  * (what this package's provider and plugin read, as a user sets it) and EMBEDDED_* in the
  * engine's environment (what the naive baseline reads). `env`: more of the engine's
- * environment (`--env`), for every run of the stack.
+ * environment (`--env`), for every run of the stack. `programDir`: another program to copy
+ * (default bench/programs/<program>).
  */
 export async function createBenchStack(
   program: string,
   service: ServiceSettings,
   config: Record<string, string>,
   env: Record<string, string> = {},
+  programDir: string = path.join(benchProgramsDir, program),
 ): Promise<BenchStack> {
   const engine = await ensureEngine();
   const name = `${program}-${randomBytes(4).toString("hex")}`;
   const workDir = path.join(workRoot, name);
   await fs.mkdir(workRoot, { recursive: true });
-  await fs.cp(path.join(benchProgramsDir, program), workDir, { recursive: true });
+  await fs.cp(programDir, workDir, { recursive: true });
   const workspace = await LocalWorkspace.create({
     workDir,
     pulumiHome: engine.env.PULUMI_HOME,

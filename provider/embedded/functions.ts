@@ -29,6 +29,7 @@ import type {
   ListConnectorsResult,
 } from "../functions/catalogue";
 import type { GetConnectorResult, InputArgs } from "../functions/types";
+import { asRefusal } from "../functions/refusal";
 import { withVersion } from "./provider";
 
 /**
@@ -39,7 +40,9 @@ import { withVersion } from "./provider";
  */
 function pluginFunction<A extends object, R>(definition: FunctionDefinition) {
   const invoke = (args: A, opts?: pulumi.InvokeOptions): Promise<R> =>
-    pulumi.runtime.invoke(token(definition.name), args, withVersion(opts)) as Promise<R>;
+    (pulumi.runtime.invoke(token(definition.name), args, withVersion(opts)) as Promise<R>).catch((error: unknown) => {
+      throw asRefusal(error);
+    });
   const call = async (args: A, opts?: pulumi.InvokeOptions): Promise<R> => withoutSecretValues(definition.outputs, await invoke(args, opts));
   const secret = functionSecrets(definition).length > 0;
   const output = (args: InputArgs<A>, opts?: pulumi.InvokeOptions): pulumi.Output<R> => {

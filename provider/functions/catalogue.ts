@@ -1,7 +1,7 @@
 // Catalogue lookups: getConnector, listConnectors, findConnector (+ their Output forms).
 import type * as pulumi from "@pulumi/pulumi";
 import { FIND_CONNECTOR, GET_CONNECTOR, LIST_CONNECTORS } from "../definitions/functions";
-import { outputForm, programContext } from "./program-context";
+import { outputForm, inProgram } from "./program-context";
 import * as lookups from "./lookups";
 import type { CatalogueConnector, ConnectorFilters, GetConnectorResult, InputArgs, SupportedType } from "./types";
 
@@ -14,7 +14,7 @@ export interface GetConnectorArgs {
 
 /** One connector of the catalogue (Get Connector, view G). */
 export async function getConnector(args: GetConnectorArgs): Promise<GetConnectorResult> {
-  return lookups.getConnector(programContext(), args);
+  return inProgram((ctx) => lookups.getConnector(ctx, args));
 }
 /** {@link getConnector} taking Inputs. */
 export const getConnectorOutput: (args: InputArgs<GetConnectorArgs>) => pulumi.Output<GetConnectorResult> = outputForm(GET_CONNECTOR, getConnector);
@@ -32,7 +32,7 @@ export interface ListConnectorsResult {
 
 /** The catalogue (List Connectors, view L), filtered by the service (no filter: everything), all pages. */
 export async function listConnectors(args: ListConnectorsArgs = {}): Promise<ListConnectorsResult> {
-  return lookups.listConnectors(programContext(), args);
+  return inProgram((ctx) => lookups.listConnectors(ctx, args));
 }
 /** {@link listConnectors} taking Inputs. */
 export const listConnectorsOutput: (args: InputArgs<ListConnectorsArgs>) => pulumi.Output<ListConnectorsResult> = outputForm(LIST_CONNECTORS, listConnectors);
@@ -51,7 +51,7 @@ export type FindConnectorResult = CatalogueConnector;
 
 /** The one catalogue connector with this exact name and side; an error listing near matches otherwise. */
 export async function findConnector(args: FindConnectorArgs): Promise<FindConnectorResult> {
-  return lookups.findConnector(programContext(), args);
+  return inProgram((ctx) => lookups.findConnector(ctx, args));
 }
 /** {@link findConnector} taking Inputs: `findConnectorOutput({ … }).connectorId` is an `Output<string>`. */
 export const findConnectorOutput: (args: InputArgs<FindConnectorArgs>) => pulumi.Output<FindConnectorResult> = outputForm(FIND_CONNECTOR, findConnector);

@@ -8,6 +8,7 @@ import { configSourceFromNamespace, resolveAccountId, resolveSettings, toClientS
 import type { DataType, DataTypeCategory, InputArgs, PlatformType } from "./types";
 import type { FunctionDefinition } from "../definitions/property";
 import { functionSecrets, withoutSecretValues } from "../definitions/secrets";
+import { asRefusal } from "./refusal";
 
 // The public value lists (types.ts) are written out; these fail to compile when they drift
 // from the client's.
@@ -21,12 +22,21 @@ function stackConfig() {
 }
 
 /** The program process's lookups: the client and default sub-account of the stack config `embedded:*`. */
-export function programContext(): LookupContext {
+function programContext(): LookupContext {
   const config = stackConfig();
   return {
     client: getClient(toClientSettings(resolveSettings(config))),
     accountId: (explicit) => resolveAccountId(explicit, config),
   };
+}
+
+/** Runs a lookup in the program process; a refusal rejects as one message (refusal.ts). */
+export async function inProgram<R>(lookup: (ctx: LookupContext) => Promise<R>): Promise<R> {
+  try {
+    return await lookup(programContext());
+  } catch (error) {
+    throw asRefusal(error);
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 // Sub-account lookups: listAddedConnectors, listSupportedConnectors, getConnectorConfiguration.
 import type * as pulumi from "@pulumi/pulumi";
 import { GET_CONNECTOR_CONFIGURATION, LIST_ADDED_CONNECTORS, LIST_SUPPORTED_CONNECTORS } from "../definitions/functions";
-import { outputForm, programContext, promiseResult } from "./program-context";
+import { outputForm, inProgram, promiseResult } from "./program-context";
 import * as lookups from "./lookups";
 import type { AddedConnectorSummary, ConnectorFilters, GetConnectorConfigurationResult, InputArgs, SupportedConnector } from "./types";
 
@@ -20,7 +20,7 @@ export interface ListAddedConnectorsResult {
 
 /** The connectors added to a sub-account (List Added Connectors), all pages. */
 export async function listAddedConnectors(args: ListAddedConnectorsArgs = {}): Promise<ListAddedConnectorsResult> {
-  return lookups.listAddedConnectors(programContext(), args);
+  return inProgram((ctx) => lookups.listAddedConnectors(ctx, args));
 }
 /** {@link listAddedConnectors} taking Inputs. */
 export const listAddedConnectorsOutput: (args: InputArgs<ListAddedConnectorsArgs>) => pulumi.Output<ListAddedConnectorsResult> =
@@ -43,7 +43,7 @@ export interface ListSupportedConnectorsResult {
 
 /** The connectors that can be paired with a given one (List Supported Connectors), all pages. */
 export async function listSupportedConnectors(args: ListSupportedConnectorsArgs): Promise<ListSupportedConnectorsResult> {
-  return lookups.listSupportedConnectors(programContext(), args);
+  return inProgram((ctx) => lookups.listSupportedConnectors(ctx, args));
 }
 /** {@link listSupportedConnectors} taking Inputs. */
 export const listSupportedConnectorsOutput: (args: InputArgs<ListSupportedConnectorsArgs>) => pulumi.Output<ListSupportedConnectorsResult> =
@@ -57,7 +57,7 @@ export interface GetConnectorConfigurationArgs {
 }
 
 function withValues(args: GetConnectorConfigurationArgs): Promise<GetConnectorConfigurationResult> {
-  return lookups.getConnectorConfiguration(programContext(), args);
+  return inProgram((ctx) => lookups.getConnectorConfiguration(ctx, args));
 }
 
 /**

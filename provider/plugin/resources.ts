@@ -21,7 +21,8 @@ interface Implementation {
   create(inputs: Props): Promise<{ id: string; outs?: Props }>;
   read(id: string, props?: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
   update(id: string, olds: Props, news: Props): Promise<{ outs?: Props }>;
-  remove(id: string, props: Props): Promise<void>;
+  /** `urn`: the resource's, when the host knows it (the plugin), for the warnings about it. */
+  remove(id: string, props: Props, urn?: string): Promise<void>;
 }
 
 export interface ResourceType extends Outgoing {

@@ -66,7 +66,7 @@ function unimplemented(name: string): grpc.handleUnaryCall<unknown, unknown> {
 export function providerService(version: string, log: EngineLog): grpc.UntypedServiceImplementation {
   const state = runtime();
   state.host = "plugin";
-  state.warn = (message) => log.warn(message);
+  state.warn = (message, urn) => log.warn(message, urn);
   let schema: string | undefined;
   // A provider whose settings are not all known yet (preview, from another resource's output):
   // nothing can be checked against the service, so Check passes the inputs on, as the engine
@@ -185,7 +185,7 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
     delete: unary<proto.DeleteRequest, Empty>(async (req) => {
       const type = resourceTypeOf(req.getUrn(), req.getType());
       useOwner(ownerOfUrn(req.getUrn()));
-      await type.implementation.remove(req.getId(), fromStruct(req.getProperties()).props);
+      await type.implementation.remove(req.getId(), fromStruct(req.getProperties()).props, req.getUrn());
       return new Empty();
     }),
   };

@@ -76,6 +76,9 @@ export const check = secretAwareCheck(async (_olds: Props, news: Props, secrets:
     const problem = accountIdProblem(accountId, secrets.has("accountId"));
     if (problem) failures.push({ property: "accountId", reason: problem });
   }
+  if (failures.length === 0 && typeof inputs.accountId === "string" && typeof connectorId === "string") {
+    runtime().declared.add(`${inputs.accountId}/${connectorId}`);
+  }
   return { inputs, failures };
 });
 

@@ -289,11 +289,18 @@ async function importStep(id: string): Promise<{ id: string; props: Props; input
   return { id: `${accountId}/${connectorId}`, props: outs, inputs };
 }
 
-/** The service has no "unconfigure": the saved configuration stays (removing the AddedConnector drops it). */
-async function removeStep(id: string): Promise<void> {
+/**
+ * The service has no "unconfigure": the saved configuration stays until the connector goes
+ * (removing it drops the configuration). So a warning only when this run's program still
+ * declares the connector's AddedConnector (it stays); a destroy, or a run that removes both,
+ * says nothing. `urn`: the resource the warning is about, when the host knows it (the plugin).
+ */
+async function removeStep(id: string, _props: Props = {}, urn?: string): Promise<void> {
+  if (!runtime().declared.has(id)) return;
   runtime().warn(
-    `ConnectorConfiguration ${id}: the service cannot unconfigure a connector; the saved configuration stays ` +
-      `until the connector is removed from the sub-account (delete its AddedConnector)`,
+    `the service cannot unconfigure a connector: the saved configuration of ${id} stays in the sub-account ` +
+      `while its AddedConnector stays (remove the AddedConnector to drop it, or save other values to replace them)`,
+    urn,
   );
 }
 

@@ -21,7 +21,8 @@ export interface ProviderImplementation {
   create(inputs: Props): Promise<CreateResult>;
   read(id: string, props?: Props): Promise<ReadResult>;
   update(id: string, olds: Props, news: Props): Promise<UpdateResult>;
-  remove(id: string, props: Props): Promise<void>;
+  /** `urn`: the resource's, when the host knows it (the plugin), for the warnings about it. */
+  remove(id: string, props: Props, urn?: string): Promise<void>;
 }
 
 /**

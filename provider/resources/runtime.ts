@@ -38,8 +38,16 @@ export interface ProviderRuntime {
   journal?: AddJournal;
   /** Which host runs the provider (the dynamic-provider process, or the plugin `embedded`). */
   host: ProviderHost;
-  /** Where warnings go; the provider process has no pulumi.log, so stderr by default. */
-  warn: (message: string) => void;
+  /**
+   * Where warnings go, about the resource `urn` when the host knows it (the plugin); the
+   * dynamic-provider process has no pulumi.log, so stderr by default.
+   */
+  warn: (message: string, urn?: string) => void;
+  /**
+   * The connectors (`<accountId>/<connectorId>`) whose AddedConnector this process checked: the
+   * program of this run declares them, so they stay in their sub-accounts.
+   */
+  declared: Set<string>;
   /** Tests only: a client to use instead of getClient(settings). */
   clientOverride?: EmbeddedClient;
   /** The last resolved settings and client, and what they were resolved from (rawSettingsKey). */
@@ -65,6 +73,7 @@ function fresh(): ProviderRuntime {
     owner: "",
     host: "dynamic",
     warn: (message) => console.error(`warning: ${message}`),
+    declared: new Set(),
   };
   return state;
 }
@@ -108,6 +117,7 @@ export function configureRuntime(config: ConfigSource, clientOverride?: Embedded
   state.added.clear();
   state.readAhead.clear();
   state.adds.ownership.reset();
+  state.declared.clear();
   state.owner = "";
   state.journal = undefined;
 }

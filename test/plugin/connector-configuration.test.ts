@@ -207,16 +207,28 @@ describe("plugin: ConnectorConfiguration", () => {
     assert.match(malformed.details, /cannot import ConnectorConfiguration "nope"/);
   });
 
-  it("Delete leaves the saved configuration and tells the user through the engine's log", async () => {
+  it("Delete while the program keeps the connector: the saved configuration stays, and a warning about the resource says so", async () => {
     const { id, properties } = await created();
     await plugin.delete(URN, id, properties);
     const deadline = Date.now() + 5000;
     while (engine.logs.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     assert.equal(engine.logs.length, 1, JSON.stringify(engine.logs));
     assert.equal(engine.logs[0].severity, LogSeverity.WARNING);
+    assert.equal(engine.logs[0].urn, URN, "attached to the configuration, not the stack");
     assert.ok(engine.logs[0].message.includes(id), engine.logs[0].message);
     assert.match(engine.logs[0].message, /cannot unconfigure/);
     const { result } = await plugin.invoke("embedded:index:getConnectorConfiguration", { connectorId: SEGMENT });
     assert.equal(result?.configured, true);
+  });
+
+  it("Delete in a run that does not keep the connector (a destroy): no warning, since removing the connector drops the configuration", async () => {
+    const { id, properties } = await created();
+    // A destroy runs no program: no AddedConnector is checked before the deletes.
+    await resetRuntime();
+    await plugin.configure(settings);
+    engine.logs.length = 0;
+    await plugin.delete(URN, id, properties);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // a warning would have reached the engine by now
+    assert.deepEqual(engine.logs, []);
   });
 });

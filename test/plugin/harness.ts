@@ -213,12 +213,12 @@ export async function resetRuntime(): Promise<void> {
 }
 
 /** An engine that only records Log calls (what the user sees under a resource). */
-export async function startFakeEngine(): Promise<{ address: string; logs: { severity: number; message: string }[]; stop(): void }> {
-  const logs: { severity: number; message: string }[] = [];
+export async function startFakeEngine(): Promise<{ address: string; logs: { severity: number; message: string; urn: string }[]; stop(): void }> {
+  const logs: { severity: number; message: string; urn: string }[] = [];
   const server = new grpc.Server();
   server.addService(EngineService, {
     log: (call: grpc.ServerUnaryCall<LogRequest, Empty>, callback: grpc.sendUnaryData<Empty>) => {
-      logs.push({ severity: call.request.getSeverity(), message: call.request.getMessage() });
+      logs.push({ severity: call.request.getSeverity(), message: call.request.getMessage(), urn: call.request.getUrn() });
       callback(null, new Empty());
     },
   });

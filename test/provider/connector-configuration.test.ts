@@ -2,6 +2,8 @@
 // outputs without plaintext secrets, fingerprint, drift through lastUpdated.
 import assert from "node:assert/strict";
 import * as impl from "../../provider/resources/connector-configuration-impl";
+import * as addedConnector from "../../provider/resources/added-connector-impl";
+import { runtime } from "../../provider/resources/runtime";
 import { UNKNOWN } from "../../provider/definitions/checks";
 import {
   captureWarnings,
@@ -152,15 +154,26 @@ describe("ConnectorConfiguration provider", () => {
     assert.equal((await impl.read(id, outs)).id, "");
   });
 
-  it("delete leaves the configuration in place with a warning and calls nothing", async () => {
+  it("delete while the program keeps the connector: the configuration stays, with a warning, and nothing is called", async () => {
     const { id } = await configured();
+    const check = await addedConnector.check({}, { connectorId: CONNECTORS.segment, accountId: fx.accountId });
+    assert.deepEqual(check.failures, []);
     const warnings = captureWarnings();
     const before = mutatingCalls(await fx.service.stats());
-    await impl.remove(id);
+    await impl.remove(id, {});
     assert.equal(mutatingCalls(await fx.service.stats()), before);
     assert.equal(warnings.length, 1);
     assert.match(warnings[0], /cannot unconfigure/);
+    assert.ok(warnings[0].includes(id), warnings[0]);
     assert.equal((await fx.client.getConfiguration(fx.accountId, CONNECTORS.segment)).configured, true);
+  });
+
+  it("delete in a run that does not declare the connector (a destroy, or both removed): no warning", async () => {
+    const { id } = await configured();
+    runtime().declared.clear();
+    const warnings = captureWarnings();
+    await impl.remove(id, {});
+    assert.deepEqual(warnings, []);
   });
 
   it("maps service validation errors with their fields", async () => {
