@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Ensures a Pulumi CLI, the Node.js language host and the Pulumi YAML language
-# host, and prints the bin directory holding them. Usage: ensure-pulumi.sh [vX.Y.Z]
+# Ensures a Pulumi CLI, the Node.js, Pulumi YAML, Python and Go language hosts,
+# and prints the bin directory holding them. Usage: ensure-pulumi.sh [vX.Y.Z]
 #
 # - Without an argument: the version of @pulumi/pulumi in node_modules (the
 #   suite's engine). With one: that CLI version (npm run test:compat).
@@ -9,10 +9,11 @@
 # - Otherwise they are built from the Go module proxy into a cache outside the
 #   clone, keyed by version, so that later runs on the same machine reuse them:
 #   the CLI from tools/pulumi-<version> if there is one, else tools/pulumi (the
-#   version its go.mod pins); the language hosts from tools/pulumi-language-nodejs
-#   and tools/pulumi-language-yaml (the same for every CLI version). A cache
-#   missing only the YAML host (or holding another pulumi-yaml version) gets
-#   just that binary built.
+#   version its go.mod pins); the language hosts from tools/pulumi-language-nodejs,
+#   tools/pulumi-language-yaml, tools/pulumi-language-python (with its shim
+#   pulumi-language-python-exec beside it) and tools/pulumi-language-go (the
+#   same for every CLI version). A cache missing only the YAML, Python or Go host
+#   (or holding another version of it) gets just that host built.
 # Idempotent; safe to call from several processes (a lock guards the build).
 # Progress goes to stderr; the last line of stdout is the bin directory.
 set -euo pipefail
@@ -35,7 +36,8 @@ fi
 nodejs_plugin="$repo/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
 
 if command -v pulumi >/dev/null 2>&1 && command -v pulumi-language-nodejs >/dev/null 2>&1 &&
-  command -v pulumi-language-yaml >/dev/null 2>&1; then
+  command -v pulumi-language-yaml >/dev/null 2>&1 && command -v pulumi-language-python >/dev/null 2>&1 &&
+  command -v pulumi-language-python-exec >/dev/null 2>&1 && command -v pulumi-language-go >/dev/null 2>&1; then
   if [ "$(pulumi version 2>/dev/null)" = "$version" ]; then
     dirname "$(command -v pulumi)"
     exit 0
@@ -53,6 +55,17 @@ yaml_stamp=$bin/.pulumi-language-yaml.version
 
 built() { [ -x "$bin/pulumi" ] && [ -x "$bin/pulumi-language-nodejs" ] && [ "$("$bin/pulumi" version 2>/dev/null)" = "$version" ]; }
 yaml_built() { [ -x "$bin/pulumi-language-yaml" ] && [ "$(cat "$yaml_stamp" 2>/dev/null)" = "$yaml_version" ]; }
+# The Python and Go hosts: each built from the sdk/v3 its module pins, recorded in a stamp.
+python_module=$repo/tools/pulumi-language-python
+go_module=$repo/tools/pulumi-language-go
+sdk_version_of() { awk '$1 == "require" && $2 == "github.com/pulumi/pulumi/sdk/v3" { print $3 }' "$1/go.mod"; }
+python_version=$(sdk_version_of "$python_module")
+go_version=$(sdk_version_of "$go_module")
+python_built() {
+  [ -x "$bin/pulumi-language-python" ] && [ -x "$bin/pulumi-language-python-exec" ] &&
+    [ "$(cat "$bin/.pulumi-language-python.version" 2>/dev/null)" = "$python_version" ]
+}
+go_built() { [ -x "$bin/pulumi-language-go" ] && [ "$(cat "$bin/.pulumi-language-go.version" 2>/dev/null)" = "$go_version" ]; }
 
 exec 9>"$cache/.lock"
 flock 9
@@ -68,9 +81,15 @@ if ! built; then
   (cd "$cli_module" && go build -trimpath -ldflags "$ldflags" -o "$bin.tmp/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
   echo "ensure-pulumi: building pulumi-language-nodejs..." >&2
   (cd "$repo/tools/pulumi-language-nodejs" && go build -trimpath -ldflags "$ldflags" -o "$bin.tmp/pulumi-language-nodejs" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs)
-  # Keep a YAML host already built (it does not depend on the CLI version).
+  # Keep the YAML, Python and Go hosts already built (they do not depend on the CLI version).
   if yaml_built; then
     mv "$bin/pulumi-language-yaml" "$yaml_stamp" "$bin.tmp/"
+  fi
+  if python_built; then
+    mv "$bin/pulumi-language-python" "$bin/pulumi-language-python-exec" "$bin/.pulumi-language-python.version" "$bin.tmp/"
+  fi
+  if go_built; then
+    mv "$bin/pulumi-language-go" "$bin/.pulumi-language-go.version" "$bin.tmp/"
   fi
   rm -rf "$bin"
   mv "$bin.tmp" "$bin"
@@ -85,6 +104,29 @@ if ! yaml_built; then
   mv -f "$bin/.pulumi-language-yaml.tmp" "$bin/pulumi-language-yaml"
   echo "$yaml_version" >"$yaml_stamp"
   echo "ensure-pulumi: built pulumi-language-yaml in $(( $(date +%s) - start )) s, $(du -h "$bin/pulumi-language-yaml" | cut -f1)" >&2
+fi
+if ! python_built; then
+  start=$(date +%s)
+  echo "ensure-pulumi: building pulumi-language-python (sdk/v3 $python_version)..." >&2
+  (cd "$python_module" && go build -trimpath -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$python_version" \
+    -o "$bin/.pulumi-language-python.tmp" github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python)
+  # The host runs programs through this shim (python on PATH: a virtualenv's bin first).
+  shim="$(cd "$python_module" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)/python/cmd/pulumi-language-python-exec"
+  cp "$shim" "$bin/.pulumi-language-python-exec.tmp"
+  chmod 755 "$bin/.pulumi-language-python-exec.tmp"
+  mv -f "$bin/.pulumi-language-python-exec.tmp" "$bin/pulumi-language-python-exec"
+  mv -f "$bin/.pulumi-language-python.tmp" "$bin/pulumi-language-python"
+  echo "$python_version" >"$bin/.pulumi-language-python.version"
+  echo "ensure-pulumi: built pulumi-language-python in $(( $(date +%s) - start )) s, $(du -h "$bin/pulumi-language-python" | cut -f1)" >&2
+fi
+if ! go_built; then
+  start=$(date +%s)
+  echo "ensure-pulumi: building pulumi-language-go (sdk/v3 $go_version)..." >&2
+  (cd "$go_module" && go build -trimpath -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$go_version" \
+    -o "$bin/.pulumi-language-go.tmp" github.com/pulumi/pulumi/sdk/v3/go/pulumi-language-go)
+  mv -f "$bin/.pulumi-language-go.tmp" "$bin/pulumi-language-go"
+  echo "$go_version" >"$bin/.pulumi-language-go.version"
+  echo "ensure-pulumi: built pulumi-language-go in $(( $(date +%s) - start )) s, $(du -h "$bin/pulumi-language-go" | cut -f1)" >&2
 fi
 # The dynamic-provider plugin is a script shipped with @pulumi/pulumi; it
 # resolves the SDK from the working directory, so one copy serves every clone.

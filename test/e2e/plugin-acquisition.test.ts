@@ -1,0 +1,116 @@
+// The engine gets the plugin `embedded` by itself, as it does an official provider's: a Python
+// program (test/e2e/programs/python-acquire, the SDK pulumi_embedded, whose pulumi-plugin.json
+// names the plugin and its version) runs with a PULUMI_HOME that has no plugin `embedded` and
+// plugin acquisition on. The release host is a loopback HTTP server serving what `npm run
+// release` writes (pulumi-resource-embedded-v<version>-<os>-<arch>.tar.gz); the engine is sent
+// there by PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES, as a mirror of the release host would be.
+import { strict as assert } from "node:assert";
+import { execFile } from "node:child_process";
+import { createReadStream, promises as fs } from "node:fs";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import * as os from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import { ENGINE_TIMEOUT_MS, ensureEngine, programsDir, repoRoot } from "./harness";
+import { S3, startService, type E2EService } from "./fixtures";
+import { PLUGIN_VERSION as version } from "../../provider/plugin/version";
+
+const execFileAsync = promisify(execFile);
+/** The engine's names for this machine's OS and architecture, as in the archives' names. */
+const platform = `${os.platform()}-${os.arch() === "x64" ? "amd64" : os.arch()}`;
+
+describe("e2e: the engine fetches the plugin embedded from a release server (Python SDK, acquisition on)", function () {
+    this.timeout(ENGINE_TIMEOUT_MS);
+    let svc: E2EService;
+    let server: http.Server;
+    let releaseDir: string;
+    let tmp: string;
+    const requested: string[] = [];
+    let stack: Stack;
+    let home: string;
+
+    before(async function () {
+        this.timeout(30 * 60_000);
+        const engine = await ensureEngine();
+        const { stdout } = await execFileAsync("bash", [path.join(repoRoot, "scripts", "ensure-python.sh")], { cwd: repoRoot });
+        const venv = stdout.trim().split("\n").pop() ?? "";
+        tmp = await fs.mkdtemp(path.join(os.tmpdir(), "embedded-acquire-"));
+        releaseDir = path.join(tmp, "release");
+        await execFileAsync(process.execPath, [path.join(repoRoot, "scripts", "release.js"), "--out", releaseDir, "--plugin-only"], { cwd: repoRoot });
+        server = http.createServer((req, res) => {
+            requested.push(`${req.method} ${req.url}`);
+            const file = path.join(releaseDir, path.basename(decodeURIComponent((req.url ?? "/").split("?")[0])));
+            fs.stat(file).then(
+                (stat) => {
+                    res.writeHead(200, { "content-type": "application/gzip", "content-length": stat.size });
+                    createReadStream(file).pipe(res);
+                },
+                () => res.writeHead(404).end(),
+            );
+        });
+        await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+        const port = (server.address() as AddressInfo).port;
+        svc = await startService();
+        home = path.join(tmp, "home");
+        const backend = path.join(tmp, "backend");
+        await fs.mkdir(backend, { recursive: true });
+        const workDir = path.join(tmp, "program");
+        await fs.cp(path.join(programsDir, "python-acquire"), workDir, { recursive: true });
+        const env: Record<string, string> = {
+            ...engine.env,
+            PATH: `${path.join(venv, "bin")}${path.delimiter}${engine.env.PATH}`,
+            PULUMI_HOME: home,
+            PULUMI_BACKEND_URL: `file://${backend}`,
+            PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false",
+            // The plugin's source (the default, github://api.github.com/pulumi/pulumi-embedded, or a
+            // configured release URL naming the project) is redirected to the loopback server.
+            PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `pulumi-embedded=http://127.0.0.1:${port}/`,
+        };
+        const workspace = await LocalWorkspace.create({ workDir, pulumiHome: home, pulumiCommand: engine.command, envVars: env });
+        stack = await Stack.create("acquire", workspace);
+        await stack.setAllConfig({
+            "embedded:baseUrl": { value: svc.baseUrl },
+            "embedded:clientId": { value: svc.clientId },
+            "embedded:clientSecret": { value: svc.clientSecret, secret: true },
+            "embedded:accountId": { value: svc.accountId },
+        });
+    });
+
+    after(async function () {
+        await stack?.destroy().catch(() => undefined);
+        server?.close();
+        await svc?.service.stop();
+        if (tmp) await fs.rm(tmp, { recursive: true, force: true });
+    });
+
+    it("npm run release names the archives as the engine asks for them", async () => {
+        const names = await fs.readdir(releaseDir);
+        for (const p of ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64"]) {
+            assert.ok(names.includes(`pulumi-resource-embedded-v${version}-${p}.tar.gz`), `${p}'s archive in ${names.join(", ")}`);
+        }
+    });
+
+    it("up installs the plugin from the server by itself, then uses it", async () => {
+        await assert.rejects(fs.access(path.join(home, "plugins", `resource-embedded-v${version}`)), "no plugin embedded before the run");
+        const result = await stack.up();
+        assert.equal(result.outputs.connectorId?.value, S3);
+        assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [S3], "the connector is added on the service");
+        assert.deepEqual(
+            requested.filter((r) => r.includes("pulumi-resource-embedded")),
+            [`GET /pulumi-resource-embedded-v${version}-${platform}.tar.gz`],
+            `the engine asked for this platform's archive once: ${requested.join(", ")}`,
+        );
+        const installed = await fs.readdir(path.join(home, "plugins", `resource-embedded-v${version}`));
+        assert.ok(installed.includes("pulumi-resource-embedded"), `the plugin is in the plugin cache: ${installed.join(", ")}`);
+    });
+
+    it("the next run takes the installed plugin: no download", async () => {
+        const before = requested.length;
+        await stack.preview({ refresh: true, expectNoChanges: true });
+        assert.equal(requested.length, before, `no request to the server: ${requested.slice(before).join(", ")}`);
+        await stack.destroy();
+        assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), []);
+    });
+});

@@ -1,0 +1,249 @@
+// The life of examples/<language>-sub-account under the real engine, for the programs written
+// with a generated SDK (Python, Go): the program of examples/yaml-sub-account in that language,
+// with the plugin `embedded` installed into the hermetic PULUMI_HOME as a user does. One stack:
+// up (the service holds exactly the program's connectors and configurations, the explicit
+// provider's in the second customer's sub-account), the drift check clean, an out-of-band
+// Configure caught and repaired, the delete guard's refusal printed once per connector, destroy.
+// Canaries (the first customer's client secret, every Password value from `pulumi config set
+// --secret`, a Text value written in the program) never appear in `pulumi stack export`, the
+// backend's files, anything the engine printed or the service's log.
+import { strict as assert } from "node:assert";
+import { randomBytes } from "node:crypto";
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, repoRoot, resourceName, type StateResource } from "./harness";
+import { connectorId, FACEBOOK, fieldValue, OutOfBandClient, S3, startService, type E2EService } from "./fixtures";
+import { diagnostics, engineFailure, occurrences, STACK_FRAME } from "./plugin-fixtures";
+import type { SeededCustomer } from "../../harness/local-service";
+
+const SEGMENT = connectorId("Segment");
+
+export interface SdkExample {
+    /** The language, as test titles name it. */
+    language: string;
+    /** The directory name under examples/. */
+    example: string;
+    /** The program file (relative to the example) holding the S3 access key id literal. */
+    programFile: string;
+    /** That literal, as written in the program: the test puts the Text canary in its place. */
+    accessKeyLiteral: string;
+    /** What the README must say to install the SDK (a pattern). */
+    installStep: RegExp;
+    /** Prepares the language's toolchain (once); returns the environment of every engine run. */
+    prepare(engineEnv: Record<string, string>): Promise<Record<string, string>>;
+    /** Adapts the program's copy (in test/e2e/programs/.work/) to its place, before the first run. */
+    adapt?(workDir: string, env: Record<string, string>): Promise<void>;
+}
+
+function canary(label: string): string {
+    return `canary-${label}-${randomBytes(6).toString("hex")}`;
+}
+
+/** Every resource of the stack's state, providers included (secrets decrypted). */
+async function allResources(stack: E2EStack): Promise<(StateResource & { provider?: string })[]> {
+    const deployment = await stack.stack.exportStack();
+    return (deployment.deployment as { resources?: (StateResource & { provider?: string })[] }).resources ?? [];
+}
+
+/** The keys of Pulumi.yaml's `config:` section, each with whether it is a secret. */
+function declaredConfig(pulumiYaml: string): Map<string, boolean> {
+    const keys = new Map<string, boolean>();
+    const section = pulumiYaml.split(/^config:\n/m)[1] ?? "";
+    let current: string | undefined;
+    for (const line of section.split("\n")) {
+        if (/^\S/.test(line)) break;
+        const key = /^ {2}(\w+):\s*$/.exec(line);
+        if (key) keys.set((current = key[1]), false);
+        else if (current && /^ {4}secret:\s*true\s*$/.test(line)) keys.set(current, true);
+    }
+    return keys;
+}
+
+export function describeSdkExample(example: SdkExample): void {
+    const exampleDir = path.join(repoRoot, "examples", example.example);
+
+    describe(`e2e: examples/${example.example} (${example.language}, the generated SDK, the plugin embedded)`, function () {
+        this.timeout(ENGINE_TIMEOUT_MS);
+        const clientSecret = canary("client");
+        const s3Password = canary("s3-password");
+        const facebookPassword = canary("facebook-password");
+        const segmentPassword = canary("segment-password");
+        const textValue = canary("text");
+        const partnerClientSecret = "other-secret"; // the second seeded customer's: fixed by the service
+        const canaries = [clientSecret, s3Password, facebookPassword, segmentPassword, textValue, partnerClientSecret];
+        let svc: E2EService;
+        let partner: SeededCustomer;
+        let partnerOutOfBand: OutOfBandClient;
+        let stack: E2EStack;
+        let connectionId: string | undefined;
+        let keysSet = new Set<string>();
+
+        before(async function () {
+            this.timeout(30 * 60_000);
+            const engine = await ensureEngine();
+            const env = await example.prepare(engine.env);
+            svc = await startService({ firstCustomer: { clientSecret } });
+            partner = svc.service.customers[1];
+            assert.equal(partner.clientSecret, partnerClientSecret, "the second customer's seeded secret");
+            partnerOutOfBand = new OutOfBandClient(svc.baseUrl, partner.clientId, partner.clientSecret);
+            const config = { partnerBaseUrl: svc.baseUrl, partnerClientId: partner.clientId, partnerAccountId: partner.subAccountIds[0] };
+            const secretConfig = {
+                s3SecretAccessKey: s3Password,
+                facebookClientSecret: facebookPassword,
+                partnerClientSecret,
+                partnerSegmentApiKey: segmentPassword,
+            };
+            keysSet = new Set([...Object.keys(config), ...Object.keys(secretConfig)]);
+            stack = await E2EStack.create({
+                program: example.example,
+                programDir: exampleDir,
+                name: example.example,
+                service: { baseUrl: svc.baseUrl, clientId: svc.clientId, clientSecret, accountId: svc.accountId },
+                config,
+                secretConfig,
+                env,
+            });
+            // The Text canary is a plain value written in the program, as the program's values are.
+            const file = path.join(stack.workDir, example.programFile);
+            const program = await fs.readFile(file, "utf8");
+            assert.equal(occurrences(program, example.accessKeyLiteral), 1, `${example.programFile} has ${example.accessKeyLiteral} once`);
+            await fs.writeFile(file, program.replace(example.accessKeyLiteral, textValue));
+            await example.adapt?.(stack.workDir, env);
+        });
+
+        after(async function () {
+            if (connectionId) await svc.service.deleteConnection(connectionId).catch(() => undefined);
+            await stack?.dispose();
+            await svc?.service.stop();
+        });
+
+        it("the README gives every command and sets every config key the program requires", async () => {
+            const readme = await fs.readFile(path.join(exampleDir, "README.md"), "utf8");
+            const declared = declaredConfig(await fs.readFile(path.join(exampleDir, "Pulumi.yaml"), "utf8"));
+            assert.match(readme, example.installStep, "the README installs the SDK");
+            assert.match(readme, /plugin install/);
+            for (const key of ["baseUrl", "clientId", "accountId"]) assert.match(readme, new RegExp(`pulumi config set embedded:${key} `));
+            assert.match(readme, /pulumi config set --secret embedded:clientSecret /);
+            assert.match(readme, /^pulumi up$/m);
+            assert.match(readme, /^pulumi preview --refresh --expect-no-changes/m);
+            assert.ok(declared.size >= 6, `config keys in Pulumi.yaml: ${[...declared.keys()].join(", ")}`);
+            for (const [key, secret] of declared) {
+                const command = secret ? `pulumi config set --secret ${key}` : `pulumi config set ${key} `;
+                assert.ok(readme.includes(command), `the README sets ${key}: \`${command}\``);
+                assert.ok(keysSet.has(key), `the test sets ${key}`);
+            }
+        });
+
+        it("up adds and configures exactly the program's connectors, each in its customer's sub-account", async () => {
+            await stack.up();
+            const outputs = await stack.outputValues();
+            assert.deepEqual(
+                [outputs.accountId, outputs.sourceConnectorId, outputs.sourceName, outputs.destinationConnectorId, outputs.destinationName],
+                [svc.accountId, S3, "Amazon S3", FACEBOOK, "Facebook Custom Audiences"],
+            );
+            assert.deepEqual([outputs.sourceConfigured, outputs.destinationConfigured, outputs.partnerConfigured], [true, true, true]);
+            assert.deepEqual([outputs.partnerAccountId, outputs.partnerConnectorName], [partner.subAccountIds[0], "Segment"]);
+
+            const added = await svc.outOfBand.listAdded(svc.accountId);
+            assert.deepEqual(added.map((c) => c.connectorId).sort(), [S3, FACEBOOK].sort());
+            const s3 = await svc.outOfBand.getConfiguration(svc.accountId, S3);
+            assert.equal(fieldValue(s3, "bucket"), "acme-exports");
+            assert.ok(fieldValue(s3, "accessKeyId") === textValue, "the access key id is the program's Text value");
+            assert.equal(fieldValue(s3, "fileFormats"), "csv,parquet");
+            assert.equal(fieldValue(s3, "maxFileSizeMb"), "512");
+            const facebook = await svc.outOfBand.getConfiguration(svc.accountId, FACEBOOK);
+            assert.equal(fieldValue(facebook, "permissions"), "read,audiences");
+            for (const other of svc.service.customers[0].subAccountIds.slice(1)) {
+                assert.deepEqual(await svc.outOfBand.addedIds(other), [], `sub-account ${other} of the first customer is untouched`);
+            }
+            // The explicit provider: Segment in the second customer's sub-account, and only there.
+            const partnerAdded = await partnerOutOfBand.listAdded(partner.subAccountIds[0]);
+            assert.deepEqual(partnerAdded.map((c) => [c.connectorId, c.configured]), [[SEGMENT, true]]);
+            assert.equal(fieldValue(await partnerOutOfBand.getConfiguration(partner.subAccountIds[0], SEGMENT), "eventTypes"), "track,identify");
+
+            const resources = await allResources(stack);
+            const explicit = resources.find((r) => r.type === "pulumi:providers:embedded" && resourceName(r) === "partner");
+            assert.ok(explicit, `the explicit provider is in the state: ${resources.map(resourceName).join(", ")}`);
+            for (const [name, explicitProvider] of [["s3SourceConfiguration", false], ["partnerSegmentSource", true], ["partnerSegmentSourceConfiguration", true]] as const) {
+                const provider = resources.find((r) => resourceName(r) === name)?.provider ?? "";
+                if (explicitProvider) assert.ok(provider.startsWith(`${explicit.urn}::`), `${name} uses the explicit provider: ${provider}`);
+                else assert.match(provider, /::pulumi:providers:embedded::default/, `${name} uses the default provider`);
+            }
+        });
+
+        it("no canary in `pulumi stack export`, the backend's files or the stack's config file; secrets kept as ciphertext", async () => {
+            const exported = await stack.exportText();
+            const backend = await stack.backendText();
+            const stackConfig = await stack.stackConfigText();
+            assert.match(exported, /s3SourceConfiguration/, "the export holds the configurations");
+            for (const value of canaries) {
+                assertNoSecret(exported, value, "pulumi stack export");
+                assertNoSecret(backend, value, "the backend's files");
+                assertNoSecret(stackConfig, value, "Pulumi.<stack>.yaml");
+            }
+            const deployment = JSON.parse(exported) as { deployment: { resources: { urn: string; type: string; inputs?: Record<string, unknown> }[] } };
+            const explicit = deployment.deployment.resources.find((r) => r.type === "pulumi:providers:embedded" && r.urn.endsWith("::partner"));
+            assert.match(JSON.stringify(explicit?.inputs?.clientSecret), /ciphertext/, "the explicit provider's clientSecret");
+            for (const name of ["s3SourceConfiguration", "facebookDestinationConfiguration", "partnerSegmentSourceConfiguration"]) {
+                const r = deployment.deployment.resources.find((x) => x.urn.endsWith(`::${name}`));
+                assert.match(JSON.stringify(r?.inputs?.secretConfig), /ciphertext/, `${name}'s secretConfig`);
+            }
+        });
+
+        it("the drift check passes after up", async () => {
+            await stack.preview({ refresh: true, expectNoChanges: true });
+        });
+
+        it("an out-of-band Configure fails the drift check; up --refresh puts the program's values back", async () => {
+            await svc.outOfBand.configure(svc.accountId, S3, { bucket: "changed-by-hand", accessKeyId: "AKIAOUTOFBAND", region: "us-east-1", secretAccessKey: "typed-in-a-console" });
+            const text = await stack.expectFailure((s) => s.preview({ refresh: true, expectNoChanges: true }));
+            assert.match(text, /no changes were expected/i);
+            assert.match(text, /~\s+embedded:index:ConnectorConfiguration s3SourceConfiguration update/);
+            assert.doesNotMatch(text, /~\s+embedded:index:ConnectorConfiguration facebookDestinationConfiguration update/);
+            const repaired = await stack.up({ refresh: true });
+            assert.equal(repaired.summary.resourceChanges?.update, 1, JSON.stringify(repaired.summary.resourceChanges));
+            assert.equal(fieldValue(await svc.outOfBand.getConfiguration(svc.accountId, S3), "bucket"), "acme-exports");
+            await stack.preview({ refresh: true, expectNoChanges: true });
+        });
+
+        it("destroy refuses while a connection uses the connectors, once per connector, without a stack trace", async () => {
+            connectionId = await svc.service.createConnection(svc.accountId, S3, FACEBOOK);
+            const failure = await engineFailure(() => stack.destroy());
+            const blocks = [...diagnostics(failure.printed).values()].join("\n");
+            for (const [id, name] of [[S3, "Amazon S3"], [FACEBOOK, "Facebook Custom Audiences"]] as const) {
+                const times = occurrences(blocks, `(${id}) from sub-account ${svc.accountId}`);
+                assert.equal(times, 1, `the refusal for ${name} is printed once in the Diagnostics, not ${times} times:\n${blocks}`);
+                const line = blocks.split("\n").find((l) => l.includes(`(${id}) from sub-account`)) ?? "";
+                assert.ok(line.includes(`"${name}"`), `names the connector: ${line}`);
+                assert.match(line, /delete (those|the) connections/i, `says what to do: ${line}`);
+            }
+            assert.doesNotMatch(blocks, STACK_FRAME, `no stack trace:\n${blocks}`);
+            const added = await svc.outOfBand.listAdded(svc.accountId);
+            assert.deepEqual(added.map((c) => c.connectorId).sort(), [S3, FACEBOOK].sort(), "nothing used was removed");
+        });
+
+        it("once the connection is deleted, destroy empties both customers' sub-accounts", async () => {
+            assert.ok(connectionId, "the connection of the previous test");
+            await svc.service.deleteConnection(connectionId);
+            connectionId = undefined;
+            const result = await stack.destroy();
+            assert.equal(result.summary.result, "succeeded");
+            assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), []);
+            assert.deepEqual(await partnerOutOfBand.addedIds(partner.subAccountIds[0]), []);
+            assert.deepEqual(await stack.resources(), []);
+        });
+
+        it("no canary in anything the engine printed, the backend's files (every checkpoint) or the service's log", async () => {
+            const printed = stack.engineOutput();
+            assert.match(printed, /s3SourceConfiguration/, "the engine output was captured");
+            const backend = await stack.backendText();
+            const log = svc.logs.join("");
+            assert.match(log, /\/es\/v2\/connectors/, "the service log was captured");
+            for (const value of canaries) {
+                assertNoSecret(printed, value, "the engine's output");
+                assertNoSecret(backend, value, "the backend's files");
+                assertNoSecret(log, value, "the service's log");
+            }
+        });
+    });
+}
