@@ -214,27 +214,39 @@ export async function phase(
 
 /**
  * The second `up` after a killed one refused the connectors that run added, each naming its
- * pending-Add record: adopt exactly those, as the message says, and `up` again (2 if that
- * converges; 0 if a refusal named no record, or the third run fails).
+ * pending-Add record: adopt exactly those, as the message says, and `up` again. The engine
+ * stops at its first failed steps, so one run names only the refusals in flight: each later
+ * run must name new ones (a user repeats the same step), at most once per connector. 2 if it
+ * converges; 0 if a refusal named no record, a run named nothing new, or the runs ran out.
  */
 async function adoptWhatTheKilledRunAdded(stack: E2EStack, error: unknown, notes: string[]): Promise<0 | 2> {
-  const text = error instanceof Error ? error.message : String(error);
-  const refused = [...text.matchAll(/\(([0-9A-Za-z]{16})\) is already added to sub-account \S+, outside this resource\. (A pending-Add record)?/g)];
-  if (refused.length === 0 || refused.some((m) => m[2] === undefined)) {
-    notes.push("up #2: a refusal that names no pending-Add record");
-    return 0;
-  }
-  const ids = new Set(refused.map((m) => m[1]));
+  const adopted = new Set<string>();
   const connectors = JSON.parse((await stack.stack.getConfig("connectors")).value) as { connectorId: string; adoptExisting?: boolean }[];
-  await stack.setConfig({ connectors: connectors.map((c) => (ids.has(c.connectorId) ? { ...c, adoptExisting: true } : c)) });
-  notes.push(`up #2 refused ${ids.size} connector(s) the killed run added, naming its records; adopted as the message says`);
-  try {
-    await stack.up();
-    return 2;
-  } catch (again) {
-    notes.push(`up #3 (after adopting): ${firstLine(again)}`);
-    return 0;
+  let failure = error;
+  for (let run = 3; run <= connectors.length + 2; run++) {
+    const text = failure instanceof Error ? failure.message : String(failure);
+    const refused = [...text.matchAll(/\(([0-9A-Za-z]{16})\) is already added to sub-account \S+, outside this resource\. (A pending-Add record)?/g)];
+    if (refused.length === 0 || refused.some((m) => m[2] === undefined)) {
+      notes.push(`up #${run - 1}: a refusal that names no pending-Add record`);
+      return 0;
+    }
+    const named = refused.map((m) => m[1]).filter((id) => !adopted.has(id));
+    if (named.length === 0) {
+      notes.push(`up #${run - 1}: refused connectors already adopted`);
+      return 0;
+    }
+    for (const id of named) adopted.add(id);
+    await stack.setConfig({ connectors: connectors.map((c) => (adopted.has(c.connectorId) ? { ...c, adoptExisting: true } : c)) });
+    notes.push(`up #${run - 1} refused ${named.length} connector(s) the killed run added, naming its records; adopted as the message says`);
+    try {
+      await stack.up();
+      return 2;
+    } catch (again) {
+      failure = again;
+      notes.push(`up #${run} (after adopting): ${firstLine(again)}`);
+    }
   }
+  return 0;
 }
 
 export async function faultCount(svc: ChaosService): Promise<number> {

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { repoRoot } from "../../harness/engine";
 import { parseCompatArgs } from "./compat";
+import { renderCompatibility } from "./compat-report";
 
 describe("compatibility matrix: which cells run, and when COMPATIBILITY.md is written", () => {
   it("runs every cell by default and writes nothing unless --write is given", () => {
@@ -23,5 +24,14 @@ describe("compatibility matrix: which cells run, and when COMPATIBILITY.md is wr
     const compat = steps.filter((step) => step.startsWith("node dist/test/consumer/compat.js"));
     assert.equal(compat.length, 1, pkg.scripts.test);
     assert.deepEqual(parseCompatArgs(compat[0].split(/\s+/).slice(2)), { cells: ["b", "c"], write: false });
+  });
+
+  it("writing the table keeps the Python and Go part, which other tests measure, as it is", () => {
+    const tracked = readFileSync(path.join(repoRoot, "COMPATIBILITY.md"), "utf8");
+    const part = /<!-- languages:begin[\s\S]*?<!-- languages:end -->/.exec(tracked)?.[0];
+    assert.ok(part, "COMPATIBILITY.md has its languages part");
+    const written = renderCompatibility([], tracked, ">=3.139.0 <4.0.0", new Date("2026-11-25T00:00:00Z"));
+    assert.ok(written.includes(part), "the part is carried over");
+    assert.equal(written.split("<!-- languages:begin").length, 2, "once");
   });
 });

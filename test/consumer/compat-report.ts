@@ -86,5 +86,10 @@ export function renderCompatibility(results: CellResult[], previous: string, pee
     "",
     `<!-- compat-results ${JSON.stringify(rows)} -->`,
     "",
+    // The other languages' part is measured elsewhere (its own marker says where): kept as it is.
+    ...(LANGUAGES_PART.exec(previous)?.[0] ?? "").split("\n"),
   ].join("\n");
 }
+
+/** The Python and Go part of COMPATIBILITY.md, between its markers. */
+const LANGUAGES_PART = /<!-- languages:begin[\s\S]*?<!-- languages:end -->\n?/;

@@ -32,8 +32,6 @@ type ConnectorConfiguration struct {
 	LastUpdated pulumi.IntPtrOutput `pulumi:"lastUpdated"`
 	// Name of the configuration. Default: the service's.
 	Name pulumi.StringPtrOutput `pulumi:"name"`
-	// Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed.
-	SecretConfig pulumi.MapOutput `pulumi:"secretConfig"`
 	// Name of the key in the service's secret manager. Default: the service's.
 	SecretName pulumi.StringPtrOutput `pulumi:"secretName"`
 	// The non-Password field values, as the service returns them (strings; Multi-Select comma-separated). A secret, like the secretConfig they come from; compared on every diff, so a value changed out of band shows as an update.
@@ -58,7 +56,6 @@ func NewConnectorConfiguration(ctx *pulumi.Context,
 	}
 	secrets := pulumi.AdditionalSecretOutputs([]string{
 		"fingerprint",
-		"secretConfig",
 		"values",
 	})
 	opts = append(opts, secrets)
@@ -103,7 +100,7 @@ type connectorConfigurationArgs struct {
 	ConnectorId string `pulumi:"connectorId"`
 	// Name of the configuration. Default: the service's.
 	Name *string `pulumi:"name"`
-	// Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed.
+	// Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only (not an output: the `fingerprint` output shows that it changed).
 	SecretConfig map[string]interface{} `pulumi:"secretConfig"`
 	// Name of the key in the service's secret manager. Default: the service's.
 	SecretName *string `pulumi:"secretName"`
@@ -119,7 +116,7 @@ type ConnectorConfigurationArgs struct {
 	ConnectorId pulumi.StringInput
 	// Name of the configuration. Default: the service's.
 	Name pulumi.StringPtrInput
-	// Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed.
+	// Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only (not an output: the `fingerprint` output shows that it changed).
 	SecretConfig pulumi.MapInput
 	// Name of the key in the service's secret manager. Default: the service's.
 	SecretName pulumi.StringPtrInput
@@ -200,11 +197,6 @@ func (o ConnectorConfigurationOutput) LastUpdated() pulumi.IntPtrOutput {
 // Name of the configuration. Default: the service's.
 func (o ConnectorConfigurationOutput) Name() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringPtrOutput { return v.Name }).(pulumi.StringPtrOutput)
-}
-
-// Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed.
-func (o ConnectorConfigurationOutput) SecretConfig() pulumi.MapOutput {
-	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.MapOutput { return v.SecretConfig }).(pulumi.MapOutput)
 }
 
 // Name of the key in the service's secret manager. Default: the service's.

@@ -11,7 +11,7 @@ import (
 	"pulumi-embedded-connectors/sdk/go/embedded/internal"
 )
 
-// Field descriptors and non-secret state of a connector's configuration; Password fields never carry a value.
+// Field descriptors and state of a connector's configuration. The saved non-Password values come only from the Output form, as a secret; the Promise form leaves them out. Password fields never carry a value.
 func LookupConnectorConfiguration(ctx *pulumi.Context, args *LookupConnectorConfigurationArgs, opts ...pulumi.InvokeOption) (*LookupConnectorConfigurationResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupConnectorConfigurationResult
@@ -44,7 +44,7 @@ type LookupConnectorConfigurationResult struct {
 	Editable bool `pulumi:"editable"`
 	// The environment of the configuration.
 	Env string `pulumi:"env"`
-	// Descriptors of the secret fields; Password fields never carry a value.
+	// Descriptors of the secret fields, with their saved values (a secret; Output form only); Password fields never carry a value.
 	Fields []ConfigurationField `pulumi:"fields"`
 	// Unix seconds; 0 when never configured.
 	LastUpdated int `pulumi:"lastUpdated"`
@@ -121,7 +121,7 @@ func (o LookupConnectorConfigurationResultOutput) Env() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupConnectorConfigurationResult) string { return v.Env }).(pulumi.StringOutput)
 }
 
-// Descriptors of the secret fields; Password fields never carry a value.
+// Descriptors of the secret fields, with their saved values (a secret; Output form only); Password fields never carry a value.
 func (o LookupConnectorConfigurationResultOutput) Fields() ConfigurationFieldArrayOutput {
 	return o.ApplyT(func(v LookupConnectorConfigurationResult) []ConfigurationField { return v.Fields }).(ConfigurationFieldArrayOutput)
 }

@@ -29,7 +29,7 @@ class ConnectorConfigurationArgs:
         The set of arguments for constructing a ConnectorConfiguration resource.
 
         :param pulumi.Input[_builtins.str] connector_id: The 16-character id of an added connector (pass the AddedConnector's `connectorId`). Changing it replaces the resource.
-        :param pulumi.Input[Mapping[str, Any]] secret_config: Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed.
+        :param pulumi.Input[Mapping[str, Any]] secret_config: Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only (not an output: the `fingerprint` output shows that it changed).
         :param pulumi.Input[_builtins.str] account_id: The sub-account. Default: the provider's `accountId` (stack config `embedded:accountId`, else the environment variable `EMBEDDED_ACCOUNT_ID`). Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] configuration_id: Default: the first secret configuration's id (the only one the service can save).
         :param pulumi.Input[_builtins.str] name: Name of the configuration. Default: the service's.
@@ -62,7 +62,7 @@ class ConnectorConfigurationArgs:
     @pulumi.getter(name="secretConfig")
     def secret_config(self) -> pulumi.Input[Mapping[str, Any]]:
         """
-        Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed.
+        Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only (not an output: the `fingerprint` output shows that it changed).
         """
         return pulumi.get(self, "secret_config")
 
@@ -141,7 +141,7 @@ class ConnectorConfiguration(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] configuration_id: Default: the first secret configuration's id (the only one the service can save).
         :param pulumi.Input[_builtins.str] connector_id: The 16-character id of an added connector (pass the AddedConnector's `connectorId`). Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] name: Name of the configuration. Default: the service's.
-        :param pulumi.Input[Mapping[str, Any]] secret_config: Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed.
+        :param pulumi.Input[Mapping[str, Any]] secret_config: Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only (not an output: the `fingerprint` output shows that it changed).
         :param pulumi.Input[_builtins.str] secret_name: Name of the key in the service's secret manager. Default: the service's.
         """
         ...
@@ -198,7 +198,7 @@ class ConnectorConfiguration(pulumi.CustomResource):
             __props__.__dict__["fingerprint"] = None
             __props__.__dict__["last_updated"] = None
             __props__.__dict__["values"] = None
-        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["fingerprint", "secretConfig", "values"])
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["fingerprint", "values"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(ConnectorConfiguration, __self__).__init__(
             'embedded:index:ConnectorConfiguration',
@@ -230,7 +230,6 @@ class ConnectorConfiguration(pulumi.CustomResource):
         __props__.__dict__["fingerprint"] = None
         __props__.__dict__["last_updated"] = None
         __props__.__dict__["name"] = None
-        __props__.__dict__["secret_config"] = None
         __props__.__dict__["secret_name"] = None
         __props__.__dict__["values"] = None
         return ConnectorConfiguration(resource_name, opts=opts, __props__=__props__)
@@ -298,14 +297,6 @@ class ConnectorConfiguration(pulumi.CustomResource):
         Name of the configuration. Default: the service's.
         """
         return pulumi.get(self, "name")
-
-    @_builtins.property
-    @pulumi.getter(name="secretConfig")
-    def secret_config(self) -> pulumi.Output[Mapping[str, Any]]:
-        """
-        Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed.
-        """
-        return pulumi.get(self, "secret_config")
 
     @_builtins.property
     @pulumi.getter(name="secretName")
