@@ -35,6 +35,8 @@ async function main(): Promise<void> {
   const repeat = repeatAt > 0 ? Number(process.argv[repeatAt + 1]) : 3;
   if (!Number.isInteger(repeat) || repeat < 1) throw new Error("--repeat takes a whole number from 1");
   const run = new Date().toISOString();
+  // Other work on the machine skews wall times: said beside the numbers.
+  const loadAtStart = os.loadavg()[0];
   const engine = await ensureEngine();
   const service = await startServiceProcess();
   const customer = service.customers[0];
@@ -71,7 +73,9 @@ async function main(): Promise<void> {
     await service.stop();
     await disposeEngine();
   }
-  const machine = `${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"}), Node ${process.version}, Pulumi CLI ${engine.command.version?.toString() ?? "unknown"}`;
+  const machine =
+    `${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"}), Node ${process.version}, Pulumi CLI ${engine.command.version?.toString() ?? "unknown"}, ` +
+    `load average (1 min) ${loadAtStart.toFixed(1)} at the start`;
   const command = `npm run bench:lookup-error -- --repeat ${repeat}`;
   await fs.writeFile(path.join(repoRoot, "bench", "lookup-error.json"), `${JSON.stringify({ run, machine, command, measurements }, null, 2)}\n`);
   const row = (host: string) => {
