@@ -49,6 +49,13 @@ function serviceError(error: unknown): Partial<grpc.StatusObject> {
   return { code: grpc.status.UNKNOWN, details: message };
 }
 
+function propertyDiffKind(kind: "add" | "delete" | "update", replaced: boolean): proto.PropertyDiff.Kind {
+  const Kind = proto.PropertyDiff.Kind;
+  if (kind === "add") return replaced ? Kind.ADD_REPLACE : Kind.ADD;
+  if (kind === "delete") return replaced ? Kind.DELETE_REPLACE : Kind.DELETE;
+  return replaced ? Kind.UPDATE_REPLACE : Kind.UPDATE;
+}
+
 function unary<Req, Res>(handle: (request: Req) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
   return (call, callback) => {
     handle(call.request).then(
@@ -135,10 +142,18 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
     diff: unary<proto.DiffRequest, proto.DiffResponse>(async (req) => {
       const type = resourceTypeOf(req.getUrn(), req.getType());
       const result = await type.implementation.diff(req.getId(), fromStruct(req.getOlds()).props, fromStruct(req.getNews()).props);
-      return new proto.DiffResponse()
+      const response = new proto.DiffResponse()
         .setChanges(result.changes ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE)
         .setReplacesList(result.replaces ?? [])
         .setDeletebeforereplace(result.deleteBeforeReplace ?? false);
+      if (!result.detailedDiff) return response;
+      // By path (`secretConfig.region`): the engine shows which fields the update writes.
+      const detailed = response.setHasdetaileddiff(true).getDetaileddiffMap();
+      for (const [path, { kind, inputDiff }] of Object.entries(result.detailedDiff)) {
+        const replaced = (result.replaces ?? []).includes(path.split(".")[0]);
+        detailed.set(path, new proto.PropertyDiff().setKind(propertyDiffKind(kind, replaced)).setInputdiff(inputDiff));
+      }
+      return response.setDiffsList([...new Set(Object.keys(result.detailedDiff).map((path) => path.split(".")[0]))]);
     }),
     create: unary<proto.CreateRequest, proto.CreateResponse>(async (req) => {
       const type = resourceTypeOf(req.getUrn(), req.getType());

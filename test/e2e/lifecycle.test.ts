@@ -105,12 +105,12 @@ describe("e2e: lifecycle (up, no-change preview, drift, out-of-band remove)", fu
         assert.equal(segment.configured, true);
         assert.equal(segment.lastUpdated, liveSegment.lastUpdated);
         assert.ok(Number(segment.lastUpdated) > 0, "lastUpdated is set");
-        const values = segment.values as Props;
-        assert.equal(values.workspace, "acme");
-        assert.equal(values.dataCenter, "EU");
-        assert.ok(!("apiKey" in values), "no Password value among the outputs' values");
-        assert.equal(typeof segment.fingerprint, "string");
-        assert.equal((configurations.s3Config.values as Props).region, "eu-west-1");
+        // A keyed digest per field, Password included; no value among the outputs.
+        const digests = segment.fieldDigests as Props;
+        assert.deepEqual(Object.keys(digests).sort(), ["apiKey", "batchSize", "dataCenter", "eventTypes", "workspace"]);
+        assert.ok(!("values" in segment) && !("fingerprint" in segment), "no value-bearing output");
+        assert.equal(segment.drift, "");
+        assert.ok(!JSON.stringify(configurations).includes("eu-west-1"), "no Select value among the outputs");
     });
 
     it("a second preview reports no changes", async () => {
