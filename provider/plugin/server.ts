@@ -79,6 +79,8 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
   // nothing can be checked against the service, so Check passes the inputs on, as the engine
   // itself does for a provider it could not configure.
   let settingsUnknown = false;
+  // The resources a refresh has just read, whose Diff has not come yet (see diff).
+  const readByRefresh = new Set<string>();
   return {
     getPluginInfo: unary<Empty, PluginInfo>(async () => new PluginInfo().setVersion(version)),
     getSchema: unary<proto.GetSchemaRequest, proto.GetSchemaResponse>(async () => {
@@ -132,6 +134,7 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
 
     check: unary<proto.CheckRequest, proto.CheckResponse>(async (req) => {
       const type = resourceTypeOf(req.getUrn(), req.getType());
+      readByRefresh.delete(req.getUrn()); // an update's Diff follows its Check
       const olds = fromStruct(req.getOlds());
       const news = fromStruct(req.getNews());
       const result = settingsUnknown ? { inputs: news.props, failures: [] } : await type.implementation.check(olds.props, news.props, news.secrets);
@@ -146,7 +149,12 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
         .setChanges(result.changes ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE)
         .setReplacesList(result.replaces ?? [])
         .setDeletebeforereplace(result.deleteBeforeReplace ?? false);
-      if (!result.detailedDiff) return response;
+      // A refresh calls Diff right after its Read (no Check between), with the outputs just read
+      // as olds, and shows a detailed diff's paths against those outputs, where the input-only
+      // secretConfig is absent: `secretConfig.region` would read `- secretConfig: [secret]`.
+      // Without a detailed diff the engine shows the outputs that changed instead:
+      // `fieldDigests.region` and `drift` (docs/DESIGN.md, "Drift by field, without values").
+      if (readByRefresh.delete(req.getUrn()) || !result.detailedDiff) return response;
       // By path (`secretConfig.region`): the engine shows which fields the update writes.
       const detailed = response.setHasdetaileddiff(true).getDetaileddiffMap();
       for (const [path, { kind, inputDiff }] of Object.entries(result.detailedDiff)) {
@@ -186,6 +194,7 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
       const result = await type.implementation.read(req.getId(), state.props);
       const response = new proto.ReadResponse().setId(result.id ?? "");
       if (!result.id) return response; // gone: refresh drops it
+      readByRefresh.add(req.getUrn());
       response.setProperties(outgoing(type, result.props ?? {}, arrived, "outputs"));
       return response.setInputs(outgoing(type, result.inputs ?? oldInputs.props, arrived, "inputs"));
     }),

@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, type ProgramConfigValue } from "./harness";
 import { connectorsStack, SEGMENT, startService, type E2EService } from "./fixtures";
 import { pluginStack } from "./plugin-fixtures";
-import { assertNoValue, assertQuiet, fieldsMarkedChanged, withoutStackOutputs } from "./drift-display";
+import { assertNoValue, assertQuiet, assertSecretConfigKept, fieldsMarkedChanged, updateStepOf, withoutStackOutputs } from "./drift-display";
 
 /** Segment's settable fields (service/seed/catalogue.ts, "apiKey"). */
 const FIELDS = ["apiKey", "workspace", "dataCenter", "eventTypes", "batchSize", "backfillFrom"];
@@ -25,12 +25,13 @@ const CHANGES: { type: string; field: keyof typeof PROGRAM; value: ProgramConfig
     { type: "Multi-Select", field: "eventTypes", value: ["purchase"], shown: ["track", "identify", "purchase"] },
 ];
 
-const hosts: { host: string; create(svc: E2EService, config: Record<string, ProgramConfigValue>, secrets: Record<string, ProgramConfigValue>): Promise<E2EStack> }[] = [
-    { host: "dynamic provider", create: (svc, config, secretConfig) => connectorsStack(svc, "drift-by-field-dynamic", config, secretConfig) },
-    { host: "plugin", create: (svc, config, secretConfig) => pluginStack(svc, "drift-by-field-plugin", { config, secretConfig }) },
+/** `detailedDiff`: whether the host's update names the fields it writes (`secretConfig.<field>`); the dynamic host has none. */
+const hosts: { host: string; detailedDiff: boolean; create(svc: E2EService, config: Record<string, ProgramConfigValue>, secrets: Record<string, ProgramConfigValue>): Promise<E2EStack> }[] = [
+    { host: "dynamic provider", detailedDiff: false, create: (svc, config, secretConfig) => connectorsStack(svc, "drift-by-field-dynamic", config, secretConfig) },
+    { host: "plugin", detailedDiff: true, create: (svc, config, secretConfig) => pluginStack(svc, "drift-by-field-plugin", { config, secretConfig }) },
 ];
 
-for (const { host, create } of hosts) {
+for (const { host, detailedDiff, create } of hosts) {
     describe(`e2e: ${host}: drift names the fields, never the values`, function () {
         this.timeout(ENGINE_TIMEOUT_MS);
         const apiKey = `drift-key-${randomBytes(6).toString("hex")}`;
@@ -82,6 +83,10 @@ for (const { host, create } of hosts) {
                     assert.deepEqual(fieldsMarkedChanged(stdout, FIELDS), [field], `${command} names ${field}, and only it:\n${stdout}`);
                     assert.match(stdout, new RegExp(`changed out of band at \\S+: ${field}`), `${command} says it in words`);
                     assertNoValue(stdout, [...shown, apiKey], command);
+                    assertSecretConfigKept(stdout, command);
+                    if (detailedDiff && command.startsWith("preview")) {
+                        assert.deepEqual(fieldsMarkedChanged(updateStepOf(stdout), FIELDS), [field], `the planned update names ${field}, and only it:\n${stdout}`);
+                    }
                 }
                 assert.equal((await stack.up()).summary.resourceChanges?.update, 1, "up writes the program's configuration back");
             });
@@ -97,6 +102,10 @@ for (const { host, create } of hosts) {
                 assert.match(stdout, /only a Password can differ \(apiKey\), or the same values were written again/, `${command}:\n${stdout}`);
                 assert.deepEqual(fieldsMarkedChanged(stdout, FIELDS), ["apiKey"], `${command} names the Password field only:\n${stdout}`);
                 assertNoValue(stdout, ["rotated-by-a-colleague", apiKey], command);
+                assertSecretConfigKept(stdout, command);
+                if (detailedDiff && command.startsWith("preview")) {
+                    assert.deepEqual(fieldsMarkedChanged(updateStepOf(stdout), FIELDS), ["apiKey"], `the planned update writes the Password back:\n${stdout}`);
+                }
             }
             assert.equal((await stack.up()).summary.resourceChanges?.update, 1);
             assertQuiet((await stack.preview({ refresh: true, diff: true })).stdout, "the drift check after the repair");

@@ -20,6 +20,28 @@ export function fieldsMarkedChanged(text: string, fields: readonly string[]): st
     return fields.filter((field) => marked.some((line) => new RegExp(`\\b${field}\\b`).test(line)));
 }
 
+/**
+ * The properties an engine display prints under its first `(update)` row of a ConnectorConfiguration
+ * (up to the next resource row or the summary): what the update will write, by the provider's
+ * detailed diff.
+ */
+export function updateStepOf(text: string): string {
+    const lines = text.split("\n");
+    const start = lines.findIndex((line) => /ConnectorConfiguration: \(update\)$/.test(line));
+    if (start < 0) return "";
+    const rest = lines.slice(start + 1);
+    const end = rest.findIndex((line) => /^\S/.test(line) || /^\s*[~+-]?\s*[\w-]+:[\w/-]+:\w+: \(/.test(line));
+    return (end < 0 ? rest : rest.slice(0, end)).join("\n");
+}
+
+/**
+ * Asserts that a display marks no secretConfig as removed: the engine shows a detailed diff's
+ * input paths against the refreshed outputs, where the input-only secretConfig is absent.
+ */
+export function assertSecretConfigKept(text: string, where: string): void {
+    assert.ok(!/^\s*-\s+secretConfig\b/m.test(text), `${where} shows secretConfig as removed:\n${text}`);
+}
+
 /** Asserts that no value appears in `text` as a word (a digest's hex cannot contain one as a word). */
 export function assertNoValue(text: string, values: readonly string[], where: string): void {
     for (const value of values) {

@@ -146,6 +146,18 @@ describe("plugin: ConnectorConfiguration", () => {
     assert.deepEqual(await plugin.diff(URN, id, read.properties, inputs), { changes: DIFF_NONE, replaces: [] });
   });
 
+  it("a refresh's Diff (right after its Read) has no detailed diff; an update's (after its Check) names the field", async () => {
+    // The engine shows a refresh's detailed diff against the refreshed outputs, which hold no
+    // secretConfig (`- secretConfig: [secret]`); without one it shows the outputs that changed.
+    const { id, properties, inputs } = await created();
+    const changed = { ...inputs, secretConfig: secret({ ...CONFIG, apiKey: "rotated" }) };
+    const read = await plugin.read(URN, id, properties, inputs);
+    assert.deepEqual(await plugin.detailedDiff(URN, id, read.properties, changed), {}, "the refresh's Diff");
+    const news = (await plugin.check(URN, changed, inputs)).inputs;
+    assert.deepEqual(await plugin.detailedDiff(URN, id, read.properties, news), { "secretConfig.apiKey": "UPDATE" }, "the update's Diff");
+    assert.deepEqual(await plugin.detailedDiff(URN, id, read.properties, news), { "secretConfig.apiKey": "UPDATE" }, "a Diff without a Read before it");
+  });
+
   it("Read with properties after the connector was removed returns an empty id", async () => {
     const { id, properties, inputs } = await created();
     const added = urnOf("AddedConnector", "segment");
