@@ -41,7 +41,9 @@ export const ADDED_CONNECTOR = {
     transfer: { type: "boolean", description: "Whether initiating a transfer is applicable." },
     configured: {
       type: "boolean",
-      description: "Whether its configuration is saved, as of the last add or refresh (see ConnectorConfiguration.configured).",
+      description:
+        "Whether its configuration was saved when it was added or imported; not refreshed (a configuration saved " +
+        "after the add is no drift). ConnectorConfiguration.configured is the live one.",
     },
     description: { type: "string", description: "The service's description of the connector." },
     srcConnections: { type: "integer", description: "Connections using the connector as source, as last read." },

@@ -7,7 +7,7 @@ export const CONNECTOR_CONFIGURATION = {
     "The secret configuration of a connector (the service's Configure Connector, a PUT of the whole configuration). " +
     "Detects out-of-band writes through `lastUpdated`. Deleting it leaves the saved configuration in place (the " +
     "service has no \"unconfigure\"; the provider logs a warning): removing the connector (its AddedConnector) drops " +
-    "the configuration. Id: `<accountId>/<connectorId>`.",
+    "the configuration. Drift is shown by field name, never by value: `fieldDigests` and `drift`. Id: `<accountId>/<connectorId>`.",
   inputs: {
     connectorId: {
       type: "string",
@@ -33,13 +33,13 @@ export const CONNECTOR_CONFIGURATION = {
       required: true,
       secret: true,
       // Not an output: outputs reach the program in clear (`pulumi up --debug` prints them);
-      // the state keeps it among the inputs, and `fingerprint` shows a change.
+      // the state keeps it among the inputs, and `fieldDigests` shows which field changed.
       inputOnly: true,
       description:
         "Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; " +
         "Multi-Select: a list, or a comma-separated string), validated against the connector's live field " +
         'descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only ' +
-        "(not an output: the `fingerprint` output shows that it changed).",
+        "(not an output: the `fieldDigests` output shows which field changed).",
     },
   },
   outputs: {
@@ -52,18 +52,27 @@ export const CONNECTOR_CONFIGURATION = {
       type: "integer",
       description: "The lastUpdated our last write produced; a different lastUpdated means an out-of-band write.",
     },
-    values: {
+    fieldDigests: {
       type: { map: "string" },
-      secret: true,
       description:
-        "The non-Password field values, as the service returns them (strings; Multi-Select comma-separated). A " +
-        "secret, like the secretConfig they come from; compared on every diff, so a value changed out of band " +
-        "shows as an update.",
+        "Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig " +
+        "(Password fields included); a refresh recomputes those of the fields the service returns from their live " +
+        "values. An HMAC-SHA256 keyed by a key derived from the provider's client secret, which never leaves the " +
+        "provider: no value can be recovered or confirmed from a digest without the client secret. Not a secret, so " +
+        "that a drift display names the field that changed: `fieldDigests.<field>`.",
     },
-    fingerprint: {
+    digestKeyId: {
       type: "string",
-      secret: true,
-      description: "Keyed hash of the applied secretConfig (secret): shows a changed value without storing it.",
+      description:
+        "A short id of the key of `fieldDigests` (an HMAC of a constant under it, not the key). Another client secret " +
+        "gives another id: the digests cannot be compared, and the next update re-writes the configuration once.",
+    },
+    drift: {
+      type: "string",
+      description:
+        "Empty when the service holds what the last write of this resource applied. Else, set by a refresh, when the " +
+        "configuration was changed out of band and which fields, by name (e.g. `changed out of band at " +
+        "2026-01-02T03:04:05Z: region`); a changed Password, which the service never returns, is told in words.",
     },
   },
 } as const satisfies ResourceDefinition;

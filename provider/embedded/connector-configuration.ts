@@ -16,7 +16,7 @@ export interface ConnectorConfiguration extends ConnectorConfigurationOutputs {}
  * one with `pulumi import embedded:index:ConnectorConfiguration <name> <accountId>/<connectorId>`:
  * it brings the values the service returns, never Password values (add those to `secretConfig`;
  * the next `up` writes the configuration once). `secretConfig` is an input only: no output
- * carries its values (`fingerprint` shows that it changed).
+ * carries its values (`fieldDigests` shows which field changed, by name).
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class ConnectorConfiguration extends pulumi.CustomResource {

@@ -17,7 +17,12 @@ import type { Props } from "./wire";
 interface Implementation {
   /** `secretInputs`: the inputs that arrived secret (named by kind, never quoted, in failures). */
   check(olds: Props, news: Props, secretInputs?: Iterable<string>): Promise<{ inputs?: Props; failures?: { property: string; reason: string }[] }>;
-  diff(id: string, olds: Props, news: Props): Promise<{ changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }>;
+  /** `detailedDiff`: property path → change (the plugin's detailed diff), when the implementation names them. */
+  diff(
+    id: string,
+    olds: Props,
+    news: Props,
+  ): Promise<{ changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean; detailedDiff?: Record<string, { kind: "add" | "delete" | "update"; inputDiff: boolean }> }>;
   create(inputs: Props): Promise<{ id: string; outs?: Props }>;
   read(id: string, props?: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
   update(id: string, olds: Props, news: Props): Promise<{ outs?: Props }>;

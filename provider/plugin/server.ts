@@ -49,6 +49,13 @@ function serviceError(error: unknown): Partial<grpc.StatusObject> {
   return { code: grpc.status.UNKNOWN, details: message };
 }
 
+function propertyDiffKind(kind: "add" | "delete" | "update", replaced: boolean): proto.PropertyDiff.Kind {
+  const Kind = proto.PropertyDiff.Kind;
+  if (kind === "add") return replaced ? Kind.ADD_REPLACE : Kind.ADD;
+  if (kind === "delete") return replaced ? Kind.DELETE_REPLACE : Kind.DELETE;
+  return replaced ? Kind.UPDATE_REPLACE : Kind.UPDATE;
+}
+
 function unary<Req, Res>(handle: (request: Req) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
   return (call, callback) => {
     handle(call.request).then(
@@ -72,6 +79,8 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
   // nothing can be checked against the service, so Check passes the inputs on, as the engine
   // itself does for a provider it could not configure.
   let settingsUnknown = false;
+  // The resources a refresh has just read, whose Diff has not come yet (see diff).
+  const readByRefresh = new Set<string>();
   return {
     getPluginInfo: unary<Empty, PluginInfo>(async () => new PluginInfo().setVersion(version)),
     getSchema: unary<proto.GetSchemaRequest, proto.GetSchemaResponse>(async () => {
@@ -125,6 +134,7 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
 
     check: unary<proto.CheckRequest, proto.CheckResponse>(async (req) => {
       const type = resourceTypeOf(req.getUrn(), req.getType());
+      readByRefresh.delete(req.getUrn()); // an update's Diff follows its Check
       const olds = fromStruct(req.getOlds());
       const news = fromStruct(req.getNews());
       const result = settingsUnknown ? { inputs: news.props, failures: [] } : await type.implementation.check(olds.props, news.props, news.secrets);
@@ -135,10 +145,23 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
     diff: unary<proto.DiffRequest, proto.DiffResponse>(async (req) => {
       const type = resourceTypeOf(req.getUrn(), req.getType());
       const result = await type.implementation.diff(req.getId(), fromStruct(req.getOlds()).props, fromStruct(req.getNews()).props);
-      return new proto.DiffResponse()
+      const response = new proto.DiffResponse()
         .setChanges(result.changes ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE)
         .setReplacesList(result.replaces ?? [])
         .setDeletebeforereplace(result.deleteBeforeReplace ?? false);
+      // A refresh calls Diff right after its Read (no Check between), with the outputs just read
+      // as olds, and shows a detailed diff's paths against those outputs, where the input-only
+      // secretConfig is absent: `secretConfig.region` would read `- secretConfig: [secret]`.
+      // Without a detailed diff the engine shows the outputs that changed instead:
+      // `fieldDigests.region` and `drift` (docs/DESIGN.md, "Drift by field, without values").
+      if (readByRefresh.delete(req.getUrn()) || !result.detailedDiff) return response;
+      // By path (`secretConfig.region`): the engine shows which fields the update writes.
+      const detailed = response.setHasdetaileddiff(true).getDetaileddiffMap();
+      for (const [path, { kind, inputDiff }] of Object.entries(result.detailedDiff)) {
+        const replaced = (result.replaces ?? []).includes(path.split(".")[0]);
+        detailed.set(path, new proto.PropertyDiff().setKind(propertyDiffKind(kind, replaced)).setInputdiff(inputDiff));
+      }
+      return response.setDiffsList([...new Set(Object.keys(result.detailedDiff).map((path) => path.split(".")[0]))]);
     }),
     create: unary<proto.CreateRequest, proto.CreateResponse>(async (req) => {
       const type = resourceTypeOf(req.getUrn(), req.getType());
@@ -171,6 +194,7 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
       const result = await type.implementation.read(req.getId(), state.props);
       const response = new proto.ReadResponse().setId(result.id ?? "");
       if (!result.id) return response; // gone: refresh drops it
+      readByRefresh.add(req.getUrn());
       response.setProperties(outgoing(type, result.props ?? {}, arrived, "outputs"));
       return response.setInputs(outgoing(type, result.inputs ?? oldInputs.props, arrived, "inputs"));
     }),

@@ -202,7 +202,7 @@ function locate(id: string, props: Props): { accountId: string; connectorId: str
 }
 
 /**
- * Live fields; a connector that is not added any more → no id, so refresh drops it. Served
+ * Live fields (but `configured`: as of the add); a connector that is not added any more → no id, so refresh drops it. Served
  * from the process's listing of the sub-account: a refresh of N connectors lists once.
  */
 async function readStep(id: string, props: Props = {}): Promise<ReadResult> {
@@ -217,9 +217,14 @@ async function readStep(id: string, props: Props = {}): Promise<ReadResult> {
   settleRecord(accountId, connectorId);
   if (!view) return { id: "", props: {} };
   runtime().readAhead.notedAdded(client, accountId, connectorId, view.configured);
+  const outs = outputsOf(view, accountId, connectorId, adoptExisting);
+  // `configured` is as of the add or import, not refreshed: the configuration is saved after
+  // the add, so a refreshed one would show `false => true` at every first drift check, which
+  // is no drift. ConnectorConfiguration.configured is the live one.
+  if (typeof props.configured === "boolean") outs.configured = props.configured;
   return {
     id: `${accountId}/${connectorId}`,
-    props: outputsOf(view, accountId, connectorId, adoptExisting),
+    props: outs,
     inputs: { connectorId, accountId, adoptExisting },
   };
 }

@@ -53,7 +53,7 @@ export interface AddedConnectorOutputs {
   readonly supportedType: pulumi.Output<SupportedType>;
   /** Whether initiating a transfer is applicable. */
   readonly transfer: pulumi.Output<boolean>;
-  /** Whether its configuration is saved, as of the last add or refresh (see ConnectorConfiguration.configured). */
+  /** Whether its configuration was saved when it was added or imported; not refreshed (ConnectorConfiguration.configured is live). */
   readonly configured: pulumi.Output<boolean>;
   /** The service's description of the connector. */
   readonly description: pulumi.Output<string>;

@@ -1,7 +1,6 @@
 // Pure rules of ConnectorConfiguration: validation and normalisation of secretConfig against
-// the live field descriptors (the service's own rules, service/domain/configuration.ts), the
-// fingerprint, and value comparison.
-import { createHmac } from "node:crypto";
+// the live field descriptors (the service's own rules, service/domain/configuration.ts), and
+// what they leave as inputs. The digests that compare values are in field-digests.ts.
 import { isDeepStrictEqual } from "node:util";
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import type { ConnectorConfigurationView } from "../client";
@@ -143,26 +142,6 @@ export function normalisesTo(applied: unknown, given: unknown): boolean {
   return keys.length === Object.keys(applied).length && keys.every((k) => Object.hasOwn(applied, k) && sameNormalisedForm(applied[k], given[k]));
 }
 
-/** JSON with sorted object keys, so that equal configurations hash alike. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
-
-/**
- * HMAC-SHA256 of the canonical secretConfig, keyed by a random per-resource salt and the
- * resource id: a changed value changes it, and it cannot be matched against a dictionary
- * computed once for all users. Still a secret output, as defence in depth.
- */
-export function fingerprintOf(secretConfig: unknown, salt: string, accountId: string, connectorId: string): string {
-  const key = `pulumi-embedded-connectors/v1|${salt}|${accountId}/${connectorId}`;
-  return `hmac-sha256:${createHmac("sha256", key).update(canonicalJson(secretConfig)).digest("hex")}`;
-}
-
 /** The non-Password field values the service returns (Password values never come back). */
 export function valuesOf(view: ConnectorConfigurationView): Record<string, unknown> {
   const values: Record<string, unknown> = {};
@@ -170,49 +149,4 @@ export function valuesOf(view: ConnectorConfigurationView): Record<string, unkno
     if (field.type !== "Password" && field.value !== undefined && field.value !== null) values[field.id] = field.value;
   }
   return values;
-}
-
-function asList(value: unknown): string[] {
-  if (Array.isArray(value)) return value.map(String);
-  if (typeof value === "string") {
-    if (value.startsWith("[")) {
-      try {
-        const parsed: unknown = JSON.parse(value);
-        if (Array.isArray(parsed)) return parsed.map(String);
-      } catch {
-        // not JSON: fall through to comma-separated
-      }
-    }
-    return value === "" ? [] : value.split(",").map((v) => v.trim());
-  }
-  return [String(value)];
-}
-
-/**
- * What the service stores for a desired value, under each rule it could fall under: one form
- * for a normalised value (number, list); for a string, also its Number and Multi-Select forms,
- * since inputs stored before check normalised them still hold "100.0" or "a, b".
- */
-function storedForms(desired: unknown): string[] {
-  if (typeof desired === "number") return [String(desired)];
-  if (Array.isArray(desired)) return [desired.join(",")];
-  if (typeof desired !== "string") return [String(desired)];
-  const forms = [desired, desired.split(",").map((v) => v.trim()).join(",")];
-  const n = desired.trim() === "" ? NaN : Number(desired);
-  return Number.isFinite(n) ? [...forms, String(n)] : forms;
-}
-
-/**
- * Desired value vs the live one: the live value is one the service stores for it (see
- * storedForms), or, from a service that answers otherwise, the same number or list in another shape.
- */
-export function sameValue(desired: unknown, live: unknown): boolean {
-  if (typeof live === "string" && storedForms(desired).includes(live)) return true;
-  if (typeof desired === "number" && typeof live === "string" && live.trim() !== "") return Number(live) === desired;
-  if (Array.isArray(desired) || Array.isArray(live)) {
-    const a = asList(desired).sort();
-    const b = asList(live).sort();
-    return a.length === b.length && a.every((v, i) => v === b[i]);
-  }
-  return String(desired) === String(live);
 }

@@ -1,7 +1,6 @@
 // ConnectorConfiguration's provider implementation, loaded by the dynamic-provider process
 // at call time (see connector-configuration.ts). Rules: issue 3, ConnectorConfiguration.
 import { isDeepStrictEqual } from "node:util";
-import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { isId } from "../../contract/ids";
 import { inputSchema, secretAwareCheck, shown, typeFailures } from "../definitions/checks";
@@ -10,9 +9,11 @@ import type { ValuesOf } from "../definitions/property";
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
 import type { ConnectorConfigurationView } from "../client";
 import { accountIdFor, cachedConfiguration, currentClient, runtime } from "./runtime";
-import { descriptorsOf, fingerprintOf, normalisesTo, sameValue, validateSecretConfig, valuesOf } from "./configuration-rules";
+import { descriptorsOf, normalisesTo, validateSecretConfig, valuesOf } from "./configuration-rules";
+import { currentDigestKey, driftText, hiddenFieldChanges, secretConfigChanges, withoutLegacyOutputs, type DetailedDiff } from "./configuration-drift";
+import { digestKeyOf, digestsOfInputs, liveDigests, type DigestKey } from "./field-digests";
 import { accountIdProblem, splitId } from "./resource-ids";
-import { containsUnknown, isUnknown } from "../definitions/checks";
+import { isUnknown } from "../definitions/checks";
 import { failure, statusOf, withRequestId } from "./service-failures";
 import { countedStep } from "./engine-steps";
 
@@ -33,9 +34,10 @@ export const configurationOutputs = z.looseObject({
   lastUpdated: z.number(),
   /** The lastUpdated our own last write produced; differs from lastUpdated after an out-of-band write. */
   appliedLastUpdated: z.number(),
-  values: z.record(z.string(), z.unknown()),
-  fingerprint: z.string(),
-  fingerprintSalt: z.string(),
+  /** Field id → keyed digest (field-digests.ts); absent in a state written before them. */
+  fieldDigests: z.record(z.string(), z.string()).optional(),
+  digestKeyId: z.string().optional(),
+  drift: z.string().optional(),
 });
 export type ConfigurationOutputs = z.infer<typeof configurationOutputs>;
 
@@ -126,18 +128,36 @@ function sameAsApplied(olds: Props, inputs: Props): boolean {
 
 const REPLACE_KEYS = ["connectorId", "accountId"] as const;
 
-/** Replace on a new connector or sub-account; update on changed secrets, values or drift. */
-export async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {
+/**
+ * Replace on a new connector or sub-account; update on changed fields (by their digests), on
+ * changed names, and on a write made out of band. `detailedDiff` names what the update writes
+ * (`secretConfig.<field>`): the plugin hands it to the engine; the dynamic host has none, its
+ * refresh shows the same names in the `fieldDigests` and `drift` outputs.
+ */
+export async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult & { detailedDiff: DetailedDiff }> {
   const replaces: string[] = [];
+  const detailedDiff: DetailedDiff = {};
   const newAccount = news.accountId ?? safeAccount();
   for (const key of REPLACE_KEYS) {
     const value = key === "accountId" ? newAccount : news[key];
-    if (isUnknown(value) || value !== olds[key]) replaces.push(key);
+    if (isUnknown(value) || value !== olds[key]) {
+      replaces.push(key);
+      detailedDiff[key] = { kind: "update", inputDiff: true };
+    }
   }
   const parsed = configurationOutputs.safeParse(olds);
-  if (!parsed.success) return { changes: true, replaces };
+  if (!parsed.success) return { changes: true, replaces, detailedDiff: { ...detailedDiff, secretConfig: { kind: "update", inputDiff: true } } };
   const old = parsed.data;
-  return { changes: replaces.length > 0 || needsUpdate(old, news), replaces, deleteBeforeReplace: false };
+  for (const key of ["configurationId", "name", "secretName"] as const) {
+    const value = news[key];
+    if (value !== undefined && value !== null && value !== old[key]) detailedDiff[key] = { kind: "update", inputDiff: true };
+  }
+  Object.assign(detailedDiff, secretConfigChanges(old, news.secretConfig, currentDigestKey()));
+  const fieldsNamed = Object.keys(detailedDiff).some((path) => path.startsWith("secretConfig"));
+  // Written out of band since our last write, and no field tells how: a Password, or the same values.
+  if (old.lastUpdated !== old.appliedLastUpdated && !fieldsNamed) Object.assign(detailedDiff, await hiddenFieldChanges(old, news.secretConfig));
+  const changes = replaces.length > 0 || Object.keys(detailedDiff).length > 0;
+  return { changes, replaces, deleteBeforeReplace: false, detailedDiff };
 }
 
 function safeAccount(): string | undefined {
@@ -148,23 +168,7 @@ function safeAccount(): string | undefined {
   }
 }
 
-function needsUpdate(old: ConfigurationOutputs, news: Props): boolean {
-  if (old.lastUpdated !== old.appliedLastUpdated) return true; // written out of band since our last write
-  const desired = news.secretConfig;
-  if (containsUnknown(desired) || desired === null || typeof desired !== "object") return true;
-  if (fingerprintOf(desired, old.fingerprintSalt, old.accountId, old.connectorId) !== old.fingerprint) return true;
-  const wanted = desired as Props;
-  for (const [key, live] of Object.entries(old.values)) {
-    if (key in wanted && !sameValue(wanted[key], live)) return true;
-  }
-  for (const key of ["configurationId", "name", "secretName"] as const) {
-    const value = news[key];
-    if (value !== undefined && value !== null && value !== old[key]) return true;
-  }
-  return false;
-}
-
-function outputsOf(view: ConnectorConfigurationView, inputs: Inputs & { accountId: string }, salt: string): ConfigurationOutputs {
+function outputsOf(view: ConnectorConfigurationView, inputs: Inputs & { accountId: string }, key: DigestKey): ConfigurationOutputs {
   const first = view.secretConfig[0];
   return {
     connectorId: inputs.connectorId,
@@ -175,13 +179,13 @@ function outputsOf(view: ConnectorConfigurationView, inputs: Inputs & { accountI
     configured: view.configured,
     lastUpdated: view.lastUpdated,
     appliedLastUpdated: view.lastUpdated,
-    values: valuesOf(view),
-    fingerprint: fingerprintOf(inputs.secretConfig, salt, inputs.accountId, inputs.connectorId),
-    fingerprintSalt: salt,
+    fieldDigests: digestsOfInputs(key, inputs.accountId, inputs.connectorId, inputs.secretConfig),
+    digestKeyId: key.id,
+    drift: "", // our own write: what the service holds is what was applied
   };
 }
 
-async function apply(props: Props, salt: string): Promise<ConfigurationOutputs> {
+async function apply(props: Props): Promise<ConfigurationOutputs> {
   const parsed = configurationInputs.parse(nullishToUndefined(props));
   const inputs = { ...parsed, accountId: accountIdFor(parsed.accountId) };
   const { client, settings } = currentClient();
@@ -202,7 +206,7 @@ async function apply(props: Props, salt: string): Promise<ConfigurationOutputs> 
     // An attempt whose answer was lost may have landed after the one that answered (same body,
     // later lastUpdated): record what the service holds now, or the next refresh sees drift.
     const applied = retried ? await client.getConfiguration(inputs.accountId, inputs.connectorId).catch(() => view) : view;
-    return outputsOf(applied, inputs, salt);
+    return outputsOf(applied, inputs, digestKeyOf(settings.clientSecret));
   } catch (error) {
     cache.invalidate(client, inputs.accountId);
     const hint = statusOf(error) === 404 ? " (is it added? create its AddedConnector first and pass `connectorId: added.connectorId`)" : "";
@@ -219,18 +223,17 @@ function fieldErrors(error: unknown): string {
 }
 
 async function createStep(inputs: Props): Promise<CreateResult> {
-  const outs = await apply(inputs, randomBytes(16).toString("hex"));
+  const outs = await apply(inputs);
   return { id: `${outs.accountId}/${outs.connectorId}`, outs };
 }
 
-async function updateStep(_id: string, olds: Props, news: Props): Promise<UpdateResult> {
-  const salt = typeof olds.fingerprintSalt === "string" ? olds.fingerprintSalt : randomBytes(16).toString("hex");
-  return { outs: await apply(news, salt) };
+async function updateStep(_id: string, _olds: Props, news: Props): Promise<UpdateResult> {
+  return { outs: await apply(news) };
 }
 
 /**
- * Refreshes lastUpdated, configured and the non-Password values, keeping appliedLastUpdated
- * and the fingerprint. No configuration any more (connector removed) → no id. Returns no
+ * Refreshes lastUpdated, configured, the digests of the fields the service returns and `drift`,
+ * keeping appliedLastUpdated and the Password digests. No configuration any more (connector removed) → no id. Returns no
  * `inputs`: the engine then keeps the stored ones, whose secretConfig it holds encrypted and
  * which cannot be rebuilt from outputs that never contain it. Whether the connector is still
  * added and configured comes from the process's listing of the sub-account (shared with the
@@ -240,7 +243,7 @@ async function updateStep(_id: string, olds: Props, news: Props): Promise<Update
 async function readStep(id: string, props: Props = {}): Promise<ReadResult> {
   const parsed = configurationOutputs.safeParse(props);
   const { accountId, connectorId } = parsed.success ? parsed.data : splitId(id);
-  const { client } = currentClient();
+  const { client, settings } = currentClient();
   let view: ConnectorConfigurationView;
   try {
     const listed = await runtime().added.findConfirmed(client, accountId, connectorId);
@@ -251,22 +254,33 @@ async function readStep(id: string, props: Props = {}): Promise<ReadResult> {
     throw failure(`reading the configuration of connector ${connectorId} of sub-account ${accountId} failed`, error);
   }
   if (!view.configured) return { id: "", props: {} };
-  const base: Props = parsed.success ? parsed.data : { accountId, connectorId, appliedLastUpdated: -1 };
-  return {
-    id,
-    props: { ...base, configured: view.configured, lastUpdated: view.lastUpdated, values: valuesOf(view), secretName: view.secretName ?? base.secretName ?? null },
-  };
+  const base: Props = parsed.success ? withoutLegacyOutputs(parsed.data) : { accountId, connectorId, appliedLastUpdated: -1 };
+  return { id, props: { ...base, ...refreshedDigests(parsed.success ? parsed.data : undefined, view, accountId, connectorId, settings.clientSecret), configured: view.configured, lastUpdated: view.lastUpdated, secretName: view.secretName ?? base.secretName ?? null } };
+}
+
+/**
+ * The digests as the service holds the configuration now (a Password's kept: it is never
+ * returned), and the drift they show against the state. A state under another client secret
+ * (or from before the digests) keeps no Password digest: diff then has the update write it.
+ */
+function refreshedDigests(old: ConfigurationOutputs | undefined, view: ConnectorConfigurationView, accountId: string, connectorId: string, clientSecret: string): Props {
+  const key = digestKeyOf(clientSecret);
+  const sameKey = old?.fieldDigests !== undefined && old.digestKeyId === key.id;
+  const stored = sameKey ? (old?.fieldDigests ?? {}) : {};
+  const fieldDigests = liveDigests(key, accountId, connectorId, view, stored);
+  const before = { lastUpdated: old?.lastUpdated ?? -1, appliedLastUpdated: old?.appliedLastUpdated ?? -1, drift: old?.drift, fieldDigests: stored, sameKey };
+  return { fieldDigests, digestKeyId: key.id, drift: driftText(before, view, fieldDigests) };
 }
 
 /**
  * `pulumi import` of a saved configuration: its inputs are what the service returns (the
  * non-Password values, in the form check stores them), never a Password value, which the
- * service does not return. The fingerprint covers exactly those inputs, so a program that
+ * service does not return. The digests cover exactly those inputs, so a program that
  * adds the Password fields shows one update, which writes them (README, "Import").
  */
 async function importStep(id: string): Promise<{ id: string; props: Props; inputs: Props }> {
   const { accountId, connectorId } = splitId(id);
-  const { client } = currentClient();
+  const { client, settings } = currentClient();
   let view: ConnectorConfigurationView;
   try {
     view = await client.getConfiguration(accountId, connectorId);
@@ -285,7 +299,7 @@ async function importStep(id: string): Promise<{ id: string; props: Props; input
   const values = Object.fromEntries(Object.entries(valuesOf(view)).filter(([id]) => settable.some((field) => field.id === id)));
   const secretConfig = validateSecretConfig(connectorId, settable, values).normalised as Inputs["secretConfig"];
   const inputs: Props = { connectorId, accountId, configurationId, secretConfig };
-  const outs = outputsOf(view, { connectorId, accountId, configurationId, secretConfig }, randomBytes(16).toString("hex"));
+  const outs = outputsOf(view, { connectorId, accountId, configurationId, secretConfig }, digestKeyOf(settings.clientSecret));
   return { id: `${accountId}/${connectorId}`, props: outs, inputs };
 }
 

@@ -58,13 +58,19 @@ export interface ConnectorConfigurationOutputs {
   /** The lastUpdated our last write produced; a different lastUpdated means an out-of-band write. */
   readonly appliedLastUpdated: pulumi.Output<number>;
   /**
-   * The non-Password field values, as the service returns them (strings; Multi-Select
-   * comma-separated). A secret, like secretConfig they come from; compared on every diff, so a
-   * value changed out of band shows as an update.
+   * Field id → keyed digest of its value, for every field of the applied secretConfig
+   * (Passwords included); a refresh recomputes those of the fields the service returns. Keyed
+   * by a key derived from the client secret, which never leaves the provider: no value can be
+   * recovered from a digest without it. Not a secret: a drift display names `fieldDigests.<field>`.
    */
-  readonly values: pulumi.Output<Record<string, string>>;
-  /** Keyed hash of the applied secretConfig (secret): shows a changed value without storing it. */
-  readonly fingerprint: pulumi.Output<string>;
+  readonly fieldDigests: pulumi.Output<Record<string, string>>;
+  /** A short id of the digests' key: another client secret, another id (one update re-writes the configuration). */
+  readonly digestKeyId: pulumi.Output<string>;
+  /**
+   * Empty when the service holds what this resource last wrote; else (after a refresh) when it
+   * was changed out of band and which fields, by name; a changed Password is told in words.
+   */
+  readonly drift: pulumi.Output<string>;
 }
 
 // The interfaces name exactly the definition's inputs and outputs (a mismatch fails to compile);
@@ -88,7 +94,7 @@ export interface ConnectorConfiguration extends ConnectorConfigurationOutputs {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class ConnectorConfiguration extends pulumi.dynamic.Resource {
   constructor(name: string, args: ConnectorConfigurationArgs, opts?: pulumi.CustomResourceOptions) {
-    // secretConfig is wrapped as a secret, and values and fingerprint are secret outputs, whatever the caller's options say.
+    // secretConfig is wrapped as a secret whatever the caller's options say (its outputs hold no value).
     const props = dynamicResourceProps(CONNECTOR_CONFIGURATION, args);
     super(connectorConfigurationProvider(), name, props, withSecretOutputs(CONNECTOR_CONFIGURATION, opts), "embedded-connectors", "ConnectorConfiguration");
   }

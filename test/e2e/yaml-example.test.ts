@@ -13,6 +13,7 @@ import { strict as assert } from "node:assert";
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
+import { assertNoValue, assertSecretConfigKept, fieldsMarkedChanged, withoutStackOutputs } from "./drift-display";
 import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, repoRoot, resourceName, type StateResource } from "./harness";
 import {
     connectorId,
@@ -275,8 +276,15 @@ describe("e2e: examples/yaml-sub-account (Pulumi YAML, the plugin embedded)", fu
             region: "us-east-1",
             secretAccessKey: "typed-in-a-console",
         });
-        const preview = await stack.preview({ refresh: true });
+        const preview = await stack.preview({ refresh: true, diff: true });
         assert.equal(preview.changeSummary.update, 1, `only the S3 configuration changes: ${JSON.stringify(preview.changeSummary)}`);
+        // The drift display names the changed fields (Text, Select; Multi-Select and Number cleared)
+        // and shows no value, old or new (issue 25).
+        const display = withoutStackOutputs(preview.stdout);
+        const s3Fields = ["bucket", "accessKeyId", "secretAccessKey", "region", "fileFormats", "maxFileSizeMb", "startDate"];
+        assert.deepEqual(fieldsMarkedChanged(display, s3Fields), ["bucket", "accessKeyId", "region", "fileFormats", "maxFileSizeMb"], display);
+        assert.match(display, /changed out of band at \S+: accessKeyId, bucket, fileFormats, maxFileSizeMb, region/);
+        assertNoValue(display, ["changed-by-hand", "AKIAOUTOFBAND", "us-east-1", "typed-in-a-console", "acme-exports", "eu-west-1", "csv", "parquet", "512", textValue], "preview --refresh --diff");
         const text = await stack.expectFailure((s) => s.preview({ refresh: true, expectNoChanges: true }));
         assert.match(text, /no changes were expected/i);
         assert.match(text, /~\s+embedded:index:ConnectorConfiguration s3SourceConfiguration update/);
@@ -286,6 +294,12 @@ describe("e2e: examples/yaml-sub-account (Pulumi YAML, the plugin embedded)", fu
         const plain = await stack.up();
         assert.equal(plain.summary.resourceChanges?.update, undefined, JSON.stringify(plain.summary.resourceChanges));
         assert.equal(fieldValue(await svc.outOfBand.getConfiguration(svc.accountId, S3), "bucket"), "changed-by-hand");
+
+        // `pulumi refresh --diff` names the same fields (by their digests and `drift`), with no value.
+        const refreshed = withoutStackOutputs((await stack.cli(["refresh", "--diff", "--yes"])).stdout);
+        assert.deepEqual(fieldsMarkedChanged(refreshed, s3Fields), ["bucket", "accessKeyId", "region", "fileFormats", "maxFileSizeMb"], refreshed);
+        assertSecretConfigKept(refreshed, "refresh --diff");
+        assertNoValue(refreshed, ["changed-by-hand", "AKIAOUTOFBAND", "us-east-1", "typed-in-a-console", "acme-exports", "eu-west-1", "csv", "parquet", "512", textValue], "refresh --diff");
 
         const repaired = await stack.up({ refresh: true });
         assert.equal(repaired.summary.resourceChanges?.update, 1, JSON.stringify(repaired.summary.resourceChanges));

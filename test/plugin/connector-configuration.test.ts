@@ -1,5 +1,5 @@
 // embedded:index:ConnectorConfiguration over gRPC against the local service: what is secret
-// on the wire (secretConfig, values, fingerprint), Check against the live fields, Create,
+// on the wire (secretConfig; the digests are plain), Check against the live fields, Create,
 // Diff, Update, refresh, import, and the Delete warning that reaches the engine's log.
 import assert from "node:assert/strict";
 import { LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
@@ -15,8 +15,8 @@ const API_KEY = "s3cr3t-api-key-value";
 const CONFIG = { apiKey: API_KEY, workspace: "acme", dataCenter: "EU", eventTypes: ["page", "track"], batchSize: 100 };
 
 const unwrapped = secretValue;
-/** The secret outputs; secretConfig is an input only (no output may carry a Password: --debug prints outputs). */
-const SECRETS = ["values", "fingerprint"];
+/** The outputs that leave plain although they come from secretConfig (an input only): they hold no value. */
+const PLAIN = ["fieldDigests", "digestKeyId", "drift"];
 
 describe("plugin: ConnectorConfiguration", () => {
   let service: LocalService;
@@ -92,17 +92,17 @@ describe("plugin: ConnectorConfiguration", () => {
     }
   });
 
-  it("Create: properties echo the inputs but secretConfig; values and fingerprint come back secret", async () => {
+  it("Create: properties echo the inputs but secretConfig; the field digests come back plain, holding no value", async () => {
     const { id, properties, inputs } = await created();
     assert.equal(id, `${accountId}/${SEGMENT}`);
     const plainOf = (value: unknown) => (isSecret(value) ? unwrapped(value) : value);
     for (const [key, value] of Object.entries(inputs)) if (key !== "secretConfig") assert.deepEqual(plainOf(properties[key]), plainOf(value), key);
     assert.ok(!("secretConfig" in properties), "secretConfig (its Password values) is not an output");
     assert.ok(!JSON.stringify(properties).includes(API_KEY), "no output holds the Password value, secret or not");
-    const values = unwrapped(properties.values, "values") as Props;
-    assert.deepEqual({ ...values, apiBaseUrl: undefined }, { workspace: "acme", dataCenter: "EU", eventTypes: "page,track", batchSize: "100", apiBaseUrl: undefined });
-    assert.ok(!("apiKey" in values), "no Password value");
-    assert.match(String(unwrapped(properties.fingerprint, "fingerprint")), /^hmac-sha256:[0-9a-f]{64}$/);
+    for (const name of PLAIN) assert.ok(!isSecret(properties[name]), `${name} is plain`);
+    assert.deepEqual(Object.keys(properties.fieldDigests as Props).sort(), Object.keys(CONFIG).sort());
+    assert.ok(!("values" in properties) && !("fingerprint" in properties));
+    assert.ok(!/acme|page,track/.test(JSON.stringify(properties.fieldDigests)), "no value in the digests");
     assert.equal(properties.configured, true);
     assert.equal(properties.appliedLastUpdated, properties.lastUpdated);
     const plaintext = JSON.stringify(Object.fromEntries(Object.entries(properties).filter(([, v]) => !isSecret(v))));
@@ -120,27 +120,42 @@ describe("plugin: ConnectorConfiguration", () => {
     assert.deepEqual(await plugin.diff(URN, id, properties, inputs), { changes: DIFF_NONE, replaces: [] });
     const changed = { ...inputs, secretConfig: secret({ ...CONFIG, apiKey: "rotated" }) };
     assert.deepEqual(await plugin.diff(URN, id, properties, changed), { changes: DIFF_SOME, replaces: [] });
+    // The detailed diff names the field the update writes (what `pulumi preview --diff` shows).
+    assert.deepEqual(await plugin.detailedDiff(URN, id, properties, changed), { "secretConfig.apiKey": "UPDATE" });
     const other = { ...inputs, connectorId: stableId("connector", "Amplitude") };
     assert.deepEqual((await plugin.diff(URN, id, properties, other)).replaces, ["connectorId"]);
+    assert.deepEqual(await plugin.detailedDiff(URN, id, properties, other), { connectorId: "UPDATE_REPLACE" });
   });
 
-  it("Update writes the new values; the fingerprint changes and stays secret", async () => {
+  it("Update writes the new values; the changed field's digest changes", async () => {
     const { id, properties, inputs } = await created();
     const news = (await plugin.check(URN, { ...inputs, secretConfig: { ...CONFIG, batchSize: 200 } }, inputs)).inputs;
     const updated = await plugin.update(URN, id, properties, news);
-    assert.equal((unwrapped(updated.values, "values") as Props).batchSize, "200");
-    assert.notEqual(unwrapped(updated.fingerprint, "fingerprint"), unwrapped(properties.fingerprint, "fingerprint"));
+    const [before, after] = [properties.fieldDigests as Props, updated.fieldDigests as Props];
+    assert.deepEqual(Object.keys(after).filter((field) => after[field] !== before[field]), ["batchSize"]);
     assert.ok(!("secretConfig" in updated), "secretConfig is not an output");
   });
 
-  it("Read with properties (refresh): values stay secret; an out-of-band write shows as drift", async () => {
+  it("Read with properties (refresh): the same digests, no drift, no change", async () => {
     const { id, properties, inputs } = await created();
     const read = await plugin.read(URN, id, properties, inputs);
     assert.equal(read.id, id);
-    assert.deepEqual(unwrapped(read.properties.values, "values"), unwrapped(properties.values, "values"));
-    assert.ok(isSecret(read.properties.fingerprint));
+    assert.deepEqual(read.properties.fieldDigests, properties.fieldDigests);
+    assert.equal(read.properties.drift, "");
     assert.deepEqual(unwrapped(read.inputs.secretConfig, "inputs.secretConfig"), CONFIG, "the engine keeps the inputs");
     assert.deepEqual(await plugin.diff(URN, id, read.properties, inputs), { changes: DIFF_NONE, replaces: [] });
+  });
+
+  it("a refresh's Diff (right after its Read) has no detailed diff; an update's (after its Check) names the field", async () => {
+    // The engine shows a refresh's detailed diff against the refreshed outputs, which hold no
+    // secretConfig (`- secretConfig: [secret]`); without one it shows the outputs that changed.
+    const { id, properties, inputs } = await created();
+    const changed = { ...inputs, secretConfig: secret({ ...CONFIG, apiKey: "rotated" }) };
+    const read = await plugin.read(URN, id, properties, inputs);
+    assert.deepEqual(await plugin.detailedDiff(URN, id, read.properties, changed), {}, "the refresh's Diff");
+    const news = (await plugin.check(URN, changed, inputs)).inputs;
+    assert.deepEqual(await plugin.detailedDiff(URN, id, read.properties, news), { "secretConfig.apiKey": "UPDATE" }, "the update's Diff");
+    assert.deepEqual(await plugin.detailedDiff(URN, id, read.properties, news), { "secretConfig.apiKey": "UPDATE" }, "a Diff without a Read before it");
   });
 
   it("Read with properties after the connector was removed returns an empty id", async () => {
@@ -167,7 +182,7 @@ describe("plugin: ConnectorConfiguration", () => {
     assert.ok(!("apiKey" in secretConfig), "no Password field");
     assert.equal(found.inputs.connectorId, SEGMENT);
     assert.equal(found.inputs.accountId, accountId);
-    for (const name of SECRETS) unwrapped(found.properties[name], `properties.${name}`);
+    for (const name of PLAIN) assert.ok(!isSecret(found.properties[name]), `properties.${name} is plain`);
     assert.ok(!JSON.stringify(found).includes(API_KEY));
   });
 
@@ -184,16 +199,13 @@ describe("plugin: ConnectorConfiguration", () => {
     const depths: Record<string, number> = {};
     const { id, properties, inputs } = await created();
     depths["Check inputs.secretConfig"] = secretDepth(inputs.secretConfig);
-    for (const name of SECRETS) depths[`Create ${name}`] = secretDepth(properties[name]);
     const read = await plugin.read(URN, id, properties, inputs);
-    for (const name of SECRETS) depths[`Read ${name}`] = secretDepth(read.properties[name]);
     depths["Read inputs.secretConfig"] = secretDepth(read.inputs.secretConfig);
     const updated = await plugin.update(URN, id, properties, { ...inputs, secretConfig: secret({ ...CONFIG, batchSize: 300 }) });
-    for (const name of SECRETS) depths[`Update ${name}`] = secretDepth(updated[name]);
+    assert.ok(!("secretConfig" in updated));
     await resetRuntime();
     await plugin.configure(settings);
     const found = await plugin.read(urnOf("ConnectorConfiguration", "imported"), id);
-    for (const name of SECRETS) depths[`import ${name}`] = secretDepth(found.properties[name]);
     depths["import inputs.secretConfig"] = secretDepth(found.inputs.secretConfig);
     const wrong = Object.entries(depths).filter(([, depth]) => depth !== 1);
     assert.deepEqual(wrong, [], `secrets not wrapped exactly once (name, depth): ${JSON.stringify(wrong)}`);

@@ -153,6 +153,18 @@ export class Plugin {
     return { changes: response.getChanges(), replaces: response.getReplacesList() };
   }
 
+  /** The detailed diff: property path → PropertyDiff kind name (`UPDATE`, `ADD`, …). */
+  async detailedDiff(urn: string, id: string, olds: Props, news: Props): Promise<Record<string, string>> {
+    const request = new proto.DiffRequest().setUrn(urn).setId(id).setOlds(struct(olds)).setNews(struct(news)).setOldInputs(struct(olds));
+    const response = await rpc<proto.DiffResponse>((done) => this.client.diff(request, done));
+    const kinds = Object.fromEntries(Object.entries(proto.PropertyDiff.Kind).map(([name, value]) => [value, name]));
+    const details: Record<string, string> = {};
+    response.getDetaileddiffMap().forEach((diff, path) => {
+      details[path] = kinds[diff.getKind()];
+    });
+    return details;
+  }
+
   async create(urn: string, properties: Props): Promise<{ id: string; properties: Props }> {
     const request = new proto.CreateRequest().setUrn(urn).setProperties(struct(properties));
     const response = await rpc<proto.CreateResponse>((done) => this.client.create(request, done));

@@ -70,10 +70,11 @@ describe("plugin: GetPluginInfo and GetSchema", () => {
     }
   });
 
-  it("flags the secrets: secretConfig, values, fingerprint, clientSecret and the lookup's field values", () => {
+  it("flags the secrets: secretConfig, clientSecret and the lookup's field values; the field digests are plain", () => {
     const configuration = schema.resources["embedded:index:ConnectorConfiguration"];
     assert.equal(configuration.inputProperties.secretConfig.secret, true);
-    for (const name of ["values", "fingerprint"]) assert.equal(configuration.properties[name].secret, true, name);
+    for (const name of ["fieldDigests", "digestKeyId", "drift"]) assert.equal(configuration.properties[name].secret, undefined, name);
+    assert.ok(!("values" in configuration.properties) && !("fingerprint" in configuration.properties));
     assert.equal(schema.config.variables.clientSecret.secret, true);
     assert.equal(schema.provider.inputProperties.clientSecret.secret, true);
     assert.ok(!("clientSecret" in schema.provider.properties), "the provider's outputs do not carry the secret");
@@ -93,8 +94,6 @@ describe("plugin: GetPluginInfo and GetSchema", () => {
       "config.clientSecret",
       "embedded:index:ConfigurationField.value",
       "embedded:index:ConnectorConfiguration.in.secretConfig",
-      "embedded:index:ConnectorConfiguration.out.fingerprint",
-      "embedded:index:ConnectorConfiguration.out.values",
       "embedded:index:getConnectorConfiguration.out.connectionFields",
       "embedded:index:getConnectorConfiguration.out.fields",
       "provider.clientSecret",

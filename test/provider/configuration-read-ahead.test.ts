@@ -150,9 +150,10 @@ describe("configuration read-ahead through the provider", () => {
 
     // The same process then configures segment (an update of the same run), and reads it.
     const id = `${fx.accountId}/${CONNECTORS.segment}`;
-    await configuration.update(id, outs[CONNECTORS.segment], inputs(CONNECTORS.segment, "after"));
-    const read = await configuration.read(id, outs[CONNECTORS.segment]);
-    const values = read.props?.values as Record<string, unknown> | undefined;
-    assert.equal(values?.workspace, "after", "the read returned the configuration fetched ahead of the Configure (stale)");
+    const updated = (await configuration.update(id, outs[CONNECTORS.segment], inputs(CONNECTORS.segment, "after"))).outs as Record<string, unknown>;
+    const read = await configuration.read(id, updated);
+    const digests = read.props?.fieldDigests as Record<string, string> | undefined;
+    assert.equal(digests?.workspace, (updated.fieldDigests as Record<string, string>).workspace, "the read returned the configuration fetched ahead of the Configure (stale)");
+    assert.equal(read.props?.drift, "");
   });
 });

@@ -1,5 +1,5 @@
 // ConnectorConfiguration's create/read/diff/update/delete against the local service:
-// outputs without plaintext secrets, fingerprint, drift through lastUpdated.
+// outputs without plaintext secrets, per-field digests, drift through lastUpdated.
 import assert from "node:assert/strict";
 import * as impl from "../../provider/resources/connector-configuration-impl";
 import * as addedConnector from "../../provider/resources/added-connector-impl";
@@ -49,21 +49,20 @@ describe("ConnectorConfiguration provider", () => {
     assert.match(error.message, /request id/);
   });
 
-  it("creates with the non-Password values, a keyed fingerprint and no plaintext secret", async () => {
+  it("creates with a digest of every field (Password included), the key's id, no drift and no value", async () => {
     const { id, outs } = await configured();
     assert.equal(id, `${fx.accountId}/${CONNECTORS.segment}`);
     assert.equal(outs.configured, true);
     assert.ok(typeof outs.lastUpdated === "number" && outs.lastUpdated > 0);
     assert.equal(outs.appliedLastUpdated, outs.lastUpdated);
-    assert.deepEqual(outs.values, {
-      workspace: "acme",
-      dataCenter: "EU",
-      eventTypes: "page,track",
-      batchSize: "100",
-      apiBaseUrl: "https://api.segment.example.com/v1",
-    });
-    assert.match(String(outs.fingerprint), /^hmac-sha256:[0-9a-f]{64}$/);
-    assert.ok(!JSON.stringify(outs).includes(SEGMENT_CONFIG.apiKey), "the secret must not be in the outputs");
+    const digests = outs.fieldDigests as Record<string, string>;
+    assert.deepEqual(Object.keys(digests).sort(), ["apiKey", "batchSize", "dataCenter", "eventTypes", "workspace"]);
+    for (const digest of Object.values(digests)) assert.match(digest, /^[0-9a-f]{16}$/);
+    assert.match(String(outs.digestKeyId), /^[0-9a-f]{12}$/);
+    assert.equal(outs.drift, "");
+    for (const key of ["values", "fingerprint", "fingerprintSalt"]) assert.ok(!(key in outs), `no ${key} output`);
+    const text = JSON.stringify(outs);
+    for (const value of [SEGMENT_CONFIG.apiKey, "acme", "page,track", fx.config["embedded:clientSecret"] ?? ""]) assert.ok(!text.includes(value), "no value in the outputs");
   });
 
   it("sees no change for the same desired configuration", async () => {
@@ -77,7 +76,6 @@ describe("ConnectorConfiguration provider", () => {
     const written = inputs({ ...SEGMENT_CONFIG, batchSize: "100.0", eventTypes: "page, track" });
     const checked = (await impl.check({}, written)).inputs as Props; // what the engine stores and passes on
     const { id, outs } = await impl.create(checked);
-    assert.deepEqual((outs.values as Props).batchSize, "100");
     assert.equal((await impl.diff(id, outs as Props, checked)).changes, false, "right after create");
     const refreshed = await impl.read(id, outs as Props);
     assert.equal((await impl.diff(id, refreshed.props as Props, checked)).changes, false, "after a refresh");
@@ -95,14 +93,16 @@ describe("ConnectorConfiguration provider", () => {
     assert.deepEqual(await fx.service.stats(), before, "no call");
   });
 
-  it("updates (does not replace) when a secret value changes, and the fingerprint changes", async () => {
+  it("updates (does not replace) when a secret value changes, naming that field; its digest alone changes", async () => {
     const { id, outs } = await configured();
     const changed = inputs({ ...SEGMENT_CONFIG, apiKey: "rotated-key" });
     const result = await impl.diff(id, outs, changed);
     assert.deepEqual([result.changes, result.replaces], [true, []]);
+    assert.deepEqual(result.detailedDiff, { "secretConfig.apiKey": { kind: "update", inputDiff: true } });
     const updated = (await impl.update(id, outs, changed)).outs as Props;
-    assert.notEqual(updated.fingerprint, outs.fingerprint);
-    assert.equal(updated.fingerprintSalt, outs.fingerprintSalt);
+    const [before, after] = [outs.fieldDigests as Props, updated.fieldDigests as Props];
+    assert.notEqual(after.apiKey, before.apiKey);
+    assert.deepEqual({ ...after, apiKey: 0 }, { ...before, apiKey: 0 }, "the other fields' digests are unchanged");
     assert.ok(Number(updated.lastUpdated) > Number(outs.lastUpdated));
     assert.equal((await impl.diff(id, updated, changed)).changes, false);
   });
@@ -115,11 +115,15 @@ describe("ConnectorConfiguration provider", () => {
     assert.deepEqual([unknown.changes, unknown.replaces], [true, []]);
   });
 
-  it("keys the fingerprint per resource: the same secrets elsewhere hash differently", async () => {
+  it("the same configuration digests alike when written again, and differently in another sub-account", async () => {
     const first = await configured();
     await fx.client.removeConnector(fx.accountId, CONNECTORS.segment);
     const second = await configured();
-    assert.notEqual(first.outs.fingerprint, second.outs.fingerprint);
+    assert.deepEqual(second.outs.fieldDigests, first.outs.fieldDigests);
+    await fx.client.addConnectors(fx.otherAccountId, [CONNECTORS.segment]);
+    const elsewhere = (await impl.create(inputs(SEGMENT_CONFIG, { accountId: fx.otherAccountId }))).outs as Props;
+    const [here, there] = [first.outs.fieldDigests as Props, elsewhere.fieldDigests as Props];
+    for (const field of Object.keys(here)) assert.notEqual(there[field], here[field], field);
   });
 
   it("detects an out-of-band write through lastUpdated, and a re-apply clears it", async () => {
@@ -132,20 +136,24 @@ describe("ConnectorConfiguration provider", () => {
     assert.equal(refreshed.id, id);
     const props = refreshed.props as Props;
     assert.notEqual(props.lastUpdated, props.appliedLastUpdated);
-    assert.equal(props.fingerprint, outs.fingerprint);
+    assert.deepEqual(props.fieldDigests, outs.fieldDigests, "the fields the service returns are unchanged");
+    assert.match(String(props.drift), /^changed out of band at \d{4}-\d\d-\d\dT[\d:]+Z; only a Password can differ \(apiKey\), or the same values were written again$/);
     assert.equal(refreshed.inputs, undefined, "the engine keeps the stored (encrypted) inputs");
-    assert.deepEqual((await impl.diff(id, props, inputs())).changes, true);
+    const diff = await impl.diff(id, props, inputs());
+    assert.deepEqual([diff.changes, diff.detailedDiff], [true, { "secretConfig.apiKey": { kind: "update", inputDiff: true } }], "the update writes the Password back");
 
     const reapplied = (await impl.update(id, props, inputs())).outs as Props;
     assert.equal(reapplied.appliedLastUpdated, reapplied.lastUpdated);
+    assert.equal(reapplied.drift, "", "our own write clears the drift");
     const again = await impl.read(id, reapplied);
     assert.equal((await impl.diff(id, again.props as Props, inputs())).changes, false);
   });
 
-  it("detects a changed non-Password value even when lastUpdated agrees", async () => {
+  it("detects a changed non-Password digest even when lastUpdated agrees, and names that field", async () => {
     const { id, outs } = await configured();
-    const drifted = { ...outs, values: { ...(outs.values as Props), workspace: "someone-else" } };
-    assert.equal((await impl.diff(id, drifted, inputs())).changes, true);
+    const drifted = { ...outs, fieldDigests: { ...(outs.fieldDigests as Props), workspace: "0000000000000000" } };
+    const diff = await impl.diff(id, drifted, inputs());
+    assert.deepEqual([diff.changes, diff.detailedDiff], [true, { "secretConfig.workspace": { kind: "update", inputDiff: true } }]);
   });
 
   it("returns no id on refresh once the connector was removed", async () => {

@@ -30,7 +30,7 @@ describe("resource wiring (mocks)", () => {
       {
         newResource: (args) => {
           registered.push(args);
-          const outputs = { name: "Segment", srcConnections: 2, fingerprint: "hmac-sha256:abc", lastUpdated: 7 };
+          const outputs = { name: "Segment", srcConnections: 2, fieldDigests: { workspace: "0123456789abcdef" }, lastUpdated: 7 };
           return { id: `${args.name}-id`, state: { ...args.inputs, ...outputs } };
         },
         call: (args) => args.inputs,
@@ -50,7 +50,7 @@ describe("resource wiring (mocks)", () => {
     assert.equal(args?.inputs.connectorId, CONNECTORS.segment);
   });
 
-  it("makes secretConfig secret whatever was passed, and the fingerprint and values secret outputs", async () => {
+  it("makes secretConfig secret whatever was passed; no output is secret (none holds a value)", async () => {
     // No additionalSecretOutputs of our own: the resource must declare them itself.
     const config = new ConnectorConfiguration("segment-config", { connectorId: CONNECTORS.segment, secretConfig: SEGMENT_CONFIG }, { transformations: [record] });
     assert.equal(await valueOf(config.lastUpdated), 7);
@@ -61,11 +61,12 @@ describe("resource wiring (mocks)", () => {
     assert.ok(pulumi.Output.isInstance(registration?.props.secretConfig));
     assert.equal(await pulumi.isSecret(registration?.props.secretConfig as pulumi.Output<unknown>), true);
     const secretOutputs = (registration?.opts as pulumi.CustomResourceOptions).additionalSecretOutputs;
-    assert.deepEqual([...(secretOutputs ?? [])].sort(), ["fingerprint", "values"]);
-    assert.equal(await valueOf(config.fingerprint), "hmac-sha256:abc");
+    assert.deepEqual([...(secretOutputs ?? [])], []);
+    assert.deepEqual(await valueOf(config.fieldDigests), { workspace: "0123456789abcdef" });
+    assert.equal(await pulumi.isSecret(config.fieldDigests), false, "the digests are plain: a drift display names their fields");
   });
 
-  it("keeps fingerprint and values secret when the caller passes secret outputs of its own", async () => {
+  it("keeps the caller's own secret outputs", async () => {
     new ConnectorConfiguration(
       "segment-config-own-secrets",
       { connectorId: CONNECTORS.segment, secretConfig: SEGMENT_CONFIG },
@@ -73,7 +74,7 @@ describe("resource wiring (mocks)", () => {
     );
     const registration = seen.find((s) => s.name === "segment-config-own-secrets");
     const secretOutputs = (registration?.opts as pulumi.CustomResourceOptions | undefined)?.additionalSecretOutputs;
-    assert.deepEqual([...(secretOutputs ?? [])].sort(), ["fingerprint", "secretName", "values"]);
+    assert.deepEqual([...(secretOutputs ?? [])].sort(), ["secretName"]);
   });
 
   it("serializes a small provider that loads its implementation at call time", async () => {

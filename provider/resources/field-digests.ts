@@ -1,0 +1,141 @@
+// Per-field keyed digests of a configuration (issue 25): what the state and every drift
+// display show instead of values. Each digest is an HMAC whose key is derived from the
+// provider's client secret and never leaves the provider (no output, no log): a value cannot
+// be recovered or confirmed from a digest without that secret, however guessable it is (a
+// region, a bucket name), which an unkeyed hash would allow. docs/DESIGN.md, "Drift".
+import { createHmac } from "node:crypto";
+import type { ConnectorConfigurationView } from "../client";
+import { descriptorsOf, type FieldDescriptor } from "./configuration-rules";
+
+/** The key of the digests: an HMAC of a fixed label under the client secret. */
+export interface DigestKey {
+  readonly key: Buffer;
+  /** A short id of the key (not of the secret): another id means another client secret. */
+  readonly id: string;
+}
+
+const KEY_LABEL = "pulumi-embedded-connectors/field-digest-key/v1";
+const KEY_ID_LABEL = "pulumi-embedded-connectors/field-digest-key-id/v1";
+/** Hex characters kept of each HMAC: 64 bits, enough to tell values apart, short in a diff. */
+const DIGEST_HEX = 16;
+
+export function digestKeyOf(clientSecret: string): DigestKey {
+  const key = createHmac("sha256", clientSecret).update(KEY_LABEL).digest();
+  return { key, id: createHmac("sha256", key).update(KEY_ID_LABEL).digest("hex").slice(0, 12) };
+}
+
+/** How the canonical form reads a value: by the field's type when known, else by the value's shape. */
+export type ValueRule = "number" | "list" | "string";
+
+function ruleOf(type: string | undefined, value: unknown): ValueRule {
+  if (type === "Number") return "number";
+  if (type === "Multi-Select") return "list";
+  if (type !== undefined) return "string";
+  // A checked input is in the service's form: only a Number is a number, only a Multi-Select a list.
+  return typeof value === "number" ? "number" : Array.isArray(value) ? "list" : "string";
+}
+
+function listOf(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map((item) => String(item).trim());
+  const text = String(value);
+  if (text.startsWith("[")) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (Array.isArray(parsed)) return parsed.map((item) => String(item).trim());
+    } catch {
+      // not JSON: comma-separated
+    }
+  }
+  return text.split(",").map((item) => item.trim());
+}
+
+/**
+ * One string per stored value, so that the forms the service treats alike digest alike:
+ * 100, "100" and "100.0" for a Number; ["a", "b"], "a,b" and "a, b" for a Multi-Select (in
+ * order: the service keeps it). undefined for what the service treats as missing ("", []).
+ */
+export function canonicalValue(value: unknown, rule: ValueRule): string | undefined {
+  if (value === undefined || value === null || value === "" || (Array.isArray(value) && value.length === 0)) return undefined;
+  if (rule === "number") {
+    const n = typeof value === "number" ? value : Number(value);
+    return Number.isFinite(n) ? `number:${String(n)}` : `string:${String(value)}`;
+  }
+  if (rule === "list") return `list:${JSON.stringify(listOf(value))}`;
+  return `string:${typeof value === "string" ? value : JSON.stringify(value)}`;
+}
+
+/** HMAC-SHA256 under the key of (sub-account, connector, field, canonical value), truncated. */
+export function fieldDigest(key: DigestKey, accountId: string, connectorId: string, fieldId: string, canonical: string): string {
+  const message = JSON.stringify([accountId, connectorId, fieldId, canonical]);
+  return createHmac("sha256", key.key).update(message).digest("hex").slice(0, DIGEST_HEX);
+}
+
+/** The digest of every (non-empty) field of a checked secretConfig, Passwords included. */
+export function digestsOfInputs(key: DigestKey, accountId: string, connectorId: string, secretConfig: Record<string, unknown>): Record<string, string> {
+  const digests: Record<string, string> = {};
+  for (const [fieldId, value] of Object.entries(secretConfig)) {
+    const canonical = canonicalValue(value, ruleOf(undefined, value));
+    if (canonical !== undefined) digests[fieldId] = fieldDigest(key, accountId, connectorId, fieldId, canonical);
+  }
+  return digests;
+}
+
+/**
+ * Whether a desired value has the stored digest. A string is tried under each rule: inputs
+ * stored before check normalised them still hold "100.0" or "a, b" for a Number or a
+ * Multi-Select, whose live digests follow the field's rule. The rule is part of the canonical
+ * form, so a Text "100.0" still differs from a Text "100".
+ */
+export function matchesDigest(key: DigestKey, accountId: string, connectorId: string, fieldId: string, value: unknown, stored: string): boolean {
+  const rules: ValueRule[] = typeof value === "string" ? ["string", "number", "list"] : [ruleOf(undefined, value)];
+  return rules.some((rule) => {
+    const canonical = canonicalValue(value, rule);
+    return canonical !== undefined && fieldDigest(key, accountId, connectorId, fieldId, canonical) === stored;
+  });
+}
+
+/** The fields the service never returns (Passwords), by the view's descriptors. */
+export function hiddenFields(view: ConnectorConfigurationView): string[] {
+  return descriptorsOf(view)
+    .filter((field) => field.type === "Password")
+    .map((field) => field.id);
+}
+
+function settable(field: FieldDescriptor): boolean {
+  return field.type !== "Password" && !field.readonly;
+}
+
+/**
+ * The digests as the service holds the configuration now: each settable field it returns,
+ * from its live value; the stored digest of each field it never returns (a Password), which
+ * only a write of ours can know. A field it no longer returns has no digest.
+ */
+export function liveDigests(
+  key: DigestKey,
+  accountId: string,
+  connectorId: string,
+  view: ConnectorConfigurationView,
+  stored: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const digests: Record<string, string> = {};
+  const hidden = new Set(hiddenFields(view));
+  for (const [fieldId, digest] of Object.entries(stored)) if (hidden.has(fieldId)) digests[fieldId] = digest;
+  for (const field of descriptorsOf(view).filter(settable)) {
+    const canonical = canonicalValue(field.value, ruleOf(field.type, field.value));
+    if (canonical !== undefined) digests[field.id] = fieldDigest(key, accountId, connectorId, field.id, canonical);
+  }
+  return digests;
+}
+
+export type FieldChange = "add" | "delete" | "update";
+
+/** Field id → how `to` differs from `from` (a field only in `to` is added, only in `from` deleted). */
+export function changedFields(from: Readonly<Record<string, string>>, to: Readonly<Record<string, string>>): Map<string, FieldChange> {
+  const changes = new Map<string, FieldChange>();
+  for (const [fieldId, digest] of Object.entries(to)) {
+    if (!Object.hasOwn(from, fieldId)) changes.set(fieldId, "add");
+    else if (from[fieldId] !== digest) changes.set(fieldId, "update");
+  }
+  for (const fieldId of Object.keys(from)) if (!Object.hasOwn(to, fieldId)) changes.set(fieldId, "delete");
+  return new Map([...changes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
