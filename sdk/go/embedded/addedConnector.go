@@ -20,7 +20,7 @@ type AddedConnector struct {
 	AccountId pulumi.StringOutput `pulumi:"accountId"`
 	// Take over a connector that is already added to the sub-account instead of failing. Default: false (an already-added connector is an error; adopt it with this flag, or with `pulumi import` when using the plugin). Changing it alone changes nothing on the service.
 	AdoptExisting pulumi.BoolPtrOutput `pulumi:"adoptExisting"`
-	// Whether its configuration is saved, as of the last add or refresh (see ConnectorConfiguration.configured).
+	// Whether its configuration was saved when it was added or imported; not refreshed (a configuration saved after the add is no drift). ConnectorConfiguration.configured is the live one.
 	Configured pulumi.BoolPtrOutput `pulumi:"configured"`
 	// The 16-character id of the catalogue connector to add. Changing it replaces the resource.
 	ConnectorId pulumi.StringOutput `pulumi:"connectorId"`
@@ -163,7 +163,7 @@ func (o AddedConnectorOutput) AdoptExisting() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *AddedConnector) pulumi.BoolPtrOutput { return v.AdoptExisting }).(pulumi.BoolPtrOutput)
 }
 
-// Whether its configuration is saved, as of the last add or refresh (see ConnectorConfiguration.configured).
+// Whether its configuration was saved when it was added or imported; not refreshed (a configuration saved after the add is no drift). ConnectorConfiguration.configured is the live one.
 func (o AddedConnectorOutput) Configured() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *AddedConnector) pulumi.BoolPtrOutput { return v.Configured }).(pulumi.BoolPtrOutput)
 }

@@ -12,7 +12,7 @@ import (
 	"pulumi-embedded-connectors/sdk/go/embedded/internal"
 )
 
-// The secret configuration of a connector (the service's Configure Connector, a PUT of the whole configuration). Detects out-of-band writes through `lastUpdated`. Deleting it leaves the saved configuration in place (the service has no "unconfigure"; the provider logs a warning): removing the connector (its AddedConnector) drops the configuration. Id: `<accountId>/<connectorId>`.
+// The secret configuration of a connector (the service's Configure Connector, a PUT of the whole configuration). Detects out-of-band writes through `lastUpdated`. Deleting it leaves the saved configuration in place (the service has no "unconfigure"; the provider logs a warning): removing the connector (its AddedConnector) drops the configuration. Drift is shown by field name, never by value: `fieldDigests` and `drift`. Id: `<accountId>/<connectorId>`.
 type ConnectorConfiguration struct {
 	pulumi.CustomResourceState
 
@@ -26,16 +26,18 @@ type ConnectorConfiguration struct {
 	Configured pulumi.BoolPtrOutput `pulumi:"configured"`
 	// The 16-character id of an added connector (pass the AddedConnector's `connectorId`). Changing it replaces the resource.
 	ConnectorId pulumi.StringOutput `pulumi:"connectorId"`
-	// Keyed hash of the applied secretConfig (secret): shows a changed value without storing it.
-	Fingerprint pulumi.StringPtrOutput `pulumi:"fingerprint"`
+	// A short id of the key of `fieldDigests` (an HMAC of a constant under it, not the key). Another client secret gives another id: the digests cannot be compared, and the next update re-writes the configuration once.
+	DigestKeyId pulumi.StringPtrOutput `pulumi:"digestKeyId"`
+	// Empty when the service holds what the last write of this resource applied. Else, set by a refresh, when the configuration was changed out of band and which fields, by name (e.g. `changed out of band at 2026-01-02T03:04:05Z: region`); a changed Password, which the service never returns, is told in words.
+	Drift pulumi.StringPtrOutput `pulumi:"drift"`
+	// Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig (Password fields included); a refresh recomputes those of the fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the provider's client secret, which never leaves the provider: no value can be recovered or confirmed from a digest without the client secret. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.
+	FieldDigests pulumi.StringMapOutput `pulumi:"fieldDigests"`
 	// The service's lastUpdated (Unix seconds) as last read.
 	LastUpdated pulumi.IntPtrOutput `pulumi:"lastUpdated"`
 	// Name of the configuration. Default: the service's.
 	Name pulumi.StringPtrOutput `pulumi:"name"`
 	// Name of the key in the service's secret manager. Default: the service's.
 	SecretName pulumi.StringPtrOutput `pulumi:"secretName"`
-	// The non-Password field values, as the service returns them (strings; Multi-Select comma-separated). A secret, like the secretConfig they come from; compared on every diff, so a value changed out of band shows as an update.
-	Values pulumi.StringMapOutput `pulumi:"values"`
 }
 
 // NewConnectorConfiguration registers a new resource with the given unique name, arguments, and options.
@@ -54,11 +56,6 @@ func NewConnectorConfiguration(ctx *pulumi.Context,
 	if args.SecretConfig != nil {
 		args.SecretConfig = pulumi.ToSecret(args.SecretConfig).(pulumi.MapInput)
 	}
-	secrets := pulumi.AdditionalSecretOutputs([]string{
-		"fingerprint",
-		"values",
-	})
-	opts = append(opts, secrets)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource ConnectorConfiguration
 	err := ctx.RegisterResource("embedded:index:ConnectorConfiguration", name, args, &resource, opts...)
@@ -100,7 +97,7 @@ type connectorConfigurationArgs struct {
 	ConnectorId string `pulumi:"connectorId"`
 	// Name of the configuration. Default: the service's.
 	Name *string `pulumi:"name"`
-	// Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only (not an output: the `fingerprint` output shows that it changed).
+	// Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only (not an output: the `fieldDigests` output shows which field changed).
 	SecretConfig map[string]interface{} `pulumi:"secretConfig"`
 	// Name of the key in the service's secret manager. Default: the service's.
 	SecretName *string `pulumi:"secretName"`
@@ -116,7 +113,7 @@ type ConnectorConfigurationArgs struct {
 	ConnectorId pulumi.StringInput
 	// Name of the configuration. Default: the service's.
 	Name pulumi.StringPtrInput
-	// Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only (not an output: the `fingerprint` output shows that it changed).
+	// Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only (not an output: the `fieldDigests` output shows which field changed).
 	SecretConfig pulumi.MapInput
 	// Name of the key in the service's secret manager. Default: the service's.
 	SecretName pulumi.StringPtrInput
@@ -184,9 +181,19 @@ func (o ConnectorConfigurationOutput) ConnectorId() pulumi.StringOutput {
 	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringOutput { return v.ConnectorId }).(pulumi.StringOutput)
 }
 
-// Keyed hash of the applied secretConfig (secret): shows a changed value without storing it.
-func (o ConnectorConfigurationOutput) Fingerprint() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringPtrOutput { return v.Fingerprint }).(pulumi.StringPtrOutput)
+// A short id of the key of `fieldDigests` (an HMAC of a constant under it, not the key). Another client secret gives another id: the digests cannot be compared, and the next update re-writes the configuration once.
+func (o ConnectorConfigurationOutput) DigestKeyId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringPtrOutput { return v.DigestKeyId }).(pulumi.StringPtrOutput)
+}
+
+// Empty when the service holds what the last write of this resource applied. Else, set by a refresh, when the configuration was changed out of band and which fields, by name (e.g. `changed out of band at 2026-01-02T03:04:05Z: region`); a changed Password, which the service never returns, is told in words.
+func (o ConnectorConfigurationOutput) Drift() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringPtrOutput { return v.Drift }).(pulumi.StringPtrOutput)
+}
+
+// Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig (Password fields included); a refresh recomputes those of the fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the provider's client secret, which never leaves the provider: no value can be recovered or confirmed from a digest without the client secret. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.
+func (o ConnectorConfigurationOutput) FieldDigests() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringMapOutput { return v.FieldDigests }).(pulumi.StringMapOutput)
 }
 
 // The service's lastUpdated (Unix seconds) as last read.
@@ -202,11 +209,6 @@ func (o ConnectorConfigurationOutput) Name() pulumi.StringPtrOutput {
 // Name of the key in the service's secret manager. Default: the service's.
 func (o ConnectorConfigurationOutput) SecretName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringPtrOutput { return v.SecretName }).(pulumi.StringPtrOutput)
-}
-
-// The non-Password field values, as the service returns them (strings; Multi-Select comma-separated). A secret, like the secretConfig they come from; compared on every diff, so a value changed out of band shows as an update.
-func (o ConnectorConfigurationOutput) Values() pulumi.StringMapOutput {
-	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringMapOutput { return v.Values }).(pulumi.StringMapOutput)
 }
 
 func init() {

@@ -211,7 +211,7 @@ class AddedConnector(pulumi.CustomResource):
     @pulumi.getter
     def configured(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Whether its configuration is saved, as of the last add or refresh (see ConnectorConfiguration.configured).
+        Whether its configuration was saved when it was added or imported; not refreshed (a configuration saved after the add is no drift). ConnectorConfiguration.configured is the live one.
         """
         return pulumi.get(self, "configured")
 

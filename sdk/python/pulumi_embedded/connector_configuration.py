@@ -29,7 +29,7 @@ class ConnectorConfigurationArgs:
         The set of arguments for constructing a ConnectorConfiguration resource.
 
         :param pulumi.Input[_builtins.str] connector_id: The 16-character id of an added connector (pass the AddedConnector's `connectorId`). Changing it replaces the resource.
-        :param pulumi.Input[Mapping[str, Any]] secret_config: Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only (not an output: the `fingerprint` output shows that it changed).
+        :param pulumi.Input[Mapping[str, Any]] secret_config: Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only (not an output: the `fieldDigests` output shows which field changed).
         :param pulumi.Input[_builtins.str] account_id: The sub-account. Default: the provider's `accountId` (stack config `embedded:accountId`, else the environment variable `EMBEDDED_ACCOUNT_ID`). Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] configuration_id: Default: the first secret configuration's id (the only one the service can save).
         :param pulumi.Input[_builtins.str] name: Name of the configuration. Default: the service's.
@@ -62,7 +62,7 @@ class ConnectorConfigurationArgs:
     @pulumi.getter(name="secretConfig")
     def secret_config(self) -> pulumi.Input[Mapping[str, Any]]:
         """
-        Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only (not an output: the `fingerprint` output shows that it changed).
+        Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only (not an output: the `fieldDigests` output shows which field changed).
         """
         return pulumi.get(self, "secret_config")
 
@@ -133,7 +133,7 @@ class ConnectorConfiguration(pulumi.CustomResource):
                  secret_name: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        The secret configuration of a connector (the service's Configure Connector, a PUT of the whole configuration). Detects out-of-band writes through `lastUpdated`. Deleting it leaves the saved configuration in place (the service has no "unconfigure"; the provider logs a warning): removing the connector (its AddedConnector) drops the configuration. Id: `<accountId>/<connectorId>`.
+        The secret configuration of a connector (the service's Configure Connector, a PUT of the whole configuration). Detects out-of-band writes through `lastUpdated`. Deleting it leaves the saved configuration in place (the service has no "unconfigure"; the provider logs a warning): removing the connector (its AddedConnector) drops the configuration. Drift is shown by field name, never by value: `fieldDigests` and `drift`. Id: `<accountId>/<connectorId>`.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -141,7 +141,7 @@ class ConnectorConfiguration(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] configuration_id: Default: the first secret configuration's id (the only one the service can save).
         :param pulumi.Input[_builtins.str] connector_id: The 16-character id of an added connector (pass the AddedConnector's `connectorId`). Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] name: Name of the configuration. Default: the service's.
-        :param pulumi.Input[Mapping[str, Any]] secret_config: Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only (not an output: the `fingerprint` output shows that it changed).
+        :param pulumi.Input[Mapping[str, Any]] secret_config: Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only (not an output: the `fieldDigests` output shows which field changed).
         :param pulumi.Input[_builtins.str] secret_name: Name of the key in the service's secret manager. Default: the service's.
         """
         ...
@@ -151,7 +151,7 @@ class ConnectorConfiguration(pulumi.CustomResource):
                  args: ConnectorConfigurationArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        The secret configuration of a connector (the service's Configure Connector, a PUT of the whole configuration). Detects out-of-band writes through `lastUpdated`. Deleting it leaves the saved configuration in place (the service has no "unconfigure"; the provider logs a warning): removing the connector (its AddedConnector) drops the configuration. Id: `<accountId>/<connectorId>`.
+        The secret configuration of a connector (the service's Configure Connector, a PUT of the whole configuration). Detects out-of-band writes through `lastUpdated`. Deleting it leaves the saved configuration in place (the service has no "unconfigure"; the provider logs a warning): removing the connector (its AddedConnector) drops the configuration. Drift is shown by field name, never by value: `fieldDigests` and `drift`. Id: `<accountId>/<connectorId>`.
 
         :param str resource_name: The name of the resource.
         :param ConnectorConfigurationArgs args: The arguments to use to populate this resource's properties.
@@ -195,11 +195,10 @@ class ConnectorConfiguration(pulumi.CustomResource):
             __props__.__dict__["secret_name"] = secret_name
             __props__.__dict__["applied_last_updated"] = None
             __props__.__dict__["configured"] = None
-            __props__.__dict__["fingerprint"] = None
+            __props__.__dict__["digest_key_id"] = None
+            __props__.__dict__["drift"] = None
+            __props__.__dict__["field_digests"] = None
             __props__.__dict__["last_updated"] = None
-            __props__.__dict__["values"] = None
-        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["fingerprint", "values"])
-        opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(ConnectorConfiguration, __self__).__init__(
             'embedded:index:ConnectorConfiguration',
             resource_name,
@@ -227,11 +226,12 @@ class ConnectorConfiguration(pulumi.CustomResource):
         __props__.__dict__["configuration_id"] = None
         __props__.__dict__["configured"] = None
         __props__.__dict__["connector_id"] = None
-        __props__.__dict__["fingerprint"] = None
+        __props__.__dict__["digest_key_id"] = None
+        __props__.__dict__["drift"] = None
+        __props__.__dict__["field_digests"] = None
         __props__.__dict__["last_updated"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["secret_name"] = None
-        __props__.__dict__["values"] = None
         return ConnectorConfiguration(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -275,12 +275,28 @@ class ConnectorConfiguration(pulumi.CustomResource):
         return pulumi.get(self, "connector_id")
 
     @_builtins.property
+    @pulumi.getter(name="digestKeyId")
+    def digest_key_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        A short id of the key of `fieldDigests` (an HMAC of a constant under it, not the key). Another client secret gives another id: the digests cannot be compared, and the next update re-writes the configuration once.
+        """
+        return pulumi.get(self, "digest_key_id")
+
+    @_builtins.property
     @pulumi.getter
-    def fingerprint(self) -> pulumi.Output[Optional[_builtins.str]]:
+    def drift(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Keyed hash of the applied secretConfig (secret): shows a changed value without storing it.
+        Empty when the service holds what the last write of this resource applied. Else, set by a refresh, when the configuration was changed out of band and which fields, by name (e.g. `changed out of band at 2026-01-02T03:04:05Z: region`); a changed Password, which the service never returns, is told in words.
         """
-        return pulumi.get(self, "fingerprint")
+        return pulumi.get(self, "drift")
+
+    @_builtins.property
+    @pulumi.getter(name="fieldDigests")
+    def field_digests(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
+        """
+        Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig (Password fields included); a refresh recomputes those of the fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the provider's client secret, which never leaves the provider: no value can be recovered or confirmed from a digest without the client secret. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.
+        """
+        return pulumi.get(self, "field_digests")
 
     @_builtins.property
     @pulumi.getter(name="lastUpdated")
@@ -305,12 +321,4 @@ class ConnectorConfiguration(pulumi.CustomResource):
         Name of the key in the service's secret manager. Default: the service's.
         """
         return pulumi.get(self, "secret_name")
-
-    @_builtins.property
-    @pulumi.getter
-    def values(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
-        """
-        The non-Password field values, as the service returns them (strings; Multi-Select comma-separated). A secret, like the secretConfig they come from; compared on every diff, so a value changed out of band shows as an update.
-        """
-        return pulumi.get(self, "values")
 
