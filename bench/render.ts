@@ -5,6 +5,7 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { apiCalls, callsMatching, envText, findRecord as find, OPERATIONS, PROVIDERS, ROUTE, type BenchRecord, type Results, type Setting } from "./results";
+import { fleetSection } from "./fleet-results";
 import { targets } from "./targets";
 
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
@@ -124,6 +125,7 @@ export async function renderBenchmarks(results: Results, file: string, analysisF
     "## Results",
     "",
     ...cells.flatMap(({ n, latencyMs, setting }) => table(records, n, latencyMs, setting)),
+    ...fleetSection(results.fleet),
   ];
   let analysis = "";
   try {

@@ -4,6 +4,7 @@
 // erasing it.
 import { promises as fs } from "node:fs";
 import { z } from "zod";
+import { FleetRecordSchema, mergeFleetRecords } from "./fleet-results";
 
 export const PROVIDERS = ["this", "floor", "naive", "plugin", "plugin-floor"] as const;
 export const OPERATIONS = ["up", "preview", "refresh", "rotate", "destroy"] as const;
@@ -65,6 +66,8 @@ export const ResultsSchema = z.object({
   /** Every command that contributed records, in order. */
   commands: z.array(z.string()),
   records: z.array(RecordSchema),
+  /** `npm run bench:fleet` (bench/fleet-results.ts). */
+  fleet: z.array(FleetRecordSchema).optional(),
 });
 export type Results = z.infer<typeof ResultsSchema>;
 
@@ -108,7 +111,8 @@ export function mergeResults(base: Results | undefined, next: Results): Results 
   if (!base) return next;
   const byKey = new Map(base.records.map((r) => [recordKey(r), r]));
   for (const r of next.records) byKey.set(recordKey(r), r);
-  return { machine: next.machine, commands: [...base.commands, ...next.commands], records: [...byKey.values()] };
+  const fleet = next.fleet || base.fleet ? { fleet: mergeFleetRecords(base.fleet, next.fleet ?? []) } : {};
+  return { machine: next.machine, commands: [...base.commands, ...next.commands], records: [...byKey.values()], ...fleet };
 }
 
 export async function saveResults(file: string, results: Results): Promise<void> {

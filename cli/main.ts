@@ -10,6 +10,7 @@ import { closeClients, getClient } from "../provider/client";
 import { resolveSettings, toClientSettings, type ConfigSource } from "../provider/settings";
 import { renderProgram, snapshot } from "./generate";
 import { installPlugin } from "./plugin-install";
+import { registerFleet } from "./fleet/command";
 import { PLUGIN_VERSION } from "../provider/plugin/version";
 
 interface GenerateFlags {
@@ -76,6 +77,8 @@ program
     if (output) process.stderr.write(`${output}\n`);
     process.stdout.write(`installed the plugin embedded v${version}\n`);
   });
+
+registerFleet(program);
 
 program.parseAsync().catch((err: unknown) => {
   process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -62,7 +62,7 @@ export async function startLocalService(
   return {
     baseUrl: address,
     adminKey,
-    customers: seedCustomers(rest.firstCustomer),
+    customers: seedCustomers(rest.firstCustomer, rest.subAccountsPerCustomer),
     stats: () => admin<Stats>("GET", "/_admin/stats"),
     setFaults: async (faults) => {
       await admin("PUT", "/_admin/faults", faults);

@@ -16,7 +16,7 @@ import { connectorRoutes } from "./routes/connectors";
 import { openapiRoutes } from "./routes/openapi";
 import { tokenRoutes } from "./routes/token";
 import { catalogueWithExtra } from "./seed/catalogue";
-import { seedCustomers } from "./seed/customers";
+import { seedCustomers, subAccountId } from "./seed/customers";
 import { StatsRecorder } from "./stats";
 import { Repository } from "./storage/repository";
 import type { ServiceContext } from "./context";
@@ -42,13 +42,13 @@ export function buildApp(options: Partial<BuildAppOptions> = {}): FastifyInstanc
   const now = opts.now ?? Date.now;
   // The data the domain works on comes from the seed, handed over here (domain/ never imports seed/).
   const catalogue = catalogueWithExtra(opts.extraConnectors ?? 0);
-  const customers = seedCustomers(opts.firstCustomer);
+  const customers = seedCustomers(opts.firstCustomer, opts.subAccountsPerCustomer);
   const repo = new Repository(opts.db);
   const ctx: ServiceContext = {
     repo,
     auth: new Auth(repo, opts.tokenTtlSeconds, now),
     connectors: new Connectors(repo, now, catalogue),
-    admin: new Admin(repo, catalogue),
+    admin: new Admin(repo, catalogue, subAccountId),
     faults: new FaultInjector(opts.faults),
     stats: new StatsRecorder(),
     limiter: new RateLimiter(opts.rateLimitPerSecond, now),

@@ -17,6 +17,8 @@ export interface BuildAppOptions {
   faults?: FaultSettings;
   /** Fastify logger: false (default), true, or pino options. */
   logger?: FastifyServerOptions["logger"];
+  /** Sub-accounts each seeded customer starts with (default 3); more: POST /_admin/sub-accounts. */
+  subAccountsPerCustomer?: number;
   /** Synthetic catalogue connectors added after the seeded ones (benchmarks); default 0. */
   extraConnectors?: number;
   /** Clock in milliseconds; tests replace it to expire tokens and refill buckets without waiting. */

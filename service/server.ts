@@ -28,6 +28,7 @@ interface Flags {
   clientId: string;
   clientSecret: string;
   latencyMs: number;
+  subAccounts: number;
   faultRate: number;
   log: boolean;
 }
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
     .option("--admin-key <key>", "enables /_admin/* with header x-admin-key")
     .option("--client-id <id>", "client id of the first seeded customer", "demo-client")
     .option("--client-secret <secret>", "client secret of the first seeded customer", "demo-secret")
+    .option("--sub-accounts <n>", "sub-accounts per seeded customer (more later: POST /_admin/sub-accounts)", integer(1, 10_000), 3)
     .option("--latency-ms <ms>", "added latency per request (jitter up to half of it)", integer(0, 60_000), 0)
     .option("--fault-rate <rate>", "share of requests answered 500/503", rate, 0)
     .option("--no-log", "no request log")
@@ -57,16 +59,18 @@ async function main(): Promise<void> {
     rateLimitPerSecond: flags.rateLimit,
     adminKey: flags.adminKey,
     firstCustomer,
+    subAccountsPerCustomer: flags.subAccounts,
     faults: faultsFromFlags(flags.latencyMs, flags.faultRate),
     logger: flags.log,
   });
   const baseUrl = await app.listen({ port: flags.port, host: flags.host });
 
   const lines = [`Embedded Connectors Service listening on ${baseUrl}`, `  database: ${flags.db}`];
-  for (const c of seedCustomers(firstCustomer)) {
+  for (const c of seedCustomers(firstCustomer, flags.subAccounts)) {
     lines.push(`  customer ${c.clientId} / ${c.clientSecret}`);
     lines.push(`    organization account ${c.organizationAccountId} (connectors are not managed here)`);
-    lines.push(`    sub-accounts ${c.subAccountIds.join(", ")}`);
+    const more = c.subAccountIds.length > 5 ? `, … (${c.subAccountIds.length} in all: GET /_admin/customers)` : "";
+    lines.push(`    sub-accounts ${c.subAccountIds.slice(0, 5).join(", ")}${more}`);
   }
   lines.push(flags.adminKey ? "  admin API: /_admin/* with header x-admin-key" : "  admin API: off (--admin-key)");
   lines.push(`  OpenAPI: ${baseUrl}/es/v2/openapi.json`);

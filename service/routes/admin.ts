@@ -39,6 +39,16 @@ export function adminRoutes(app: App, ctx: ServiceContext): void {
     },
   }, async () => ok(ctx.admin.customers()));
 
+  /** Idempotent: the customer ends with at least `count` sub-accounts (ids stable across runs). */
+  app.post("/_admin/sub-accounts", {
+    config,
+    schema: {
+      ...base,
+      body: z.object({ clientId: z.string(), count: z.number().int() }),
+      response: responses(z.object({ clientId: z.string(), subAccountIds: z.array(z.string()) })),
+    },
+  }, async (request) => ok(ctx.admin.ensureSubAccounts(request.body.clientId, request.body.count)));
+
   app.get("/_admin/stats", { config, schema: { ...base, response: responses(StatsSchema) } }, async () =>
     ok(ctx.stats.snapshot()),
   );

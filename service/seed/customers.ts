@@ -11,9 +11,18 @@ export const DEFAULT_CUSTOMERS: readonly CustomerCredentials[] = [
   { clientId: "other-client", clientSecret: "other-secret" },
 ];
 
-const SUB_ACCOUNTS_PER_CUSTOMER = 3;
+/** Sub-accounts each customer starts with (`--sub-accounts`, `subAccountsPerCustomer`). */
+export const SUB_ACCOUNTS_PER_CUSTOMER = 3;
 
-export function seedCustomers(firstCustomer?: Partial<CustomerCredentials>): SeededCustomer[] {
+/** The id of a customer's n-th sub-account (n from 1): the same on every run. */
+export function subAccountId(customerIndex: number, n: number): string {
+  return stableId("sub-account", `customer-${customerIndex + 1}/sub-${n}`);
+}
+
+export function seedCustomers(
+  firstCustomer?: Partial<CustomerCredentials>,
+  subAccountsPerCustomer = SUB_ACCOUNTS_PER_CUSTOMER,
+): SeededCustomer[] {
   return DEFAULT_CUSTOMERS.map((defaults, index) => {
     const credentials = index === 0 ? { ...defaults, ...firstCustomer } : defaults;
     const key = `customer-${index + 1}`;
@@ -21,9 +30,7 @@ export function seedCustomers(firstCustomer?: Partial<CustomerCredentials>): See
       clientId: credentials.clientId,
       clientSecret: credentials.clientSecret,
       organizationAccountId: stableId("organization-account", key),
-      subAccountIds: Array.from({ length: SUB_ACCOUNTS_PER_CUSTOMER }, (_, n) =>
-        stableId("sub-account", `${key}/sub-${n + 1}`),
-      ),
+      subAccountIds: Array.from({ length: subAccountsPerCustomer }, (_, n) => subAccountId(index, n + 1)),
     };
   });
 }

@@ -69,6 +69,12 @@ export class Repository {
     for (const id of subAccountIds) insert.run(id, row.position);
   }
 
+  /** Adds sub-accounts to the customer at `position` (ids already there are left as they are). */
+  insertSubAccounts(position: number, subAccountIds: string[]): void {
+    const insert = this.db.prepare("INSERT OR IGNORE INTO sub_accounts (account_id, customer_position) VALUES (?, ?)");
+    for (const id of subAccountIds) insert.run(id, position);
+  }
+
   customerByClientId(clientId: string): CustomerRow | undefined {
     return this.db.prepare("SELECT * FROM customers WHERE client_id = ?").get(clientId) as CustomerRow | undefined;
   }

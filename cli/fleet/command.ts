@@ -1,0 +1,175 @@
+// `pulumi-embedded-connectors fleet …`: many sub-accounts, one stack each, one program.
+import { promises as fs } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { Command, InvalidArgumentError } from "commander";
+import { matrixOf } from "./matrix";
+import { readConnectorsFile, writeStackFile } from "./new";
+import { writeOperatorManifests } from "./operator";
+import { loadAutomation, loadProgram } from "./program";
+import { createProgress } from "./progress";
+import { readProject } from "./project";
+import { renderJUnit, renderMarkdown } from "./render";
+import { buildReport, type FleetCommand } from "./report";
+import { runFleet } from "./run";
+import { selectStacks, type Selection } from "./select";
+
+interface RunFlags extends Selection {
+  dir: string;
+  concurrency: number;
+  json?: string;
+  markdown?: string;
+  junit?: string;
+  inline: boolean;
+}
+
+function integer(min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected an integer from ${min} to ${max}`);
+    return n;
+  };
+}
+const positive = integer(1, 256);
+
+/** Two stacks per CPU: a stack's run waits on the service and the plugin about half of its time. */
+export const DEFAULT_CONCURRENCY = Math.max(2, os.cpus().length * 2);
+
+/** The command a user runs to repair one stack, from where they ran this one. */
+function repairCommand(dir: string): (stack: string) => string {
+  const rel = path.relative(process.cwd(), dir);
+  const dirFlag = rel === "" ? "" : ` --dir ${rel.includes(" ") ? JSON.stringify(rel) : rel}`;
+  return (stack) => `pulumi-embedded-connectors fleet up${dirFlag} --stacks ${stack}`;
+}
+
+async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void> {
+  const startedAt = new Date();
+  const project = await readProject(flags.dir);
+  const selected = await selectStacks(project, flags);
+  const loaded = selected.stacks.length > 0 ? await loadProgram(project, flags.inline) : {};
+  const progress = createProgress(command, selected.stacks.length);
+  process.stderr.write(
+    `fleet ${command}: ${selected.stacks.length} of ${project.stacks.length} stack(s) of ${project.name} (${selected.reason}), ` +
+      `${Math.min(flags.concurrency, Math.max(1, selected.stacks.length))} at a time; program ${loaded.program ? "loaded once (inline)" : `run per stack (${loaded.perStackBecause ?? "no stacks"})`}\n`,
+  );
+  // Ctrl-C / SIGTERM: the running engines are cancelled their own way (they stop after the
+  // step under way and release their locks); the stacks not started are reported as not run.
+  const abort = new AbortController();
+  const onSignal = (signal: string) => {
+    if (abort.signal.aborted) return;
+    process.stderr.write(`${signal}: cancelling the running stacks (the engine finishes the step under way); run the command again to finish\n`);
+    abort.abort();
+  };
+  const sigint = () => onSignal("SIGINT");
+  const sigterm = () => onSignal("SIGTERM");
+  process.on("SIGINT", sigint);
+  process.on("SIGTERM", sigterm);
+  let stacks;
+  try {
+    stacks = selected.stacks.length === 0 ? [] : await runFleet({
+      automation: loadAutomation(project),
+      projectDir: project.dir,
+      command,
+      stacks: selected.stacks,
+      concurrency: flags.concurrency,
+      program: loaded.program,
+      repairCommand: repairCommand(project.dir),
+      onStart: (s) => progress.start(s),
+      onFinish: (r) => progress.finish(r),
+      onRetry: (s) => progress.retry(s),
+      signal: abort.signal,
+    });
+  } finally {
+    progress.done();
+    process.off("SIGINT", sigint);
+    process.off("SIGTERM", sigterm);
+  }
+  const report = buildReport(command, project.name, selected.reason, startedAt, stacks);
+  if (flags.json) await fs.writeFile(flags.json, `${JSON.stringify(report, null, 2)}\n`);
+  if (flags.markdown) await fs.writeFile(flags.markdown, renderMarkdown(report));
+  if (flags.junit) await fs.writeFile(flags.junit, renderJUnit(report));
+  const s = report.summary;
+  process.stdout.write(
+    `fleet ${command}: ${s.stacks} stack(s): ${s.clean} clean, ${s.drifted} drifted, ${s.changed} changed, ${s.failed} failed ` +
+      `in ${(report.durationMs / 1000).toFixed(1)} s (exit code ${report.exitCode})\n`,
+  );
+  for (const st of report.stacks.filter((x) => x.repair)) process.stdout.write(`  repair: ${st.repair}\n`);
+  process.exitCode = report.exitCode;
+}
+
+function withRunOptions(cmd: Command): Command {
+  return cmd
+    .option("--dir <dir>", "the program's directory (holding Pulumi.yaml and the stack files)", ".")
+    .option("--stacks <a,b>", "only these stacks")
+    .option("--changed-since <ref>", "only the stacks whose Pulumi.<stack>.yaml changed since this git ref (every stack when the program changed)")
+    .option("--shard <i/n>", "only shard i of n (a stack's shard is a hash of its name)")
+    .option("--concurrency <k>", "stacks run at once", positive, DEFAULT_CONCURRENCY)
+    .option("--json <file>", "write the report as JSON (schema: README, \"Many sub-accounts\")")
+    .option("--markdown <file>", "write the report as Markdown (a PR comment, a CI job summary)")
+    .option("--junit <file>", "write the report as JUnit XML (one test case per stack)")
+    .option("--no-inline", "run the program through its language host per stack, even if it exports a function");
+}
+
+export function registerFleet(program: Command): void {
+  const fleet = program
+    .command("fleet")
+    .description("many sub-accounts: one program, one stack (Pulumi.<stack>.yaml) per sub-account; exit 0 clean, 2 drift (drift), 1 failure");
+
+  fleet
+    .command("new <stack>")
+    .description("write Pulumi.<stack>.yaml: the sub-account, its customer, its connectors (non-secret values; secrets by name)")
+    .requiredOption("--account-id <id>", "the sub-account id")
+    .option("--customer <name>", "which customer's credentials (a name the program maps to a client id and secret variable)")
+    .option("--connectors <file.json>", "the connectors: { key: { name, supportedType, values, secrets: { field: { config | env } } } }")
+    .option("--dir <dir>", "the program's directory", ".")
+    .option("--force", "overwrite an existing stack file")
+    .action(async (stack: string, flags: { accountId: string; customer?: string; connectors?: string; dir: string; force?: boolean }) => {
+      const project = await readProject(flags.dir);
+      const connectors = flags.connectors ? await readConnectorsFile(flags.connectors) : undefined;
+      const { file, commands } = await writeStackFile(project, stack, { ...flags, connectors });
+      process.stdout.write(`wrote ${path.relative(process.cwd(), file) || file}\n`);
+      if (commands.length > 0) {
+        process.stdout.write("set its secrets before `fleet up` (each command prompts for the value):\n");
+        for (const c of commands) process.stdout.write(`  ${c}\n`);
+      }
+    });
+
+  for (const [name, description] of [
+    ["preview", "what `up` would change in each stack (with a refresh first)"],
+    ["up", "apply each stack (with a refresh first, so drift is put back)"],
+    ["drift", "compare each sub-account with its last apply: exit 2 when one drifted"],
+    ["destroy", "remove every resource of each stack from its sub-account"],
+  ] as const) {
+    withRunOptions(fleet.command(name).description(description)).action(async (flags: RunFlags) => runCommand(name, flags));
+  }
+
+  fleet
+    .command("matrix")
+    .description("print the shards as a GitHub Actions strategy.matrix (JSON)")
+    .option("--dir <dir>", "the program's directory", ".")
+    .option("--shards <n>", "how many shards (default: one per stack, at most --max-jobs)", positive)
+    .option("--max-jobs <n>", "the most jobs when --shards is not given", positive, 20)
+    .option("--changed-since <ref>", "only shards holding a stack whose file changed since this git ref")
+    .action(async (flags: { dir: string; shards?: number; maxJobs: number; changedSince?: string }) => {
+      const project = await readProject(flags.dir);
+      process.stdout.write(`${JSON.stringify(await matrixOf(project, flags))}\n`);
+    });
+
+  fleet
+    .command("operator")
+    .description("write one Pulumi Kubernetes Operator Stack per stack (refresh and resync for drift)")
+    .requiredOption("--repo <url>", "the git repository the operator clones")
+    .option("--branch <branch>", "the branch it follows", "main")
+    .option("--repo-dir <dir>", "the program's directory inside the repository")
+    .option("--namespace <ns>", "the Kubernetes namespace", "default")
+    .option("--service-account <name>", "the workspace's service account", "pulumi")
+    .option("--secret <name>", "the Secret holding backendUrl, passphrase and the customers' client secrets", "embedded-fleet")
+    .option("--secret-env <A,B>", "environment variables the program reads secrets from, each a key of --secret", "EMBEDDED_CLIENT_SECRET")
+    .option("--resync <seconds>", "how often the operator refreshes and re-applies (drift repaired within)", integer(60, 7 * 86400), 600)
+    .option("--out <dir>", "write one file per stack here (default: one multi-document YAML on stdout)")
+    .option("--dir <dir>", "the program's directory", ".")
+    .action(async (flags: Parameters<typeof writeOperatorManifests>[1] & { dir: string }) => {
+      const project = await readProject(flags.dir);
+      await writeOperatorManifests(project, flags);
+    });
+}

@@ -1,0 +1,99 @@
+// The fleet report as Markdown (a pull-request comment, a CI job summary) and as JUnit XML
+// (CI test reporters: one test case per stack; drifted and failed stacks are failures).
+import type { FleetReport, StackReport } from "./report";
+
+const ICON: Record<StackReport["status"], string> = { clean: "✅", drifted: "⚠️", changed: "📝", failed: "❌" };
+
+/** Markdown table cells: no pipes or newlines from names or messages. */
+function cell(text: string): string {
+  return text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+}
+
+function code(text: string): string {
+  return `\`${text.replace(/`/g, "'")}\``;
+}
+
+export function renderMarkdown(report: FleetReport): string {
+  const s = report.summary;
+  const lines = [
+    `## Fleet ${report.command}: ${report.project}`,
+    "",
+    `${s.stacks} stack(s): ${s.clean} clean, ${s.drifted} drifted, ${s.changed} changed, ${s.failed} failed ` +
+      `(${report.selection}; ${(report.durationMs / 1000).toFixed(1)} s; exit code ${report.exitCode}).`,
+    "",
+  ];
+  const notable = report.stacks.filter((st) => st.status !== "clean");
+  if (notable.length === 0) {
+    lines.push(report.command === "drift" ? "No drift." : "Nothing to change.");
+    return `${lines.join("\n")}\n`;
+  }
+  lines.push("| stack | status | resource | type | change | properties |", "|---|---|---|---|---|---|");
+  for (const st of notable) {
+    if (st.resources.length === 0) {
+      lines.push(`| ${cell(st.stack)} | ${ICON[st.status]} ${st.status} | | | | |`);
+    }
+    for (const r of st.resources) {
+      const props = r.properties.map(code).join(", ");
+      lines.push(`| ${cell(st.stack)} | ${ICON[st.status]} ${st.status} | ${cell(r.name)} | ${code(r.type)} | ${r.operation} | ${cell(props)} |`);
+    }
+  }
+  const repairs = notable.filter((st) => st.repair);
+  if (repairs.length > 0) {
+    lines.push("", "To put the drifted stacks back (or merge a change to their files that accepts the new state):", "", "```sh");
+    for (const st of repairs) lines.push(st.repair as string);
+    lines.push("```");
+  }
+  const failed = notable.filter((st) => st.status === "failed");
+  for (const st of failed) {
+    lines.push("", `<details><summary>${cell(st.stack)}: failed</summary>`, "", "```", (st.error ?? "").replace(/```/g, "'''"), "```", "</details>");
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function xml(text: string): string {
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    // XML 1.0 forbids most control characters; an engine message may carry them.
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "");
+}
+
+function caseBody(st: StackReport): string {
+  if (st.status === "failed") {
+    return `<failure type="failed" message="${xml(firstLine(st.error ?? "failed"))}">${xml(st.error ?? "")}</failure>`;
+  }
+  if (st.status === "drifted") {
+    const detail = st.resources
+      .map((r) => `${r.operation} ${r.urn}${r.properties.length ? `: ${r.properties.join(", ")}` : ""}`)
+      .concat(st.repair ? [`repair: ${st.repair}`] : [])
+      .join("\n");
+    return `<failure type="drifted" message="${st.resources.length} resource(s) drifted">${xml(detail)}</failure>`;
+  }
+  return "";
+}
+
+function firstLine(text: string): string {
+  return text.split("\n").find((l) => l.trim().length > 0)?.slice(0, 300) ?? "";
+}
+
+export function renderJUnit(report: FleetReport): string {
+  const failures = report.summary.drifted + report.summary.failed;
+  const suite = `fleet ${report.command} ${report.project}`;
+  const cases = report.stacks.map((st) => {
+    const body = caseBody(st);
+    const open = `    <testcase classname="${xml(suite)}" name="${xml(st.stack)}" time="${(st.durationMs / 1000).toFixed(3)}"`;
+    return body ? `${open}>\n      ${body}\n    </testcase>` : `${open}/>`;
+  });
+  return [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<testsuites name="${xml(suite)}" tests="${report.stacks.length}" failures="${failures}" time="${(report.durationMs / 1000).toFixed(3)}">`,
+    `  <testsuite name="${xml(suite)}" tests="${report.stacks.length}" failures="${failures}" errors="0" time="${(report.durationMs / 1000).toFixed(3)}" timestamp="${report.startedAt}">`,
+    ...cases,
+    "  </testsuite>",
+    "</testsuites>",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,111 @@
+// The fleet report: one record per stack, written as JSON (--json), Markdown (--markdown)
+// and JUnit (--junit; render.ts). Only names ever go in: resource URNs, types and property
+// paths from the engine's diff, never a value.
+
+export type FleetCommand = "preview" | "up" | "drift" | "destroy";
+
+/**
+ * clean: nothing differs (drift, preview) or nothing had to change (up, destroy);
+ * drifted: `drift` found the sub-account differs from the last apply;
+ * changed: `preview` would change resources, or `up`/`destroy` changed them;
+ * failed: the engine run failed (the others still ran).
+ */
+export type StackStatus = "clean" | "drifted" | "changed" | "failed";
+
+export interface ResourceChange {
+  urn: string;
+  type: string;
+  /** The resource's logical name (the URN's last segment). */
+  name: string;
+  /**
+   * The engine's step. In a drift report: `update` (a property differs from the last apply),
+   * `create` (gone from the sub-account: removed by hand), `replace`, `delete` (in the state,
+   * no longer in the stack file: a change not applied yet).
+   */
+  operation: string;
+  /** Property paths that differ (the engine's detailed diff, else its diff keys); names only, never values. */
+  properties: string[];
+}
+
+export interface StackReport {
+  stack: string;
+  status: StackStatus;
+  durationMs: number;
+  resources: ResourceChange[];
+  /** The command that puts a drifted stack back (drift only). */
+  repair?: string;
+  /** The engine's error, for a failed stack. */
+  error?: string;
+}
+
+export interface FleetReport {
+  schemaVersion: 1;
+  command: FleetCommand;
+  project: string;
+  /** How the stacks were chosen (--stacks, --changed-since, --shard). */
+  selection: string;
+  startedAt: string;
+  durationMs: number;
+  exitCode: 0 | 1 | 2;
+  summary: { stacks: number } & Record<StackStatus, number>;
+  stacks: StackReport[];
+}
+
+/** 1 when a stack failed, else 2 when `drift` found drift, else 0. */
+export function exitCodeOf(command: FleetCommand, stacks: readonly StackReport[]): 0 | 1 | 2 {
+  if (stacks.some((s) => s.status === "failed")) return 1;
+  if (command === "drift" && stacks.some((s) => s.status === "drifted")) return 2;
+  return 0;
+}
+
+export function buildReport(
+  command: FleetCommand,
+  project: string,
+  selection: string,
+  startedAt: Date,
+  stacks: StackReport[],
+): FleetReport {
+  const summary = { stacks: stacks.length, clean: 0, drifted: 0, changed: 0, failed: 0 };
+  for (const s of stacks) summary[s.status] += 1;
+  return {
+    schemaVersion: 1,
+    command,
+    project,
+    selection,
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    exitCode: exitCodeOf(command, stacks),
+    summary,
+    stacks: [...stacks].sort((a, b) => a.stack.localeCompare(b.stack)),
+  };
+}
+
+/** The logical name of a URN (its last `::` segment). */
+export function nameOfUrn(urn: string): string {
+  return urn.slice(urn.lastIndexOf("::") + 2);
+}
+
+/** One line per stack for the progress output. */
+export function describeStack(s: StackReport): string {
+  const seconds = `${(s.durationMs / 1000).toFixed(1)} s`;
+  if (s.status === "failed") return `failed (${seconds}): ${firstLine(s.error ?? "")}`;
+  if (s.resources.length === 0) return `${s.status} (${seconds})`;
+  if (s.resources.length > 4) {
+    // Many: counted by type and step (the reports keep each one).
+    const counts = new Map<string, number>();
+    for (const r of s.resources) counts.set(`${typeName(r.type)} ${r.operation}`, (counts.get(`${typeName(r.type)} ${r.operation}`) ?? 0) + 1);
+    return `${s.status} (${seconds}): ${[...counts].map(([what, n]) => `${n} × ${what}`).join(", ")}`;
+  }
+  const parts = s.resources.map((r) => `${typeName(r.type)} ${r.name} ${r.operation}${r.properties.length ? ` [${r.properties.join(", ")}]` : ""}`);
+  return `${s.status} (${seconds}): ${parts.join("; ")}`;
+}
+
+/** `embedded:index:AddedConnector` → `AddedConnector`. */
+function typeName(type: string): string {
+  return type.slice(type.lastIndexOf(":") + 1);
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n").find((l) => l.trim().length > 0) ?? "";
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}

@@ -1,0 +1,159 @@
+// Runs one engine operation on many stacks, k at a time, on the Automation API: one workspace
+// (and, for an inline program, one loaded program) for the whole fleet. The engine does the
+// work; this only schedules it and keeps the names the engine reports. One failing stack
+// never stops the others; an abort (Ctrl-C, SIGTERM) cancels the running engines the
+// engine's own way (they finish the step under way and release their locks).
+import type { EngineEvent, OpType, Stack, Workspace } from "@pulumi/pulumi/automation";
+import type { Automation, InlineProgram } from "./program";
+import { nameOfUrn, type FleetCommand, type ResourceChange, type StackReport } from "./report";
+
+export interface FleetRunOptions {
+  automation: Automation;
+  projectDir: string;
+  command: FleetCommand;
+  stacks: string[];
+  concurrency: number;
+  program?: InlineProgram;
+  /** How to repair a drifted stack, given its name. */
+  repairCommand: (stack: string) => string;
+  onStart?: (stack: string) => void;
+  onFinish?: (report: StackReport) => void;
+  /** A stack that failed while others ran is run again alone. */
+  onRetry?: (stack: string) => void;
+  signal?: AbortSignal;
+}
+
+/** Steps that change nothing in the sub-account. */
+const UNCHANGED: ReadonlySet<OpType> = new Set<OpType>(["same", "read", "refresh", "discard", "discard-replaced", "remove-pending-replace"]);
+const REPLACE: ReadonlySet<OpType> = new Set<OpType>(["replace", "create-replacement", "delete-replaced", "read-replacement", "import-replacement"]);
+
+/** Keeps, per resource, what the engine says it would do (or did), with the property paths only. */
+export class StepRecorder {
+  private readonly byUrn = new Map<string, ResourceChange>();
+  readonly errors: string[] = [];
+
+  readonly onEvent = (event: EngineEvent): void => {
+    const meta = event.resourcePreEvent?.metadata;
+    if (meta && !UNCHANGED.has(meta.op) && !meta.type.startsWith("pulumi:providers:") && meta.type !== "pulumi:pulumi:Stack") {
+      const properties = Object.keys(meta.detailedDiff ?? {});
+      const known = this.byUrn.get(meta.urn);
+      const operation = REPLACE.has(meta.op) ? "replace" : meta.op;
+      this.byUrn.set(meta.urn, {
+        urn: meta.urn,
+        type: meta.type,
+        name: nameOfUrn(meta.urn),
+        operation: known?.operation === "replace" ? "replace" : operation,
+        properties: [...new Set([...(known?.properties ?? []), ...(properties.length > 0 ? properties : meta.diffs ?? [])])].sort(),
+      });
+    }
+    const diag = event.diagnosticEvent;
+    if (diag && (diag.severity === "error" || diag.severity === "info#err") && diag.message.trim()) {
+      this.errors.push(diag.message.trim());
+    }
+  };
+
+  changes(): ResourceChange[] {
+    return [...this.byUrn.values()].sort((a, b) => a.urn.localeCompare(b.urn));
+  }
+}
+
+/** The part of a failed engine run worth reading: its error diagnostics, else the end of what it printed. */
+function errorText(err: unknown, recorded: string[]): string {
+  if (recorded.length > 0) return recorded.join("\n").slice(0, 4000);
+  const message = err instanceof Error ? err.message : String(err);
+  const stderr = /stderr: ([\s\S]*)$/.exec(message)?.[1]?.trim();
+  const text = stderr || message;
+  return text.length > 4000 ? `…${text.slice(-4000)}` : text;
+}
+
+/**
+ * A stack of the shared workspace without `pulumi stack select` (each operation names its
+ * stack with --stack, so the workspace's current stack is never read, and concurrent stacks
+ * cannot race on it). A stack missing from the backend fails the operation itself.
+ */
+function stackOf(automation: Automation, workspace: Workspace, name: string): Promise<Stack> {
+  const unselected = new Proxy(workspace, {
+    get: (target, prop, receiver) =>
+      prop === "selectStack" ? async () => undefined : (Reflect.get(target, prop, receiver) as unknown),
+  });
+  return automation.Stack.select(name, unselected);
+}
+
+/**
+ * `up` and `preview` create the stacks the backend does not have yet (a new stack file), one
+ * at a time before the others start: `pulumi stack init` writes the workspace's settings and
+ * the file's encryptionsalt. One `pulumi stack ls` instead of a `stack select` per stack.
+ */
+async function createMissingStacks(workspace: Workspace, names: string[]): Promise<Map<string, string>> {
+  const failed = new Map<string, string>();
+  const known = new Set((await workspace.listStacks()).map((s) => s.name.slice(s.name.lastIndexOf("/") + 1)));
+  for (const name of names.filter((n) => !known.has(n))) {
+    await workspace.createStack(name).catch((err: unknown) => failed.set(name, errorText(err, [])));
+  }
+  return failed;
+}
+
+async function runOne(opts: FleetRunOptions, workspace: Workspace, name: string, createError?: string): Promise<StackReport> {
+  const started = Date.now();
+  if (createError !== undefined) return { stack: name, status: "failed", durationMs: 0, resources: [], error: `creating the stack failed: ${createError}` };
+  const recorder = new StepRecorder();
+  const common = { onEvent: recorder.onEvent, signal: opts.signal, color: "never" as const };
+  try {
+    const stack = await stackOf(opts.automation, workspace, name);
+    if (opts.command === "up") {
+      await stack.up({ ...common, refresh: true });
+    } else if (opts.command === "destroy") {
+      await stack.destroy(common);
+    } else {
+      await stack.preview({ ...common, refresh: true });
+    }
+    const resources = recorder.changes();
+    const status = resources.length === 0 ? "clean" : opts.command === "drift" ? "drifted" : "changed";
+    return {
+      stack: name,
+      status,
+      durationMs: Date.now() - started,
+      resources,
+      ...(status === "drifted" ? { repair: opts.repairCommand(name) } : {}),
+    };
+  } catch (err) {
+    return { stack: name, status: "failed", durationMs: Date.now() - started, resources: recorder.changes(), error: errorText(err, recorder.errors) };
+  }
+}
+
+export async function runFleet(opts: FleetRunOptions): Promise<StackReport[]> {
+  const workspace = await opts.automation.LocalWorkspace.create({
+    workDir: opts.projectDir,
+    ...(opts.program ? { program: opts.program } : {}),
+  });
+  const createErrors = opts.command === "up" || opts.command === "preview" ? await createMissingStacks(workspace, opts.stacks) : new Map<string, string>();
+  const queue = [...opts.stacks];
+  const reports: StackReport[] = [];
+  const worker = async (): Promise<void> => {
+    for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+      if (opts.signal?.aborted) {
+        reports.push({ stack: name, status: "failed", durationMs: 0, resources: [], error: "not run: the fleet run was interrupted; run it again" });
+        continue;
+      }
+      opts.onStart?.(name);
+      const report = await runOne(opts, workspace, name, createErrors.get(name));
+      reports.push(report);
+      opts.onFinish?.(report);
+    }
+  };
+  const workers = Math.max(1, Math.min(opts.concurrency, queue.length));
+  await Promise.all(Array.from({ length: workers }, worker));
+  if (!opts.program || workers === 1) return reports;
+  // Inline programs share this process, and the Automation API hands an error one program
+  // throws to every program running at that moment (its handlers of uncaught errors are
+  // process-wide). So a stack that failed beside others runs again alone: its own error
+  // then shows, and one broken stack file never fails its neighbours.
+  for (const [index, report] of reports.entries()) {
+    if (report.status !== "failed" || opts.signal?.aborted) continue;
+    opts.onRetry?.(report.stack);
+    opts.onStart?.(report.stack);
+    reports[index] = await runOne(opts, workspace, report.stack, createErrors.get(report.stack));
+    opts.onFinish?.(reports[index]);
+  }
+  return reports;
+}

@@ -1,0 +1,74 @@
+// `pulumi-embedded-connectors fleet new`: the one command that writes a sub-account's reviewed
+// file, as the CLI a user runs (dist/cli/main.js).
+import { strict as assert } from "node:assert";
+import { execFile } from "node:child_process";
+import { promises as fs } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { parse } from "yaml";
+import { repoRoot } from "../../harness/engine";
+
+const execFileAsync = promisify(execFile);
+const cli = path.join(repoRoot, "dist", "cli", "main.js");
+
+async function run(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return execFileAsync(process.execPath, [cli, ...args], { cwd })
+    .then((r) => ({ code: 0, ...r }))
+    .catch((e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }));
+}
+
+describe("cli: fleet new", function () {
+  this.timeout(60_000); // each case starts the CLI
+  let dir: string;
+
+  beforeEach(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), "fleet-new-"));
+    await fs.writeFile(path.join(dir, "Pulumi.yaml"), "name: embedded-fleet # the project\nruntime:\n  name: nodejs\n");
+  });
+
+  afterEach(async () => {
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it("writes Pulumi.<stack>.yaml in structured config: account, customer, connectors, secrets by name only", async () => {
+    const connectors = {
+      connectors: {
+        s3: {
+          name: "Amazon S3",
+          supportedType: "Source",
+          values: { bucket: "acme-exports", region: "eu-west-1", fileFormats: ["csv", "parquet"], maxFileSizeMb: 512 },
+          secrets: { secretAccessKey: { config: "s3SecretAccessKey" } },
+        },
+        segment: { name: "Segment", supportedType: "Source", values: { workspace: "true", batchSize: 500 }, secrets: { apiKey: { env: "SEGMENT_KEY" } } },
+      },
+    };
+    await fs.writeFile(path.join(dir, "acme.json"), JSON.stringify(connectors));
+    const result = await run(["fleet", "new", "acme-eu", "--account-id", "0239a5bbdbe54316", "--customer", "acme", "--connectors", "acme.json"], dir);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /wrote Pulumi\.acme-eu\.yaml/);
+    assert.match(result.stdout, /pulumi config set --secret s3SecretAccessKey --stack acme-eu/);
+    const parsed = parse(await fs.readFile(path.join(dir, "Pulumi.acme-eu.yaml"), "utf8")) as { config: Record<string, unknown> };
+    assert.deepEqual(parsed.config, {
+      "embedded-fleet:accountId": "0239a5bbdbe54316", // a string, though it looks like a number
+      "embedded-fleet:customer": "acme",
+      "embedded-fleet:connectors": connectors.connectors,
+    });
+  });
+
+  it("refuses a secret given as a value, and an existing file without --force", async () => {
+    await fs.writeFile(path.join(dir, "bad.json"), JSON.stringify({
+      connectors: { s3: { name: "Amazon S3", supportedType: "Source", secrets: { secretAccessKey: "plain-secret-value-91ab" } } },
+    }));
+    const bad = await run(["fleet", "new", "x", "--account-id", "a1", "--connectors", "bad.json"], dir);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /secret field "secretAccessKey" must be \{ "config": .* never a value/);
+    assert.ok(!bad.stderr.includes("plain-secret-value-91ab"));
+    await assert.rejects(fs.stat(path.join(dir, "Pulumi.x.yaml")));
+
+    assert.equal((await run(["fleet", "new", "y", "--account-id", "a1"], dir)).code, 0);
+    const again = await run(["fleet", "new", "y", "--account-id", "a2"], dir);
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /Pulumi\.y\.yaml exists: edit it, or pass --force/);
+  });
+});

@@ -1,0 +1,73 @@
+// The example workflows pass actionlint (built once per machine by scripts/ensure-actionlint.sh
+// from the module tools/actionlint pins), and examples/fleet/workflow.yml runs the fleet the
+// way the README says: a matrix from `fleet matrix`, a concurrency group per shard,
+// --changed-since on pull requests with the Markdown report as the job summary, nightly drift.
+import { strict as assert } from "node:assert";
+import { execFile } from "node:child_process";
+import { promises as fs } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { parse } from "yaml";
+import { repoRoot } from "../../harness/engine";
+
+const execFileAsync = promisify(execFile);
+const WORKFLOWS = ["examples/fleet/workflow.yml", "examples/gitops/workflow.yml"];
+
+async function actionlint(bin: string, file: string): Promise<{ code: number; output: string }> {
+  return execFileAsync(bin, ["-no-color", file], { cwd: repoRoot })
+    .then((r) => ({ code: 0, output: r.stdout + r.stderr }))
+    .catch((e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, output: e.stdout + e.stderr }));
+}
+
+describe("cli: the example workflows", function () {
+  this.timeout(15 * 60_000); // the first run on a machine builds actionlint
+  let bin: string;
+
+  before(async () => {
+    const { stdout } = await execFileAsync("bash", [path.join(repoRoot, "scripts", "ensure-actionlint.sh")], { cwd: repoRoot });
+    bin = stdout.trim().split("\n").pop()!;
+  });
+
+  for (const file of WORKFLOWS) {
+    it(`${file} passes actionlint`, async () => {
+      const result = await actionlint(bin, file);
+      assert.equal(result.code, 0, result.output);
+    });
+  }
+
+  it("actionlint catches a broken copy (so a pass means something)", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "fleet-workflow-"));
+    try {
+      const broken = path.join(dir, "broken.yml");
+      const text = await fs.readFile(path.join(repoRoot, WORKFLOWS[0]), "utf8");
+      await fs.writeFile(broken, text.replace("needs.plan.outputs.matrix).include[0]", "needs.plann.outputs.matrix).include[0]"));
+      const result = await actionlint(bin, broken);
+      assert.equal(result.code, 1, result.output);
+      assert.match(result.output, /plann/);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("examples/fleet/workflow.yml: a job per shard of `fleet matrix`, a concurrency group per shard, PR summaries, nightly drift", async () => {
+    const text = await fs.readFile(path.join(repoRoot, WORKFLOWS[0]), "utf8");
+    const wf = parse(text) as {
+      on: { schedule?: { cron: string }[]; pull_request?: unknown };
+      jobs: Record<string, { strategy?: { matrix: string }; concurrency?: { group: string; "cancel-in-progress": boolean }; steps: { run?: string }[] }>;
+    };
+    assert.ok(wf.on.schedule?.length && wf.on.pull_request);
+    const plan = wf.jobs.plan.steps.map((s) => s.run ?? "").join("\n");
+    assert.match(plan, /fleet matrix --dir "\$FLEET_DIR" --shards "\$SHARDS"/);
+    assert.match(plan, /--changed-since "origin\/\$BASE_REF"/);
+    const fleet = wf.jobs.fleet;
+    assert.equal(fleet.strategy?.matrix, "${{ fromJSON(needs.plan.outputs.matrix) }}");
+    assert.deepEqual(fleet.concurrency, { group: "connectors-fleet-${{ matrix.name }}", "cancel-in-progress": false });
+    const run = fleet.steps.map((s) => s.run ?? "").join("\n");
+    assert.match(run, /pull_request\) args=\(preview --changed-since "origin\/\$BASE_REF"\)/);
+    assert.match(run, /\*\) args=\(drift\)/);
+    assert.match(run, /--shard "\$SHARD"/);
+    assert.match(run, /--markdown fleet-report\.md/);
+    assert.match(run, /cat fleet-report\.md >> "\$GITHUB_STEP_SUMMARY"/);
+  });
+});
