@@ -197,11 +197,12 @@ describe("e2e: fleet (examples/fleet, one stack per sub-account)", function () {
     const drifted = driftReport.stacks.filter((s) => s.status !== "clean");
     assert.deepEqual(drifted.map((s) => [s.stack, s.status]), [changed, removed].sort().map((s) => [s, "drifted"]));
     const byStack = new Map(drifted.map((s) => [s.stack, s]));
-    // The changed field: the configuration differs. Its property paths are whatever the
-    // engine's diff names (the plugin reports none yet: issue 25), and only names.
+    // The changed fields, by name only: the plugin's detailed diff names each field its update
+    // writes (issue 25); the bucket typed by hand is one of them.
     const changedResources = byStack.get(changed)!.resources;
     assert.deepEqual(changedResources.map((r) => [r.type, r.name, r.operation]), [["embedded:index:ConnectorConfiguration", "s3", "update"]]);
-    for (const p of changedResources[0].properties) assert.match(p, /^(secretConfig|values)\b/);
+    for (const p of changedResources[0].properties) assert.match(p, /^secretConfig\.[A-Za-z]+$/);
+    assert.ok(changedResources[0].properties.includes("secretConfig.bucket"), changedResources[0].properties.join(", "));
     // The removed connector: gone from the sub-account, so the engine would create it again.
     assert.deepEqual(byStack.get(removed)!.resources.map((r) => [r.type, r.name, r.operation]), [
       ["embedded:index:AddedConnector", "segment", "create"],
