@@ -96,7 +96,7 @@ func main() {
 			return err
 		}
 
-		// Flat outputs: `values` (the non-Password values) is left out, it is a secret.
+		// Flat outputs: ids and names; no output of the provider holds a configuration value.
 		ctx.Export("accountId", s3Source.AccountId)
 		ctx.Export("sourceConnectorId", s3Source.ConnectorId)
 		ctx.Export("sourceName", s3Source.Name)

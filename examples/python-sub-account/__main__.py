@@ -68,7 +68,7 @@ partner_configuration = embedded.ConnectorConfiguration(
     opts=pulumi.ResourceOptions(provider=partner),
 )
 
-# Flat outputs: `values` (the non-Password values) is left out, it is a secret.
+# Flat outputs: ids and names; no output of the provider holds a configuration value.
 pulumi.export("accountId", s3_source.account_id)
 pulumi.export("sourceConnectorId", s3_source.connector_id)
 pulumi.export("sourceName", s3_source.name)

@@ -77,8 +77,9 @@ export const CONFIGURATION_FIELD = {
       type: "string",
       secret: true,
       description:
-        "The saved value, a secret (like the resource's `values`): set only by the Output form " +
-        "(`getConnectorConfigurationOutput`), whose result is then secret; the Promise form leaves it out. Never set for a Password field.",
+        "The saved value, a secret: set only by the TypeScript package's own Output form " +
+        "(`getConnectorConfigurationOutput`, run in the program), whose result is then secret. The plugin's lookups (every " +
+        "language) and every Promise form leave it out. Never set for a Password field.",
     },
     min: { type: "number", description: "Smallest accepted value of a Number field." },
     max: { type: "number", description: "Largest accepted value of a Number field." },
@@ -150,8 +151,8 @@ export const LIST_SUPPORTED_CONNECTORS = {
 export const GET_CONNECTOR_CONFIGURATION = {
   name: "getConnectorConfiguration",
   description:
-    "Field descriptors and state of a connector's configuration. The saved non-Password values come only from the Output " +
-    "form, as a secret; the Promise form leaves them out. Password fields never carry a value.",
+    "Field descriptors and state of a connector's configuration. Through the plugin, no saved value: an Invoke response " +
+    "is printed as it is by `pulumi up --debug`. Password fields never carry a value.",
   inputs: { connectorId: { type: "string", required: true, description: "Any catalogue connector, added or not." }, accountId },
   outputs: {
     accountId: { type: "string", required: true, description: "The sub-account asked about." },

@@ -87,13 +87,13 @@ export const listSupportedConnectorsOutput: OutputCall<ListSupportedConnectorsAr
 
 const getConfigurationForms = pluginFunction<GetConnectorConfigurationArgs, GetConnectorConfigurationResult>(GET_CONNECTOR_CONFIGURATION);
 /**
- * Field descriptors and state of a connector's configuration, without the saved values: a
- * Promise cannot keep them secret. {@link getConnectorConfigurationOutput} has them, as a secret.
+ * Field descriptors and state of a connector's configuration, without the saved values: the
+ * plugin never sends them (the Node SDK's `--debug` prints Invoke responses as they arrive).
+ * The package's own `getConnectorConfigurationOutput` (not the plugin's) has them, as a secret.
  */
 export const getConnectorConfiguration: Call<GetConnectorConfigurationArgs, GetConnectorConfigurationResult> = getConfigurationForms[0];
 /**
- * {@link getConnectorConfiguration} taking Inputs, with each field's saved value (never a
- * Password's): the result is a secret Output, as the resource's `values` are.
+ * {@link getConnectorConfiguration} taking Inputs: descriptors and state, no saved value.
  */
 export const getConnectorConfigurationOutput: OutputCall<GetConnectorConfigurationArgs, GetConnectorConfigurationResult> =
   getConfigurationForms[1];

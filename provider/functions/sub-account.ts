@@ -69,7 +69,8 @@ export async function getConnectorConfiguration(args: GetConnectorConfigurationA
 }
 /**
  * {@link getConnectorConfiguration} taking Inputs, with each field's saved value (never a
- * Password's): the result is a secret Output, as the resource's `values` are.
+ * Password's): the result is a secret Output. It runs in the program process, so the values
+ * never cross the engine.
  */
 export const getConnectorConfigurationOutput: (
   args: InputArgs<GetConnectorConfigurationArgs>,

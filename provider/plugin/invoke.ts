@@ -12,7 +12,7 @@ import {
 } from "../definitions/functions";
 import { token } from "../definitions/package-schema";
 import { hasType, typeName, type FunctionDefinition } from "../definitions/property";
-import { functionSecrets } from "../definitions/secrets";
+import { functionSecrets, withoutSecretValues } from "../definitions/secrets";
 import { accountIdFor, currentClient } from "../resources/runtime";
 import type { Outgoing } from "./outgoing";
 import type { Props } from "./wire";
@@ -67,6 +67,9 @@ export async function invoke(functionToken: string, args: Props): Promise<Invoke
   const failures = argumentFailures(lookup.definition, args);
   if (failures.length > 0) return { failures };
   const { client } = currentClient();
-  const result = await lookup.run({ client, accountId: accountIdFor }, args as never);
+  // What the definition marks secret (a field's saved value) never crosses the engine: the Node
+  // SDK's `--debug` line prints every Invoke response as it arrived, secret wrappers and all,
+  // and the Python and Go SDKs' plain forms unwrap or refuse secrets.
+  const result = withoutSecretValues(lookup.definition.outputs, await lookup.run({ client, accountId: accountIdFor }, args as never));
   return { result, failures: [], kind: lookup };
 }

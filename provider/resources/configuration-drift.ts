@@ -99,6 +99,8 @@ export interface DriftInput {
   fieldDigests: Record<string, string>;
   /** Whether the stored digests are under the current key (comparable). */
   sameKey: boolean;
+  /** The state holds no digests at all: written by a version from before them. */
+  beforeDigests?: boolean;
 }
 
 /**
@@ -114,6 +116,7 @@ export function driftText(before: DriftInput, view: ConnectorConfigurationView, 
   const names = [...new Set([...namedIn(before.drift), ...changed])].sort();
   const at = `${DRIFT_PREFIX}${whenOf(view.lastUpdated)}`;
   if (names.length > 0) return `${at}: ${names.join(", ")}`;
+  if (before.beforeDigests) return `${at}; which fields cannot be told: the state is from before field digests (the next up writes it once)`;
   if (!before.sameKey) return `${at}; which fields cannot be told: the provider's client secret changed since the last write`;
   // Short: the engine's display cuts a long string. "; " (not ": ") keeps it apart from a list of names.
   const passwords = [...hidden].filter((fieldId) => Object.hasOwn(before.fieldDigests, fieldId)).sort();

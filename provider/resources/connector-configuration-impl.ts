@@ -268,7 +268,14 @@ function refreshedDigests(old: ConfigurationOutputs | undefined, view: Connector
   const sameKey = old?.fieldDigests !== undefined && old.digestKeyId === key.id;
   const stored = sameKey ? (old?.fieldDigests ?? {}) : {};
   const fieldDigests = liveDigests(key, accountId, connectorId, view, stored);
-  const before = { lastUpdated: old?.lastUpdated ?? -1, appliedLastUpdated: old?.appliedLastUpdated ?? -1, drift: old?.drift, fieldDigests: stored, sameKey };
+  const before = {
+    lastUpdated: old?.lastUpdated ?? -1,
+    appliedLastUpdated: old?.appliedLastUpdated ?? -1,
+    drift: old?.drift,
+    fieldDigests: stored,
+    sameKey,
+    beforeDigests: old !== undefined && old.fieldDigests === undefined,
+  };
   return { fieldDigests, digestKeyId: key.id, drift: driftText(before, view, fieldDigests) };
 }
 

@@ -3,11 +3,11 @@
 // provider's client secret and never leaves the provider (no output, no log): a value cannot
 // be recovered or confirmed from a digest without that secret, however guessable it is (a
 // region, a bucket name), which an unkeyed hash would allow. docs/DESIGN.md, "Drift".
-import { createHmac } from "node:crypto";
+import { createHmac, scryptSync } from "node:crypto";
 import type { ConnectorConfigurationView } from "../client";
 import { descriptorsOf, type FieldDescriptor } from "./configuration-rules";
 
-/** The key of the digests: an HMAC of a fixed label under the client secret. */
+/** The key of the digests, derived from the client secret with scrypt. */
 export interface DigestKey {
   readonly key: Buffer;
   /** A short id of the key (not of the secret): another id means another client secret. */
@@ -19,9 +19,21 @@ const KEY_ID_LABEL = "pulumi-embedded-connectors/field-digest-key-id/v1";
 /** Hex characters kept of each HMAC: 64 bits, enough to tell values apart, short in a diff. */
 const DIGEST_HEX = 16;
 
+// scrypt, not one HMAC: `digestKeyId` and the digests are plain outputs over values that are
+// often public (the non-secret ones sit in stack files), so each guess of the client secret
+// made offline against them must cost what scrypt costs (N = 2^15, about 100 ms and 32 MiB),
+// not one HMAC. Derived once per process and secret.
+const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
+const derived = new Map<string, DigestKey>();
+
 export function digestKeyOf(clientSecret: string): DigestKey {
-  const key = createHmac("sha256", clientSecret).update(KEY_LABEL).digest();
-  return { key, id: createHmac("sha256", key).update(KEY_ID_LABEL).digest("hex").slice(0, 12) };
+  let found = derived.get(clientSecret);
+  if (!found) {
+    const key = scryptSync(clientSecret, KEY_LABEL, 32, SCRYPT);
+    found = { key, id: createHmac("sha256", key).update(KEY_ID_LABEL).digest("hex").slice(0, 12) };
+    derived.set(clientSecret, found);
+  }
+  return found;
 }
 
 /** How the canonical form reads a value: by the field's type when known, else by the value's shape. */

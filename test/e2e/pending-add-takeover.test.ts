@@ -63,8 +63,11 @@ describe("e2e: a stale pending-Add record does not take over another stack's con
         await svc.service.setFaults({ rules: [{ route: ADD, mode: "latency", latencyMs: 20_000 }, { route: ADD, mode: "reset" }] });
         let ended = false;
         const killer = killProviderMidAdd(a.workDir, journalDir, () => ended);
-        await a.expectFailure((s) => s.up());
-        ended = true;
+        try {
+            await a.expectFailure((s) => s.up());
+        } finally {
+            ended = true; // the killer's poll stops whatever happened
+        }
         assert.match(await killer, /^killed/);
         await svc.service.setFaults({ rules: [] }); // decided on arrival: A's held Add is still reset
         const [record] = readdirSync(journalDir);

@@ -11,7 +11,7 @@ import (
 	"pulumi-embedded-connectors/sdk/go/embedded/internal"
 )
 
-// Field descriptors and state of a connector's configuration. The saved non-Password values come only from the Output form, as a secret; the Promise form leaves them out. Password fields never carry a value.
+// Field descriptors and state of a connector's configuration. Through the plugin, no saved value: an Invoke response is printed as it is by `pulumi up --debug`. Password fields never carry a value.
 func LookupConnectorConfiguration(ctx *pulumi.Context, args *LookupConnectorConfigurationArgs, opts ...pulumi.InvokeOption) (*LookupConnectorConfigurationResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupConnectorConfigurationResult

@@ -293,7 +293,7 @@ type ConfigurationField struct {
 	Required bool `pulumi:"required"`
 	// "Text", "Password", "Number", "Date", "Select", "Multi-Select" (the service may add types).
 	Type string `pulumi:"type"`
-	// The saved value, a secret (like the resource's `values`): set only by the Output form (`getConnectorConfigurationOutput`), whose result is then secret; the Promise form leaves it out. Never set for a Password field.
+	// The saved value, a secret: set only by the TypeScript package's own Output form (`getConnectorConfigurationOutput`, run in the program), whose result is then secret. The plugin's lookups (every language) and every Promise form leave it out. Never set for a Password field.
 	Value *string `pulumi:"value"`
 }
 
@@ -357,7 +357,7 @@ func (o ConfigurationFieldOutput) Type() pulumi.StringOutput {
 	return o.ApplyT(func(v ConfigurationField) string { return v.Type }).(pulumi.StringOutput)
 }
 
-// The saved value, a secret (like the resource's `values`): set only by the Output form (`getConnectorConfigurationOutput`), whose result is then secret; the Promise form leaves it out. Never set for a Password field.
+// The saved value, a secret: set only by the TypeScript package's own Output form (`getConnectorConfigurationOutput`, run in the program), whose result is then secret. The plugin's lookups (every language) and every Promise form leave it out. Never set for a Password field.
 func (o ConfigurationFieldOutput) Value() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ConfigurationField) *string { return v.Value }).(pulumi.StringPtrOutput)
 }

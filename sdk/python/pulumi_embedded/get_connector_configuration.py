@@ -159,7 +159,7 @@ def get_connector_configuration(account_id: Optional[_builtins.str] = None,
                                 connector_id: Optional[_builtins.str] = None,
                                 opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetConnectorConfigurationResult:
     """
-    Field descriptors and state of a connector's configuration. The saved non-Password values come only from the Output form, as a secret; the Promise form leaves them out. Password fields never carry a value.
+    Field descriptors and state of a connector's configuration. Through the plugin, no saved value: an Invoke response is printed as it is by `pulumi up --debug`. Password fields never carry a value.
 
     :param _builtins.str account_id: Sub-account. Default: the provider's `accountId` (`embedded:accountId`, else EMBEDDED_ACCOUNT_ID).
     :param _builtins.str connector_id: Any catalogue connector, added or not.
@@ -185,7 +185,7 @@ def get_connector_configuration_output(account_id: pulumi.Input[Optional[Optiona
                                        connector_id: pulumi.Input[Optional[_builtins.str]] = None,
                                        opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetConnectorConfigurationResult]:
     """
-    Field descriptors and state of a connector's configuration. The saved non-Password values come only from the Output form, as a secret; the Promise form leaves them out. Password fields never carry a value.
+    Field descriptors and state of a connector's configuration. Through the plugin, no saved value: an Invoke response is printed as it is by `pulumi up --debug`. Password fields never carry a value.
 
     :param _builtins.str account_id: Sub-account. Default: the provider's `accountId` (`embedded:accountId`, else EMBEDDED_ACCOUNT_ID).
     :param _builtins.str connector_id: Any catalogue connector, added or not.

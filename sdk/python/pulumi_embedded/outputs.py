@@ -361,7 +361,7 @@ class ConfigurationField(dict):
         :param _builtins.float max: Largest accepted value of a Number field.
         :param _builtins.float min: Smallest accepted value of a Number field.
         :param Sequence[_builtins.str] options: The allowed values of a Select or Multi-Select field.
-        :param _builtins.str value: The saved value, a secret (like the resource's `values`): set only by the Output form (`getConnectorConfigurationOutput`), whose result is then secret; the Promise form leaves it out. Never set for a Password field.
+        :param _builtins.str value: The saved value, a secret: set only by the TypeScript package's own Output form (`getConnectorConfigurationOutput`, run in the program), whose result is then secret. The plugin's lookups (every language) and every Promise form leave it out. Never set for a Password field.
         """
         pulumi.set(__self__, "id", id)
         pulumi.set(__self__, "label", label)
@@ -455,7 +455,7 @@ class ConfigurationField(dict):
     @pulumi.getter
     def value(self) -> Optional[_builtins.str]:
         """
-        The saved value, a secret (like the resource's `values`): set only by the Output form (`getConnectorConfigurationOutput`), whose result is then secret; the Promise form leaves it out. Never set for a Password field.
+        The saved value, a secret: set only by the TypeScript package's own Output form (`getConnectorConfigurationOutput`, run in the program), whose result is then secret. The plugin's lookups (every language) and every Promise form leave it out. Never set for a Password field.
         """
         return pulumi.get(self, "value")
 
