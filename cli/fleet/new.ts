@@ -78,6 +78,10 @@ export async function writeStackFile(project: FleetProject, stack: string, opts:
   if (opts.connectors) checkConnectors(opts.connectors, "--connectors");
   const file = path.join(project.dir, stackFileName(stack));
   if (existsSync(file) && !opts.force) throw new Error(`${file} exists: edit it, or pass --force to write it again`);
+  if (existsSync(file) && /^\s*encryptionsalt:|\bsecure:/m.test(await fs.readFile(file, "utf8"))) {
+    // Writing it again would drop the stack's encryption salt and its encrypted secrets.
+    throw new Error(`${file} holds the stack's encrypted secrets (encryptionsalt, secure:): --force would lose them; edit the file instead`);
+  }
   await fs.writeFile(file, renderStackFile(project, stack, opts));
   const commands = secretConfigKeys(opts.connectors ?? {}).map((k) => `pulumi config set --secret ${k} --stack ${stack}`);
   return { file, commands };

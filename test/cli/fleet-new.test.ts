@@ -71,4 +71,19 @@ describe("cli: fleet new", function () {
     assert.equal(again.code, 1);
     assert.match(again.stderr, /Pulumi\.y\.yaml exists: edit it, or pass --force/);
   });
+
+  it("--force never drops a stack's encrypted secrets, and names with ': ' stay valid YAML", async () => {
+    const file = path.join(dir, "Pulumi.z.yaml");
+    const held = "encryptionsalt: v1:abc:def\nconfig:\n  embedded-fleet:s3SecretAccessKey:\n    secure: v1:xyz\n";
+    await fs.writeFile(file, held);
+    const forced = await run(["fleet", "new", "z", "--account-id", "a3", "--force"], dir);
+    assert.equal(forced.code, 1);
+    assert.match(forced.stderr, /encrypted secrets .*--force would lose them/);
+    assert.equal(await fs.readFile(file, "utf8"), held, "the file is left as it was");
+
+    const named = await run(["fleet", "new", "w", "--account-id", "a4", "--customer", "Acme: EU"], dir);
+    assert.equal(named.code, 0, named.stderr);
+    const parsed = parse(await fs.readFile(path.join(dir, "Pulumi.w.yaml"), "utf8")) as { config: Record<string, unknown> };
+    assert.equal(parsed.config["embedded-fleet:customer"], "Acme: EU");
+  });
 });
