@@ -52,13 +52,18 @@ async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void>
     `fleet ${command}: ${selected.stacks.length} of ${project.stacks.length} stack(s) of ${project.name} (${selected.reason}), ` +
       `${Math.min(flags.concurrency, Math.max(1, selected.stacks.length))} at a time; program ${loaded.program ? "loaded once (inline)" : `run per stack (${loaded.perStackBecause ?? "no stacks"})`}\n`,
   );
-  // Ctrl-C / SIGTERM: the running engines are cancelled their own way (they stop after the
-  // step under way and release their locks); the stacks not started are reported as not run.
+  // Ctrl-C / SIGTERM: no further stack starts, and the stacks not started are reported as not
+  // run. The running engines are cancelled their own way (they finish the step under way and
+  // release their locks): on Ctrl-C the terminal has already sent them the SIGINT, and a second
+  // one would make the CLI stop at once, mid-step; SIGTERM reaches this process only, so it is
+  // passed on to them once.
+  const stop = new AbortController();
   const abort = new AbortController();
   const onSignal = (signal: string) => {
-    if (abort.signal.aborted) return;
-    process.stderr.write(`${signal}: cancelling the running stacks (the engine finishes the step under way); run the command again to finish\n`);
-    abort.abort();
+    if (signal === "SIGTERM" && !abort.signal.aborted) abort.abort();
+    if (stop.signal.aborted) return;
+    process.stderr.write(`${signal}: no further stack starts; the running ones finish the step under way; run the command again to finish\n`);
+    stop.abort();
   };
   const sigint = () => onSignal("SIGINT");
   const sigterm = () => onSignal("SIGTERM");
@@ -78,6 +83,7 @@ async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void>
       onFinish: (r) => progress.finish(r),
       onRetry: (s) => progress.retry(s),
       signal: abort.signal,
+      stop: stop.signal,
     });
   } finally {
     progress.done();

@@ -20,7 +20,10 @@ export interface FleetRunOptions {
   onFinish?: (report: StackReport) => void;
   /** A stack that failed while others ran is run again alone. */
   onRetry?: (stack: string) => void;
+  /** Cancels the running engines (their own way: the step under way finishes, the lock is released). */
   signal?: AbortSignal;
+  /** Starts no further stack (default: `signal`). */
+  stop?: AbortSignal;
 }
 
 /** Steps that change nothing in the sub-account. */
@@ -131,7 +134,7 @@ export async function runFleet(opts: FleetRunOptions): Promise<StackReport[]> {
   const reports: StackReport[] = [];
   const worker = async (): Promise<void> => {
     for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
-      if (opts.signal?.aborted) {
+      if ((opts.stop ?? opts.signal)?.aborted) {
         reports.push({ stack: name, status: "failed", durationMs: 0, resources: [], error: "not run: the fleet run was interrupted; run it again" });
         continue;
       }
@@ -149,7 +152,7 @@ export async function runFleet(opts: FleetRunOptions): Promise<StackReport[]> {
   // process-wide). So a stack that failed beside others runs again alone: its own error
   // then shows, and one broken stack file never fails its neighbours.
   for (const [index, report] of reports.entries()) {
-    if (report.status !== "failed" || opts.signal?.aborted) continue;
+    if (report.status !== "failed" || (opts.stop ?? opts.signal)?.aborted) continue;
     opts.onRetry?.(report.stack);
     opts.onStart?.(report.stack);
     reports[index] = await runOne(opts, workspace, report.stack, createErrors.get(report.stack));
