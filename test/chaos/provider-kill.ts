@@ -39,10 +39,21 @@ export function killProviderWhenBusy(svc: ChaosService, workDir: string, route: 
       if (!stats || callsTo(stats, route) < threshold) continue;
       const pids = await providerProcesses(workDir);
       if (pids.length === 0) continue;
-      for (const pid of pids) process.kill(pid, "SIGKILL");
+      // A process can end between the listing and the signal (ESRCH): only a kill that landed counts.
+      if (pids.filter(killed).length === 0) continue;
       return `provider process SIGKILLed after ${callsTo(stats, route)} call(s) to ${route}`;
     }
     return "the run ended before the provider process could be killed";
   })();
   return { done, stop: () => void (stopped = true) };
+}
+
+function killed(pid: number): boolean {
+  try {
+    process.kill(pid, "SIGKILL");
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ESRCH") return false;
+    throw error;
+  }
 }
