@@ -1,28 +1,45 @@
 // Writes a release's artifacts into one directory (default dist/release/), after `npm run build`:
-// - pulumi-resource-embedded-v<version>-<os>-<arch>.tar.gz: the plugin (dist/plugin) under the
-//   names the engine downloads (`pulumi plugin install resource embedded <version> --server
-//   <url>`, or a program's SDK asking for it): one per OS and architecture the engine may ask
-//   for. The plugin is JavaScript run by the `node` on PATH (Node.js 20+), so every archive holds
-//   the same files; Windows is left out (its launcher would be a .cmd);
+// - pulumi-resource-embedded-v<version>-<os>-<arch>.tar.gz: the plugin under the names the
+//   engine downloads (`pulumi plugin install resource embedded <version> --server <url>`, or a
+//   program's SDK asking for it), one per OS and architecture the engine may ask for:
+//   - linux-amd64, linux-arm64: pulumi-resource-embedded is one executable that carries its own
+//     Node.js (scripts/sea-plugin.js), so a YAML, Python or Go user needs no Node.js; Node.js's
+//     license is beside it. Measured against the launcher's archive in BENCHMARKS.md
+//     (bench/plugin-archive.ts): 43 MB instead of 0.4 MB, and a start no slower;
+//   - darwin-amd64, darwin-arm64: the JavaScript plugin (dist/plugin) and its launcher, run by
+//     the `node` on PATH (Node.js 20+); scripts/sea-plugin.js says why macOS gets no executable.
+//   Windows is left out (its launcher would be a .cmd);
 // - the npm tarball (npm pack), the Python wheel and sdist of sdk/python (built offline in the
 //   virtualenv of scripts/ensure-python.sh), and the Go module sdk/go as a tar.gz;
 // - SHA256SUMS.
-// Usage: node scripts/release.js [--out <dir>] [--plugin-only]
+// Usage: node scripts/release.js [--out <dir>] [--plugin-only] [--launcher-only] [--platforms <os-arch,…>]
+// --launcher-only: every archive holds the launcher's plugin (no Node.js fetched, no SEA built:
+// a quicker release, for a machine that is not Linux, or to compare).
 const { execFileSync } = require("child_process");
 const crypto = require("crypto");
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const zlib = require("zlib");
+const { SEA_PACKAGES, buildSeaPlugin, canBuildSea, hostPlatform } = require("./sea-plugin");
 
 const root = path.resolve(__dirname, "..");
 const version = require(path.join(root, "package.json")).version;
 const at = process.argv.indexOf("--out");
 const out = path.resolve(at >= 0 && process.argv[at + 1] ? process.argv[at + 1] : path.join(root, "dist", "release"));
 const pluginOnly = process.argv.includes("--plugin-only");
+const launcherOnly = process.argv.includes("--launcher-only");
 const pluginDir = path.join(root, "dist", "plugin");
 const PLUGIN_FILES = ["pulumi-resource-embedded", "embedded-plugin.js", "embedded-start.js"];
-const PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64"];
+const ALL_PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64"];
+// --platforms a,b: only those archives (the tests build this machine's alone).
+const platformsAt = process.argv.indexOf("--platforms");
+const PLATFORMS = platformsAt >= 0 ? process.argv[platformsAt + 1].split(",") : ALL_PLATFORMS;
+const unknownPlatform = PLATFORMS.find((p) => !ALL_PLATFORMS.includes(p));
+if (unknownPlatform) {
+  console.error(`release: no archive for platform ${unknownPlatform}; choose among ${ALL_PLATFORMS.join(", ")}`);
+  process.exit(2);
+}
 
 /** The archive name the engine asks a plugin server for. */
 function archiveName(platform) {
@@ -37,35 +54,58 @@ function tarGz(file, dir, names) {
   fs.writeFileSync(file, zlib.gzipSync(tar, { level: 9 })); // no name, mtime 0
 }
 
-for (const name of PLUGIN_FILES) {
-  if (!fs.existsSync(path.join(pluginDir, name))) {
-    console.error(`release: ${path.join(pluginDir, name)} is missing; run \`npm run build\` first`);
-    process.exit(1);
+/** The archive of one platform: the single executable where there is one, else the launcher's plugin. */
+async function writePluginArchive(platform) {
+  if (launcherOnly || !(platform in SEA_PACKAGES)) return tarGz(path.join(out, archiveName(platform)), pluginDir, PLUGIN_FILES);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `embedded-sea-${platform}-`));
+  try {
+    const names = await buildSeaPlugin(platform, dir);
+    tarGz(path.join(out, archiveName(platform)), dir, names);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 }
-fs.rmSync(out, { recursive: true, force: true });
-fs.mkdirSync(out, { recursive: true });
-for (const platform of PLATFORMS) tarGz(path.join(out, archiveName(platform)), pluginDir, PLUGIN_FILES);
 
-if (!pluginOnly) {
-  execFileSync("npm", ["pack", "--silent", "--pack-destination", out], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
-  // The wheel and sdist, built by setuptools in the suite's virtualenv (no network), from a copy.
-  const venv = execFileSync("bash", [path.join(root, "scripts", "ensure-python.sh")], { cwd: root, encoding: "utf8" }).trim().split("\n").pop();
-  const copy = fs.mkdtempSync(path.join(os.tmpdir(), "embedded-sdk-python-"));
-  fs.cpSync(path.join(root, "sdk", "python"), copy, { recursive: true });
-  const build = `from setuptools import build_meta as b; b.build_wheel(${JSON.stringify(out)}); b.build_sdist(${JSON.stringify(out)})`;
-  execFileSync(path.join(venv, "bin", "python"), ["-W", "ignore", "-c", build], { cwd: copy, stdio: ["ignore", "ignore", "inherit"] });
-  fs.rmSync(copy, { recursive: true, force: true });
-  const goFiles = fs.readdirSync(path.join(root, "sdk", "go"));
-  tarGz(path.join(out, `pulumi-embedded-sdk-go-v${version}.tar.gz`), path.join(root, "sdk", "go"), goFiles);
+async function main() {
+  for (const name of PLUGIN_FILES) {
+    if (!fs.existsSync(path.join(pluginDir, name))) {
+      console.error(`release: ${path.join(pluginDir, name)} is missing; run \`npm run build\` first`);
+      process.exit(1);
+    }
+  }
+  if (!launcherOnly && !canBuildSea()) {
+    console.error(`release: this machine (${hostPlatform()}) cannot build the Linux archives' single executables; run on Linux, or pass --launcher-only`);
+    process.exit(1);
+  }
+  fs.rmSync(out, { recursive: true, force: true });
+  fs.mkdirSync(out, { recursive: true });
+  for (const platform of PLATFORMS) await writePluginArchive(platform);
+
+  if (!pluginOnly) {
+    execFileSync("npm", ["pack", "--silent", "--pack-destination", out], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+    // The wheel and sdist, built by setuptools in the suite's virtualenv (no network), from a copy.
+    const venv = execFileSync("bash", [path.join(root, "scripts", "ensure-python.sh")], { cwd: root, encoding: "utf8" }).trim().split("\n").pop();
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), "embedded-sdk-python-"));
+    fs.cpSync(path.join(root, "sdk", "python"), copy, { recursive: true });
+    const build = `from setuptools import build_meta as b; b.build_wheel(${JSON.stringify(out)}); b.build_sdist(${JSON.stringify(out)})`;
+    execFileSync(path.join(venv, "bin", "python"), ["-W", "ignore", "-c", build], { cwd: copy, stdio: ["ignore", "ignore", "inherit"] });
+    fs.rmSync(copy, { recursive: true, force: true });
+    const goFiles = fs.readdirSync(path.join(root, "sdk", "go"));
+    tarGz(path.join(out, `pulumi-embedded-sdk-go-v${version}.tar.gz`), path.join(root, "sdk", "go"), goFiles);
+  }
+
+  const sums = fs
+    .readdirSync(out)
+    .sort()
+    .map((name) => `${crypto.createHash("sha256").update(fs.readFileSync(path.join(out, name))).digest("hex")}  ${name}`);
+  fs.writeFileSync(path.join(out, "SHA256SUMS"), `${sums.join("\n")}\n`);
+  for (const name of fs.readdirSync(out).sort()) {
+    console.error(`release: ${name} ${Math.round(fs.statSync(path.join(out, name)).size / 1024)} kB`);
+  }
+  console.log(out);
 }
 
-const sums = fs
-  .readdirSync(out)
-  .sort()
-  .map((name) => `${crypto.createHash("sha256").update(fs.readFileSync(path.join(out, name))).digest("hex")}  ${name}`);
-fs.writeFileSync(path.join(out, "SHA256SUMS"), `${sums.join("\n")}\n`);
-for (const name of fs.readdirSync(out).sort()) {
-  console.error(`release: ${name} ${Math.round(fs.statSync(path.join(out, name)).size / 1024)} kB`);
-}
-console.log(out);
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
