@@ -1,12 +1,12 @@
 // The package's public API: `import … from "pulumi-embedded-connectors"`. Its declarations
 // must not reach provider/client/schemas (zod): a consumer's compiler would load zod's.
-export { AddedConnector, type AddedConnectorArgs, type AddedConnectorOutputs } from "./resources/added-connector";
+export { AddedConnector, type AddedConnectorArgs, type AddedConnectorOutputs } from "./dynamic/added-connector";
 export {
   ConnectorConfiguration,
   type ConnectorConfigurationArgs,
   type ConnectorConfigurationOutputs,
   type SecretConfigValue,
-} from "./resources/connector-configuration";
+} from "./dynamic/connector-configuration";
 /** The same resources and functions as the native Pulumi plugin `embedded` (README, "The plugin"). */
 export * as embedded from "./embedded";
 export {

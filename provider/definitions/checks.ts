@@ -78,7 +78,7 @@ export function inputSchema<P extends Properties>(properties: P): z.ZodType<Valu
 
 /**
  * The hidden input by which a dynamic resource tells its provider which inputs the program
- * made secret: the dynamic provider gets every input unwrapped (resources/resource-props.ts).
+ * made secret: the dynamic provider gets every input unwrapped (definitions/resource-props.ts).
  */
 export const SECRET_INPUTS = "__secretInputs";
 

@@ -4,8 +4,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ADDED_CONNECTOR } from "../definitions/added-connector";
 import { token } from "../definitions/package-schema";
-import type { AddedConnectorArgs, AddedConnectorOutputs } from "../resources/added-connector";
-import { resourceProps } from "../resources/resource-props";
+import type { AddedConnectorArgs, AddedConnectorOutputs } from "../dynamic/added-connector";
+import { resourceProps } from "../definitions/resource-props";
 import { withVersion } from "./provider";
 
 // The outputs are declared once (AddedConnectorOutputs) and merged into this class.

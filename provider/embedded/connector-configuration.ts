@@ -3,8 +3,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { CONNECTOR_CONFIGURATION } from "../definitions/connector-configuration";
 import { token } from "../definitions/package-schema";
-import type { ConnectorConfigurationArgs, ConnectorConfigurationOutputs } from "../resources/connector-configuration";
-import { resourceProps, withSecretOutputs } from "../resources/resource-props";
+import type { ConnectorConfigurationArgs, ConnectorConfigurationOutputs } from "../dynamic/connector-configuration";
+import { resourceProps, withSecretOutputs } from "../definitions/resource-props";
 import { withVersion } from "./provider";
 
 // The outputs are declared once (ConnectorConfigurationOutputs) and merged into this class.

@@ -7,7 +7,7 @@
 // before the error shows (issue 25). A RunError is printed as its message, and a stack
 // without frames leaves nothing for that loop.
 import * as pulumi from "@pulumi/pulumi";
-import { isProgrammingError } from "../resources/report-once";
+import { isProgrammingError } from "../runtime/service-failures";
 
 /**
  * How the Node SDK knows a RunError, in whichever copy of @pulumi/pulumi (its `RunError.isInstance`

@@ -13,7 +13,7 @@ import {
 import { token } from "../definitions/package-schema";
 import { hasType, typeName, type FunctionDefinition } from "../definitions/property";
 import { functionSecrets, withoutSecretValues } from "../definitions/secrets";
-import { accountIdFor, currentClient } from "../resources/runtime";
+import { accountIdFor, currentClient } from "../runtime/runtime";
 import type { Outgoing } from "./outgoing";
 import type { Props } from "./wire";
 

@@ -1,7 +1,7 @@
 // The entry of the plugin `embedded` (pulumi-resource-embedded runs it with node): serve, and
 // tell the engine the port on stdout. The engine passes its own address as the last argument
 // (after flags such as `--logtostderr`, `-v=9`, `--tracing <endpoint>`).
-import { useBaselineWasmCompiler } from "../resources/baseline-wasm";
+import { useBaselineWasmCompiler } from "../runtime/baseline-wasm";
 import { serve } from "./server";
 import { PLUGIN_VERSION } from "./version";
 

@@ -12,8 +12,8 @@ import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { containsUnknown } from "../definitions/checks";
 import { packageSchema } from "../definitions/package-schema";
-import { isProgrammingError } from "../resources/report-once";
-import { runtime, useOwner } from "../resources/runtime";
+import { isProgrammingError } from "../runtime/service-failures";
+import { useConfig, useHost, useOwner } from "../runtime/runtime";
 import { EngineLog } from "./engine-log";
 import { invoke } from "./invoke";
 import { changedSettings, checkConfig, configSourceOf } from "./provider-config";
@@ -71,9 +71,7 @@ function unimplemented(name: string): grpc.handleUnaryCall<unknown, unknown> {
 
 /** The service implementation; `version` is the package's, `log` reaches the engine. */
 export function providerService(version: string, log: EngineLog): grpc.UntypedServiceImplementation {
-  const state = runtime();
-  state.host = "plugin";
-  state.warn = (message, urn) => log.warn(message, urn);
+  useHost("plugin", (message, urn) => log.warn(message, urn));
   let schema: string | undefined;
   // A provider whose settings are not all known yet (preview, from another resource's output):
   // nothing can be checked against the service, so Check passes the inputs on, as the engine
@@ -121,7 +119,7 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
         });
       }
       settingsUnknown = Object.values(settings).some(containsUnknown);
-      runtime().config = configSourceOf(settings);
+      useConfig(configSourceOf(settings));
       return new proto.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(false).setAcceptresources(false).setAcceptoutputs(false);
     }),
 

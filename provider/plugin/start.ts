@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import * as vm from "node:vm";
-import { useBaselineWasmCompiler } from "../resources/baseline-wasm";
+import { useBaselineWasmCompiler } from "../runtime/baseline-wasm";
 
 /** The bundle's content hash, defined by scripts/bundle-plugin.js when it bundles this file. */
 declare const EMBEDDED_BUNDLE_HASH: string | undefined;

@@ -6,17 +6,17 @@ import { ADDED_CONNECTOR } from "../definitions/added-connector";
 import { inputSchema, secretAwareCheck, shown, typeFailures, withDefaults } from "../definitions/checks";
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
 import type { AddedConnectorView } from "../client";
-import { AddOutcomeUnknownError, type AddOutcome } from "./add-coalescer";
+import { AddOutcomeUnknownError, type AddOutcome } from "../runtime/add-coalescer";
 import { alreadyAddedMessage, inUseMessage, removeRefusedMessage } from "./added-connector-messages";
 
 export { alreadyAddedMessage, inUseMessage, removeRefusedMessage } from "./added-connector-messages";
-import { accountIdFor, currentClient, runtime } from "./runtime";
-import { countOf, failure, statusOf, withRequestId } from "./service-failures";
+import { accountIdFor, currentClient, runtime } from "../runtime/runtime";
+import { countOf, failure, statusOf, withRequestId } from "../runtime/service-failures";
 import { isUnknown } from "../definitions/checks";
 import { accountIdProblem, splitId } from "./resource-ids";
-import { countedStep } from "./engine-steps";
+import { countedStep } from "../runtime/engine-steps";
 
-export { configureFromRequest } from "./runtime";
+export { configureFromRequest } from "../runtime/runtime";
 
 /** The inputs after check(): accountId resolved, adoptExisting defaulted (from the definition). */
 export const addedConnectorInputs = inputSchema(ADDED_CONNECTOR.inputs);

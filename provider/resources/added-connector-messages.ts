@@ -1,10 +1,8 @@
 // What AddedConnector tells a user when the service refuses: each message names the
 // connector, the sub-account and what to do next (README, "Troubleshooting").
 
-import { PENDING_ADD_MAX_AGE_MS, type PendingAdd } from "./add-journal";
-
-/** Which host runs the provider: the advice differs (only the plugin's resources can be imported). */
-export type ProviderHost = "dynamic" | "plugin";
+import { PENDING_ADD_MAX_AGE_MS, type PendingAdd } from "../runtime/add-journal";
+import type { ProviderHost } from "../runtime/runtime";
 
 /**
  * The connector is there and the Add did not make it this resource's. `pending`: the record an

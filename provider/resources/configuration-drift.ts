@@ -1,22 +1,13 @@
 // ConnectorConfiguration's drift, by field (issue 25): which fields of secretConfig an update
 // would write (diff), and what a refresh found changed out of band (read's `drift` output).
 // Values never appear: fields are compared through their keyed digests (field-digests.ts).
+// The process's state is not read here: the caller hands in the key and the descriptors.
 import type { ConnectorConfigurationView } from "../client";
 import { containsUnknown } from "../definitions/checks";
 import { isRecord } from "../definitions/property";
-import { cachedConfiguration, currentClient } from "./runtime";
-import { changedFields, digestKeyOf, hiddenFields, matchesDigest, type DigestKey, type FieldChange } from "./field-digests";
+import { changedFields, hiddenFields, matchesDigest, type DigestKey, type FieldChange } from "./field-digests";
 
 type Props = Record<string, unknown>;
-
-/** The digest key of the current settings; undefined when they cannot be resolved (the operation reports that). */
-export function currentDigestKey(): DigestKey | undefined {
-  try {
-    return digestKeyOf(currentClient().settings.clientSecret);
-  } catch {
-    return undefined;
-  }
-}
 
 /** A property path of the detailed diff (`secretConfig.<field>`), how it changes, and whether against the inputs. */
 export type DetailedDiff = Record<string, { kind: FieldChange; inputDiff: boolean }>;
@@ -63,12 +54,14 @@ export function secretConfigChanges(old: StoredConfiguration, desired: unknown, 
  * writes the desired Passwords back: those are the paths it names (every desired field when
  * the descriptors cannot be read).
  */
-export async function hiddenFieldChanges(old: StoredConfiguration, desired: unknown): Promise<DetailedDiff> {
+export async function hiddenFieldChanges(
+  desired: unknown,
+  descriptors: () => Promise<ConnectorConfigurationView>,
+): Promise<DetailedDiff> {
   const fields = isRecord(desired) ? Object.keys(desired).filter((fieldId) => !isEmpty(desired[fieldId])) : [];
   let hidden = fields;
   try {
-    const { client, settings } = currentClient();
-    const view = await cachedConfiguration(client, settings.baseUrl, old.accountId, old.connectorId);
+    const view = await descriptors();
     const passwords = hiddenFields(view);
     hidden = fields.filter((fieldId) => passwords.includes(fieldId));
   } catch {

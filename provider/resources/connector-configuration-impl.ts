@@ -8,16 +8,16 @@ import { CONNECTOR_CONFIGURATION } from "../definitions/connector-configuration"
 import type { ValuesOf } from "../definitions/property";
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
 import type { ConnectorConfigurationView } from "../client";
-import { accountIdFor, cachedConfiguration, currentClient, runtime } from "./runtime";
+import { accountIdFor, cachedConfiguration, currentClient, currentConfiguration, runtime } from "../runtime/runtime";
 import { descriptorsOf, normalisesTo, validateSecretConfig, valuesOf } from "./configuration-rules";
-import { currentDigestKey, driftText, hiddenFieldChanges, secretConfigChanges, withoutLegacyOutputs, type DetailedDiff } from "./configuration-drift";
+import { driftText, hiddenFieldChanges, secretConfigChanges, withoutLegacyOutputs, type DetailedDiff } from "./configuration-drift";
 import { digestKeyOf, digestsOfInputs, liveDigests, type DigestKey } from "./field-digests";
 import { accountIdProblem, splitId } from "./resource-ids";
 import { isUnknown } from "../definitions/checks";
-import { failure, statusOf, withRequestId } from "./service-failures";
-import { countedStep } from "./engine-steps";
+import { failure, statusOf, withRequestId } from "../runtime/service-failures";
+import { countedStep } from "../runtime/engine-steps";
 
-export { configureFromRequest } from "./runtime";
+export { configureFromRequest } from "../runtime/runtime";
 
 /** The inputs after check() (from the definition). */
 export const configurationInputs = inputSchema(CONNECTOR_CONFIGURATION.inputs);
@@ -155,9 +155,19 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<DiffR
   Object.assign(detailedDiff, secretConfigChanges(old, news.secretConfig, currentDigestKey()));
   const fieldsNamed = Object.keys(detailedDiff).some((path) => path.startsWith("secretConfig"));
   // Written out of band since our last write, and no field tells how: a Password, or the same values.
-  if (old.lastUpdated !== old.appliedLastUpdated && !fieldsNamed) Object.assign(detailedDiff, await hiddenFieldChanges(old, news.secretConfig));
+  const descriptors = () => currentConfiguration(old.accountId, old.connectorId);
+  if (old.lastUpdated !== old.appliedLastUpdated && !fieldsNamed) Object.assign(detailedDiff, await hiddenFieldChanges(news.secretConfig, descriptors));
   const changes = replaces.length > 0 || Object.keys(detailedDiff).length > 0;
   return { changes, replaces, deleteBeforeReplace: false, detailedDiff };
+}
+
+/** The digest key of the current settings; undefined when they cannot be resolved (the operation reports that). */
+function currentDigestKey(): DigestKey | undefined {
+  try {
+    return digestKeyOf(currentClient().settings.clientSecret);
+  } catch {
+    return undefined;
+  }
 }
 
 function safeAccount(): string | undefined {

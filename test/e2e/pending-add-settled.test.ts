@@ -7,7 +7,7 @@ import { strict as assert } from "node:assert";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { AddJournal } from "../../provider/resources/add-journal";
+import { AddJournal } from "../../provider/runtime/add-journal";
 import { E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, resourceName } from "./harness";
 import { S3, startService, type E2EService } from "./fixtures";
 

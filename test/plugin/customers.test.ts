@@ -1,7 +1,7 @@
 // Two providers of different customers (demo-client and other-client of the seeded service):
 // each must act with its own credentials and default sub-account. The engine runs one plugin
 // process per provider; the provider's state (settings, caches, client) is process-wide
-// (provider/resources/runtime.ts), so two servers in ONE process cannot be told apart:
+// (provider/runtime/runtime.ts), so two servers in ONE process cannot be told apart:
 // the first block shows that limit, the second runs two real plugin processes (the bundled
 // dist/plugin/embedded-start.js and the bundle it runs, as the engine runs them) side by side.
 import assert from "node:assert/strict";

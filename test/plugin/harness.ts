@@ -14,7 +14,7 @@ import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { serve } from "../../provider/plugin/server";
 import { closeClients } from "../../provider/client";
-import { configureRuntime } from "../../provider/resources/runtime";
+import { configureRuntime } from "../../provider/runtime/runtime";
 import { noConfig, SETTINGS } from "../../provider/settings";
 
 /** Pulumi's secret signature (sdk rpc.specialSigKey / specialSecretSig) and unknown value, written out on purpose. */

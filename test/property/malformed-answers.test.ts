@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import * as added from "../../provider/resources/added-connector-impl";
 import * as configuration from "../../provider/resources/connector-configuration-impl";
-import { configureRuntime } from "../../provider/resources/runtime";
+import { configureRuntime } from "../../provider/runtime/runtime";
 import { configSourceFromGetter, SETTINGS } from "../../provider/settings";
 import { configurationPayload, viewA } from "../client/fakes";
 import { rejection } from "../provider/fixtures";

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { stableId } from "../../service/domain/ids";
 import { CATALOGUE } from "../../service/seed/catalogue";
 import { NotFoundError, type AddConnectorsResult } from "../../provider/client";
-import { AddCoalescer, type AddingClient } from "../../provider/resources/add-coalescer";
+import { AddCoalescer, type AddingClient } from "../../provider/runtime/add-coalescer";
 import * as impl from "../../provider/resources/added-connector-impl";
 import { callsTo, startFixture, useConfig, type ProviderFixture } from "./fixtures";
 

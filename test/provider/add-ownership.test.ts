@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { CATALOGUE } from "../../service/seed/catalogue";
 import { EmbeddedClient, ForbiddenError, RateLimitError, ResponseFormatError } from "../../provider/client";
-import { AddCoalescer } from "../../provider/resources/add-coalescer";
+import { AddCoalescer } from "../../provider/runtime/add-coalescer";
 import * as impl from "../../provider/resources/added-connector-impl";
-import { runtime, useOwner } from "../../provider/resources/runtime";
+import { runtime, useOwner } from "../../provider/runtime/runtime";
 import { callsTo, rejection, startFixture, useConfig, type ProviderFixture } from "./fixtures";
 
 const ADD = "POST /es/v2/connectors";

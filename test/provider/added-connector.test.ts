@@ -1,6 +1,6 @@
 // AddedConnector's provider methods called directly against the local service.
 import assert from "node:assert/strict";
-import { addedConnectorProvider } from "../../provider/resources/added-connector";
+import { addedConnectorProvider } from "../../provider/dynamic/added-connector";
 import * as impl from "../../provider/resources/added-connector-impl";
 import { UNKNOWN } from "../../provider/definitions/checks";
 import { callsTo, CONNECTORS, mutatingCalls, rejection, startFixture, useConfig, type ProviderFixture } from "./fixtures";

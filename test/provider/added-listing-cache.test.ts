@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { CATALOGUE } from "../../service/seed/catalogue";
 import type { AddedConnectorView } from "../../provider/client";
-import { AddedConnectorsCache, type ListingClient } from "../../provider/resources/added-connectors-cache";
+import { AddedConnectorsCache, type ListingClient } from "../../provider/runtime/added-connectors-cache";
 import * as added from "../../provider/resources/added-connector-impl";
 import * as configuration from "../../provider/resources/connector-configuration-impl";
 import { callsTo, CONNECTORS, rejection, SEGMENT_CONFIG, startFixture, useConfig, type ProviderFixture } from "./fixtures";

@@ -1,13 +1,13 @@
-// provider/resources/configuration-read-ahead.ts: a refresh's configuration reads are fetched
+// provider/runtime/configuration-read-ahead.ts: a refresh's configuration reads are fetched
 // ahead, once each, only for connectors the stack read as AddedConnectors and the listing
 // shows as configured, and only once a configuration is read (a preview or an up fetches none);
 // and a Configure through the provider drops what was fetched ahead of it.
 import assert from "node:assert/strict";
 import type { ConnectorConfigurationView } from "../../provider/client";
 import * as added from "../../provider/resources/added-connector-impl";
-import { ConfigurationReadAhead, type ConfigurationClient } from "../../provider/resources/configuration-read-ahead";
+import { ConfigurationReadAhead, type ConfigurationClient } from "../../provider/runtime/configuration-read-ahead";
 import * as configuration from "../../provider/resources/connector-configuration-impl";
-import { runtime } from "../../provider/resources/runtime";
+import { runtime } from "../../provider/runtime/runtime";
 import { CONNECTORS, SEGMENT_CONFIG, startFixture, useConfig, type ProviderFixture } from "./fixtures";
 
 const ACCOUNT = "acct_read_ahead";

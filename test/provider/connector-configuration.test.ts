@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import * as impl from "../../provider/resources/connector-configuration-impl";
 import * as addedConnector from "../../provider/resources/added-connector-impl";
-import { runtime } from "../../provider/resources/runtime";
+import { runtime } from "../../provider/runtime/runtime";
 import { UNKNOWN } from "../../provider/definitions/checks";
 import {
   captureWarnings,

@@ -6,11 +6,11 @@ import assert from "node:assert/strict";
 import { availableParallelism } from "node:os";
 import { stableId } from "../../service/domain/ids";
 import type { AddConnectorsResult, EmbeddedClient } from "../../provider/client";
-import { AddCoalescer, type AddingClient, type AddOutcome } from "../../provider/resources/add-coalescer";
-import { defaultParallelism, engineSteps, EngineSteps } from "../../provider/resources/engine-steps";
+import { AddCoalescer, type AddingClient, type AddOutcome } from "../../provider/runtime/add-coalescer";
+import { defaultParallelism, engineSteps, EngineSteps } from "../../provider/runtime/engine-steps";
 import * as addedImpl from "../../provider/resources/added-connector-impl";
 import * as configurationImpl from "../../provider/resources/connector-configuration-impl";
-import { configureRuntime, runtime } from "../../provider/resources/runtime";
+import { configureRuntime, runtime } from "../../provider/runtime/runtime";
 import { configSourceFromGetter, noConfig } from "../../provider/settings";
 
 const HOUR = 3_600_000;

@@ -1,7 +1,7 @@
 // Shared set-up of the provider tests: a local service, the provider runtime pointed at it,
 // the seeded connector ids, and request counts from the service's stats.
 import { getClient, type EmbeddedClient } from "../../provider/client";
-import { configureRuntime, runtime } from "../../provider/resources/runtime";
+import { configureRuntime, runtime } from "../../provider/runtime/runtime";
 import { configSourceFromGetter, resolveSettings, SETTINGS, toClientSettings } from "../../provider/settings";
 import { stableId } from "../../service/domain/ids";
 import { startLocalService, type LocalService, type Stats } from "../../harness/local-service";

@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { CATALOGUE } from "../../service/seed/catalogue";
 import { EmbeddedClient } from "../../provider/client";
-import { AddJournal, PENDING_ADD_MAX_AGE_MS } from "../../provider/resources/add-journal";
+import { AddJournal, PENDING_ADD_MAX_AGE_MS } from "../../provider/runtime/add-journal";
 import * as impl from "../../provider/resources/added-connector-impl";
-import { runtime, useOwner } from "../../provider/resources/runtime";
+import { runtime, useOwner } from "../../provider/runtime/runtime";
 import { rejection, startFixture, useConfig, type ProviderFixture } from "./fixtures";
 
 const ids = (n: number, from = 20) => CATALOGUE.slice(from, from + n).map((c) => c.connectorId);

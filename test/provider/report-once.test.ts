@@ -3,7 +3,7 @@
 // prints the message again). The host's call is reproduced here as it is written in
 // @pulumi/pulumi/cmd/dynamic-provider/index.js.
 import { strict as assert } from "node:assert";
-import { reportOnce } from "../../provider/resources/report-once";
+import { reportOnce } from "../../provider/dynamic/report-once";
 
 /** Runs `operation` as the host does for delete, and returns what reached stderr. */
 async function hostDelete(operation: () => Promise<void>): Promise<{ stderr: string; error: unknown }> {
@@ -26,7 +26,7 @@ async function hostDelete(operation: () => Promise<void>): Promise<{ stderr: str
   return { stderr: written.join(""), error: caught };
 }
 
-describe("errors read once (provider/resources/report-once)", () => {
+describe("errors read once (provider/dynamic/report-once)", () => {
   it("keeps an expected refusal off stderr: the engine prints its message once", async () => {
     const refusal = new Error("cannot remove connector Amazon S3 (48e6ff62fb2b1dfa): it is used in connections");
     const { stderr, error } = await hostDelete(async () => {

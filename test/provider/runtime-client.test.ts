@@ -1,9 +1,9 @@
-// provider/resources/runtime.ts currentClient(): every operation asks for its client; the
+// provider/runtime/runtime.ts currentClient(): every operation asks for its client; the
 // answer is kept while the settings stay the same (a refresh asks hundreds of times), and a
 // changed setting or closed clients give a new one.
 import assert from "node:assert/strict";
 import { closeClients } from "../../provider/client";
-import { configureRuntime, currentClient } from "../../provider/resources/runtime";
+import { configureRuntime, currentClient } from "../../provider/runtime/runtime";
 import { configSourceFromGetter, noConfig, rawSettingsKey, SETTINGS, type SettingName } from "../../provider/settings";
 
 const ENV = {

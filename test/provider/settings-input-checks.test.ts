@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { closeClients } from "../../provider/client";
-import { configureFromRequest, configureRuntime, currentClient } from "../../provider/resources/runtime";
+import { configureFromRequest, configureRuntime, currentClient } from "../../provider/runtime/runtime";
 import { checkBaseUrl, noConfig, resolveSettings, SettingsError, settingsProblems } from "../../provider/settings";
 
 const fixtures = join(__dirname, "../../../test/client/fixtures");

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { getClient, parseBaseUrl } from "../../provider/client";
 import * as added from "../../provider/resources/added-connector-impl";
-import { configureRuntime } from "../../provider/resources/runtime";
+import { configureRuntime } from "../../provider/runtime/runtime";
 import { checkBaseUrl, configSourceFromGetter, SETTINGS } from "../../provider/settings";
 import { viewA } from "../client/fakes";
 import { rejection } from "../provider/fixtures";

@@ -4,10 +4,10 @@ import * as pulumi from "@pulumi/pulumi";
 import { CONNECTOR_CONFIGURATION } from "../definitions/connector-configuration";
 import type { SameKeys } from "../definitions/property";
 import { delegatingProvider } from "./delegating-provider";
-import { dynamicResourceProps, withSecretOutputs } from "./resource-props";
+import { dynamicResourceProps, withSecretOutputs } from "../definitions/resource-props";
 
-/** Loads ./connector-configuration-impl.js at call time (see delegating-provider.ts). */
-export const connectorConfigurationProvider = delegatingProvider<typeof import("./connector-configuration-impl")>(
+/** Loads resources/connector-configuration-impl.js at call time (see delegating-provider.ts). */
+export const connectorConfigurationProvider = delegatingProvider<typeof import("../resources/connector-configuration-impl")>(
   "pulumi-embedded-connectors/dist/provider/resources/connector-configuration-impl.js",
 );
 

@@ -4,10 +4,12 @@
 // object holds only the path of its implementation module and loads it at call time:
 // nothing heavy (client, zod, undici) is captured, and the code that runs is the
 // installed package's. The path ends in ".js": the package's `exports` pattern
-// "./dist/*" maps names as they are, without extension lookup.
+// "./dist/*" maps names as they are, without extension lookup. Every state holds these
+// paths (states of earlier versions too), so they keep resolving: a module that moves
+// leaves a re-export behind (resources/report-once.ts).
 import * as pulumi from "@pulumi/pulumi";
 import type { CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
-import type { ConfigureRequestLike } from "./runtime";
+import type { ConfigureRequestLike } from "../runtime/runtime";
 
 type Props = Record<string, unknown>;
 
@@ -30,8 +32,8 @@ export interface ProviderImplementation {
  * Each provider's methods load `implementationPath` (a package path) and delegate. The owner
  * (`project/stack`) is read when a resource is constructed, not when this module is imported:
  * an Automation API process may run several stacks, and an inline program imports the
- * package before any stack is known. `Implementation` is `typeof import("./x-impl")`: it only
- * makes the compiler check that the module has every operation.
+ * package before any stack is known. `Implementation` is `typeof import("../resources/x-impl")`: it
+ * only makes the compiler check that the module has every operation.
  */
 export function delegatingProvider<Implementation extends ProviderImplementation>(
   implementationPath: string,

@@ -1,7 +1,9 @@
-// The dynamic-provider process's shared state: the stack config handed to configure(),
-// the field-descriptor cache, and the warning sink. Impl modules load this at call time;
-// the object lives on globalThis so that two copies of the module (symlinked install,
-// relative import in tests) still share one state, and so one client/token per process.
+// The provider process's shared state (either host), owned here alone: the stack config handed
+// to configure(), the field-descriptor cache, the warning sink, and the machinery it builds and
+// wires (coalescer, listing cache, read-ahead, journal). The resources' *-impl modules read it at
+// call time; the hosts set it through the use* functions. The object lives on globalThis so that
+// two copies of the module (symlinked install, relative import in tests) still share one state,
+// and so one client/token per process.
 import { clientRegistry, getClient, type ConnectorConfigurationView, type EmbeddedClient } from "../client";
 import { AddCoalescer } from "./add-coalescer";
 import { AddJournal, defaultJournalDir } from "./add-journal";
@@ -9,7 +11,6 @@ import { AddedConnectorsCache } from "./added-connectors-cache";
 import { ConfigurationReadAhead } from "./configuration-read-ahead";
 import { useBaselineWasmCompiler } from "./baseline-wasm";
 import { engineSteps } from "./engine-steps";
-import type { ProviderHost } from "./added-connector-messages";
 import {
   configSourceFromGetter,
   noConfig,
@@ -20,6 +21,9 @@ import {
   type ConfigSource,
   type ProviderSettings,
 } from "../settings";
+
+/** Which host runs the provider: the advice differs (only the plugin's resources can be imported). */
+export type ProviderHost = "dynamic" | "plugin";
 
 export interface ProviderRuntime {
   /** Stack config from configure(); environment variables are consulted at call time. */
@@ -92,9 +96,20 @@ export interface ConfigureRequestLike {
 /** Stores the stack config (secrets arrive unwrapped; read again at every call) and the stack. */
 export function configureFromRequest(req: ConfigureRequestLike, owner = ""): void {
   useBaselineWasmCompiler(); // configure() is the dynamic-provider process's first call
-  const state = runtime();
-  state.config = configSourceFromGetter(req.config);
+  useConfig(configSourceFromGetter(req.config));
   useOwner(owner);
+}
+
+/** The settings source of this process's configure() (either host); read again at every call. */
+export function useConfig(config: ConfigSource): void {
+  runtime().config = config;
+}
+
+/** The host that runs the provider, and where its warnings go (the plugin: the engine's log). */
+export function useHost(host: ProviderHost, warn: ProviderRuntime["warn"]): void {
+  const state = runtime();
+  state.host = host;
+  state.warn = warn;
 }
 
 /** The stack whose resources this process handles; its journal lives in defaultJournalDir(). */
@@ -163,4 +178,10 @@ export function cachedConfiguration(
     pending.catch(() => cache.delete(key));
   }
   return pending;
+}
+
+/** cachedConfiguration of a connector, with the client of this call. */
+export function currentConfiguration(accountId: string, connectorId: string): Promise<ConnectorConfigurationView> {
+  const { client, settings } = currentClient();
+  return cachedConfiguration(client, settings.baseUrl, accountId, connectorId);
 }

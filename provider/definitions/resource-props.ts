@@ -4,8 +4,8 @@
 // resources and the plugin's (provider/embedded/) alike; this is where the dynamic host
 // applies the definition's secrets (the plugin applies them itself: plugin/outgoing.ts).
 import * as pulumi from "@pulumi/pulumi";
-import { SECRET_INPUTS } from "../definitions/checks";
-import { secretKeys, type ResourceDefinition } from "../definitions/property";
+import { SECRET_INPUTS } from "./checks";
+import { secretKeys, type ResourceDefinition } from "./property";
 
 export function resourceProps(definition: ResourceDefinition, args: object | undefined): pulumi.Inputs {
   const given = (args ?? {}) as Record<string, unknown>;

@@ -4,11 +4,11 @@ import * as pulumi from "@pulumi/pulumi";
 import type { SupportedType } from "../functions/types";
 import { ADDED_CONNECTOR } from "../definitions/added-connector";
 import type { SameKeys } from "../definitions/property";
-import { dynamicResourceProps } from "./resource-props";
+import { dynamicResourceProps } from "../definitions/resource-props";
 import { delegatingProvider } from "./delegating-provider";
 
-/** Loads ./added-connector-impl.js at call time (see delegating-provider.ts). */
-export const addedConnectorProvider = delegatingProvider<typeof import("./added-connector-impl")>(
+/** Loads resources/added-connector-impl.js at call time (see delegating-provider.ts). */
+export const addedConnectorProvider = delegatingProvider<typeof import("../resources/added-connector-impl")>(
   "pulumi-embedded-connectors/dist/provider/resources/added-connector-impl.js",
 );
 

@@ -1,6 +1,7 @@
 // What a service failure carries into the provider's messages: its request id, its HTTP
 // status and, for a refused Remove, the connection counts. Read by shape, not instanceof, so
-// that two copies of the client module (installed package, relative import) agree.
+// that two copies of the client module (installed package, relative import) agree. And
+// which failures are bugs rather than refusals (both hosts, and the lookups' refusal.ts).
 
 /** The request id of a service error, if the error carries one. */
 export function requestIdOf(error: unknown): string | undefined {
@@ -39,4 +40,16 @@ export function countOf(error: unknown, field: "srcConnections" | "destConnectio
     if (typeof value === "number") return value;
   }
   return undefined;
+}
+
+/** The JavaScript engine's own errors: a bug, whose stack is worth keeping. */
+export function isProgrammingError(error: Error): boolean {
+  return (
+    error instanceof TypeError ||
+    error instanceof ReferenceError ||
+    error instanceof RangeError ||
+    error instanceof SyntaxError ||
+    error instanceof EvalError ||
+    error instanceof URIError
+  );
 }
