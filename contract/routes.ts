@@ -102,3 +102,11 @@ export function routeLabel(operation: OperationName): string {
 export function fastifyPath(operation: OperationName): string {
   return ROUTES[operation].path.replace(PATH_PARAMETER, ":$1");
 }
+
+/**
+ * "GET /es/v2/connectors/:connectorId": the service's key of a route, the method and the path as
+ * fastify registers it (its stats count by it, its fault rules name it).
+ */
+export function routeKey(operation: OperationName): string {
+  return `${ROUTES[operation].method} ${fastifyPath(operation)}`;
+}

@@ -10,7 +10,7 @@ import { errorEnvelope } from "./envelope";
 import { FaultInjector } from "./faults";
 import { DEFAULT_OPTIONS, type BuildAppOptions } from "./options";
 import { genReqId, registerPlugins } from "./plugins";
-import { RateLimiter } from "./rate-limit";
+import { RateLimiter } from "./token-bucket";
 import { adminRoutes } from "./routes/admin";
 import { connectorRoutes } from "./routes/connectors";
 import { openapiRoutes } from "./routes/openapi";

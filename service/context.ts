@@ -8,7 +8,7 @@ import type { Admin } from "./domain/admin";
 import type { Auth } from "./domain/auth";
 import type { Connectors } from "./domain/connectors";
 import type { FaultInjector } from "./faults";
-import type { RateLimiter } from "./rate-limit";
+import type { RateLimiter } from "./token-bucket";
 import type { StatsRecorder } from "./stats";
 import type { Repository } from "./storage/repository";
 

@@ -1,4 +1,5 @@
-// The knobs of buildApp (the command line maps its flags onto these).
+// The knobs of buildApp (the command line maps its flags onto these, and takes their defaults
+// from DEFAULT_OPTIONS).
 import type { FastifyServerOptions } from "fastify";
 import type { FaultSettings } from "./faults";
 import type { CustomerCredentials } from "./domain/auth";

@@ -3,7 +3,8 @@
 import { Command, InvalidArgumentError } from "commander";
 import { buildApp } from "./app";
 import { faultsFromFlags } from "./faults";
-import { seedCustomers } from "./seed/customers";
+import { DEFAULT_OPTIONS } from "./options";
+import { DEFAULT_CUSTOMERS, SUB_ACCOUNTS_PER_CUSTOMER, seedCustomers } from "./seed/customers";
 
 function integer(min: number, max: number) {
   return (value: string): number => {
@@ -34,18 +35,20 @@ interface Flags {
 }
 
 async function main(): Promise<void> {
+  // buildApp's defaults are the flags' defaults; only --db differs, a file rather than memory.
+  const demoCustomer = DEFAULT_CUSTOMERS[0];
   const program = new Command()
     .name("embedded-connectors-service")
     .description("The local Embedded Connectors Service")
     .option("--port <port>", "port to listen on (0 = a free port)", integer(0, 65535), 8787)
     .option("--host <host>", "address to bind", "127.0.0.1")
     .option("--db <path>", "SQLite database file, or :memory:", ".data/service.db")
-    .option("--token-ttl <seconds>", "lifetime of access tokens", integer(1, 86400 * 30), 3600)
-    .option("--rate-limit <n>", "requests per second per client (0 = off)", integer(0, 1_000_000), 50)
+    .option("--token-ttl <seconds>", "lifetime of access tokens", integer(1, 86400 * 30), DEFAULT_OPTIONS.tokenTtlSeconds)
+    .option("--rate-limit <n>", "requests per second per client (0 = off)", integer(0, 1_000_000), DEFAULT_OPTIONS.rateLimitPerSecond)
     .option("--admin-key <key>", "enables /_admin/* with header x-admin-key")
-    .option("--client-id <id>", "client id of the first seeded customer", "demo-client")
-    .option("--client-secret <secret>", "client secret of the first seeded customer", "demo-secret")
-    .option("--sub-accounts <n>", "sub-accounts per seeded customer (more later: POST /_admin/sub-accounts)", integer(1, 10_000), 3)
+    .option("--client-id <id>", "client id of the first seeded customer", demoCustomer.clientId)
+    .option("--client-secret <secret>", "client secret of the first seeded customer", demoCustomer.clientSecret)
+    .option("--sub-accounts <n>", "sub-accounts per seeded customer (more later: POST /_admin/sub-accounts)", integer(1, 10_000), SUB_ACCOUNTS_PER_CUSTOMER)
     .option("--latency-ms <ms>", "added latency per request (jitter up to half of it)", integer(0, 60_000), 0)
     .option("--fault-rate <rate>", "share of requests answered 500/503", rate, 0)
     .option("--no-log", "no request log")

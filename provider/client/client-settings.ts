@@ -1,5 +1,6 @@
 // The client's settings: what callers pass (DESIGN.md, "The client's public interface"),
 // and the same with every default filled in and checked, before anything is sent.
+import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUTS } from "./defaults";
 import { InvalidArgumentError } from "./errors";
 import { MAX_RESPONSE_BYTES } from "./http";
 import { MAX_PAGE_SIZE } from "./pagination";
@@ -26,9 +27,6 @@ export interface ClientSettings {
   /** Largest answer accepted; default 10 MiB. */
   maxResponseBytes?: number;
 }
-
-export const DEFAULT_TIMEOUTS = { connectMs: 5_000, headersMs: 30_000, bodyMs: 30_000 } as const;
-export const DEFAULT_CONCURRENCY = 8;
 
 function positiveInt(name: string, value: number | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   const v = value ?? fallback;

@@ -1,6 +1,7 @@
 // EmbeddedClient: the service's operations as typed methods. Each call goes through one
 // loop: shared token → limiter slot → one request → decode → retry decision (retry.ts).
 import type { z } from "zod";
+import type { ClientRequest } from "../../contract/requests";
 import { resolveSettings, type ClientSettings, type ResolvedSettings } from "./client-settings";
 import { AuthenticationError, EmbeddedApiError, gaveUpWaiting, InvalidArgumentError, NetworkError, ServerError, sentValuesOf } from "./errors";
 import { createPool, decodeResponse, newRequestId, UndiciTransport, type Transport } from "./http";
@@ -17,11 +18,7 @@ import {
   type CatalogueConnector,
   type Connector,
   type ConnectorConfigurationView,
-  type DataType,
-  type DataTypeCategory,
-  type PlatformType,
   type SupportedConnector,
-  type SupportedType,
   SUPPORTED_TYPES,
 } from "./schemas";
 import { TokenManager, type IssuedToken } from "./token";
@@ -38,14 +35,12 @@ export interface ClientDependencies {
   sleep: (ms: number) => Promise<void>;
 }
 
-export interface ConnectorFilters {
-  dataType?: DataType;
-  dataTypeCategory?: DataTypeCategory;
-  platformType?: PlatformType;
-  supportedType?: SupportedType;
-  /** Case-insensitive substring of the name. */
-  name?: string;
-}
+/**
+ * Filters of List Connectors and List Added Connectors: the contract's list query without the
+ * sub-account and the paging. The public copy (functions/types.ts) is written out, and checked
+ * against this one by the compiler (functions/program-context.ts).
+ */
+export type ConnectorFilters = Omit<ClientRequest<"ListQuery">, "accountId" | "page" | "pageSize">;
 
 export interface ConfigureBody {
   configurationId: string;

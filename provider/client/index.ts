@@ -95,7 +95,8 @@ export {
   type ConfigureResult,
   type ConnectorFilters,
 } from "./client";
-export { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUTS, resolveSettings, type ClientSettings, type ResolvedSettings } from "./client-settings";
+export { resolveSettings, type ClientSettings, type ResolvedSettings } from "./client-settings";
+export { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUTS } from "./defaults";
 export {
   AuthenticationError,
   ConflictError,

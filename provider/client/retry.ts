@@ -1,5 +1,6 @@
 // The retry policy as pure functions: what to retry, and how long to wait. The client's
 // loop only applies the decision, so every rule here is tested without a clock or a network.
+import { DEFAULT_MAX_RETRIES, DEFAULT_RETRY_TIMEOUT_MS } from "./defaults";
 import { EmbeddedApiError, RateLimitError, ServerError } from "./errors";
 
 export interface RetryPolicy {
@@ -19,11 +20,11 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
-  maxAttempts: 6,
+  maxAttempts: DEFAULT_MAX_RETRIES + 1,
   baseDelayMs: 200,
   maxDelayMs: 5_000,
   maxElapsedMs: 60_000,
-  retryTimeoutMs: 600_000,
+  retryTimeoutMs: DEFAULT_RETRY_TIMEOUT_MS,
 };
 
 export interface RetryInput {

@@ -79,6 +79,16 @@ export function replaceOnChangeKeys(definition: ResourceDefinition): string[] {
     .map(([name]) => name);
 }
 
+/**
+ * The inputs a diff compares as they are, whose change updates the resource in place: neither
+ * replaceOnChange nor secret (a secret input's change is told by its digests, not its value).
+ */
+export function inPlaceKeys(definition: ResourceDefinition): string[] {
+  return Object.entries(definition.inputs)
+    .filter(([, property]) => !property.replaceOnChange && !property.secret)
+    .map(([name]) => name);
+}
+
 /** The names of the properties (or provider settings) that are always secret. */
 export function secretKeys(properties: Readonly<Record<string, { readonly secret?: boolean }>>): string[] {
   return Object.entries(properties)

@@ -12,7 +12,6 @@ import {
 } from "../definitions/functions";
 import { token } from "../definitions/package-schema";
 import type { FunctionDefinition } from "../definitions/property";
-import { functionSecrets, withoutSecretValues } from "../definitions/secrets";
 import type {
   GetConnectorConfigurationArgs,
   GetConnectorConfigurationResult,
@@ -30,25 +29,22 @@ import type {
 } from "../functions/catalogue";
 import type { GetConnectorResult, InputArgs } from "../functions/types";
 import { asRefusal } from "../functions/refusal";
+import { outputForm, promiseResult } from "../functions/result-forms";
 import { withVersion } from "./provider";
 
 /**
  * A function of the plugin: the Promise form and the Output form (which waits for Input
- * arguments). What the definition says is secret (definitions/secrets.ts) the Promise form
- * leaves out, since a plain object cannot carry secretness, and the Output form returns as a
- * secret Output.
+ * arguments), each treating what the definition says is secret as the package's functions do
+ * (functions/result-forms.ts).
  */
 function pluginFunction<A extends object, R>(definition: FunctionDefinition) {
   const invoke = (args: A, opts?: pulumi.InvokeOptions): Promise<R> =>
     (pulumi.runtime.invoke(token(definition.name), args, withVersion(opts)) as Promise<R>).catch((error: unknown) => {
       throw asRefusal(error);
     });
-  const call = async (args: A, opts?: pulumi.InvokeOptions): Promise<R> => withoutSecretValues(definition.outputs, await invoke(args, opts));
-  const secret = functionSecrets(definition).length > 0;
-  const output = (args: InputArgs<A>, opts?: pulumi.InvokeOptions): pulumi.Output<R> => {
-    const result = pulumi.output(args).apply((resolved) => invoke(resolved as unknown as A, opts)) as unknown as pulumi.Output<R>;
-    return secret ? (pulumi.secret(result) as unknown as pulumi.Output<R>) : result;
-  };
+  const call = async (args: A, opts?: pulumi.InvokeOptions): Promise<R> => promiseResult(definition, await invoke(args, opts));
+  const output = (args: InputArgs<A>, opts?: pulumi.InvokeOptions): pulumi.Output<R> =>
+    outputForm(definition, (resolved: A) => invoke(resolved, opts))(args);
   return [call, output] as const;
 }
 

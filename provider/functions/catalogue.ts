@@ -1,7 +1,8 @@
 // Catalogue lookups: getConnector, listConnectors, findConnector (+ their Output forms).
 import type * as pulumi from "@pulumi/pulumi";
 import { FIND_CONNECTOR, GET_CONNECTOR, LIST_CONNECTORS } from "../definitions/functions";
-import { outputForm, inProgram } from "./program-context";
+import { inProgram } from "./program-context";
+import { outputForm } from "./result-forms";
 import * as lookups from "./lookups";
 import type { CatalogueConnector, ConnectorFilters, GetConnectorResult, InputArgs, SupportedType } from "./types";
 

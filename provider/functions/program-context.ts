@@ -1,21 +1,23 @@
 // Lookup functions run in the program process: settings from `new pulumi.Config("embedded")`,
 // then the environment (the same rules as the provider, provider/settings.ts).
 import * as pulumi from "@pulumi/pulumi";
-import { getClient, type DataType as ClientDataType, type DataTypeCategory as ClientDataTypeCategory,
-  type PlatformType as ClientPlatformType } from "../client";
+import { getClient, type ConnectorFilters as ClientConnectorFilters, type DataType as ClientDataType,
+  type DataTypeCategory as ClientDataTypeCategory, type PlatformType as ClientPlatformType } from "../client";
 import type { LookupContext } from "./lookups";
 import { configSourceFromNamespace, resolveAccountId, resolveSettings, toClientSettings } from "../settings";
-import type { DataType, DataTypeCategory, InputArgs, PlatformType } from "./types";
-import type { FunctionDefinition } from "../definitions/property";
-import { functionSecrets, withoutSecretValues } from "../definitions/secrets";
+import type { ConnectorFilters, DataType, DataTypeCategory, PlatformType } from "./types";
 import { asRefusal } from "./refusal";
 
-// The public value lists (types.ts) are written out; these fail to compile when they drift
-// from the client's.
+// The public value lists and filters (types.ts) are written out; these fail to compile when
+// they drift from the client's.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const sameValueLists: [Same<DataType, ClientDataType>, Same<DataTypeCategory, ClientDataTypeCategory>, Same<PlatformType, ClientPlatformType>] =
-  [true, true, true];
-void sameValueLists;
+const samePublicTypes: [
+  Same<DataType, ClientDataType>,
+  Same<DataTypeCategory, ClientDataTypeCategory>,
+  Same<PlatformType, ClientPlatformType>,
+  Same<Required<ConnectorFilters>, Required<ClientConnectorFilters>>,
+] = [true, true, true, true];
+void samePublicTypes;
 
 function stackConfig() {
   return configSourceFromNamespace(new pulumi.Config("embedded"));
@@ -37,21 +39,4 @@ export async function inProgram<R>(lookup: (ctx: LookupContext) => Promise<R>): 
   } catch (error) {
     throw asRefusal(error);
   }
-}
-
-/**
- * Lifts a lookup into its Output form: waits for the Inputs, keeps their secretness, and is a
- * secret Output when the definition says the result holds secrets (definitions/secrets.ts).
- */
-export function outputForm<A extends object, R>(definition: FunctionDefinition, fn: (args: A) => Promise<R>): (args: InputArgs<A>) => pulumi.Output<R> {
-  const secret = functionSecrets(definition).length > 0;
-  return (args) => {
-    const result = pulumi.output(args).apply((resolved) => fn(resolved as unknown as A)) as unknown as pulumi.Output<R>;
-    return secret ? (pulumi.secret(result) as unknown as pulumi.Output<R>) : result;
-  };
-}
-
-/** A lookup's result as its Promise form returns it: without what the definition says is secret. */
-export function promiseResult<R>(definition: FunctionDefinition, result: R): R {
-  return withoutSecretValues(definition.outputs, result);
 }

@@ -1,7 +1,8 @@
 // Sub-account lookups: listAddedConnectors, listSupportedConnectors, getConnectorConfiguration.
 import type * as pulumi from "@pulumi/pulumi";
 import { GET_CONNECTOR_CONFIGURATION, LIST_ADDED_CONNECTORS, LIST_SUPPORTED_CONNECTORS } from "../definitions/functions";
-import { outputForm, inProgram, promiseResult } from "./program-context";
+import { inProgram } from "./program-context";
+import { outputForm, promiseResult } from "./result-forms";
 import * as lookups from "./lookups";
 import type { AddedConnectorSummary, ConnectorFilters, GetConnectorConfigurationResult, InputArgs, SupportedConnector } from "./types";
 

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { isId } from "../../contract/ids";
 import { ADDED_CONNECTOR } from "../definitions/added-connector";
+import { inPlaceKeys, replaceOnChangeKeys } from "../definitions/property";
 import { inputSchema, secretAwareCheck, shown, typeFailures, withDefaults } from "../definitions/checks";
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
 import type { AddedConnectorView } from "../client";
@@ -32,11 +33,12 @@ export const addedConnectorOutputs = z.looseObject({
 });
 export type AddedConnectorOutputs = z.infer<typeof addedConnectorOutputs>;
 
-/** Fields of the List Added Connectors view (view A) that become outputs. */
-export const VIEW_FIELDS = [
-  "platformId", "name", "logo", "dataType", "dataTypeCategory", "platformType", "supportedType", "transfer",
-  "configured", "description", "srcConnections", "destConnections", "editable", "env",
-] as const;
+/** Fields of the List Added Connectors view (view A) that become outputs: the definition's outputs. */
+export const VIEW_FIELDS = Object.keys(ADDED_CONNECTOR.outputs) as (keyof typeof ADDED_CONNECTOR.outputs)[];
+
+/** The inputs whose change replaces the resource, and those that update it in place (the definition's). */
+const REPLACE_KEYS = replaceOnChangeKeys(ADDED_CONNECTOR);
+const IN_PLACE_KEYS = inPlaceKeys(ADDED_CONNECTOR);
 
 type Props = Record<string, unknown>;
 
@@ -94,10 +96,14 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<DiffR
       newAccount = undefined; // create will report the missing setting
     }
   }
-  if (isUnknown(news.connectorId) || news.connectorId !== olds.connectorId) replaces.push("connectorId");
-  if (isUnknown(newAccount) || newAccount !== olds.accountId) replaces.push("accountId");
-  const adoptChanged = isUnknown(news.adoptExisting) || (news.adoptExisting ?? false) !== (olds.adoptExisting ?? false);
-  return { changes: replaces.length > 0 || adoptChanged, replaces, deleteBeforeReplace: false };
+  for (const key of REPLACE_KEYS) {
+    const value = key === "accountId" ? newAccount : news[key];
+    if (isUnknown(value) || value !== olds[key]) replaces.push(key);
+  }
+  // A missing input counts as its default (adoptExisting: false), on both sides.
+  const [newInputs, oldInputs] = [withDefaults(ADDED_CONNECTOR.inputs, news), withDefaults(ADDED_CONNECTOR.inputs, olds)];
+  const updated = IN_PLACE_KEYS.some((key) => isUnknown(newInputs[key]) || newInputs[key] !== oldInputs[key]);
+  return { changes: replaces.length > 0 || updated, replaces, deleteBeforeReplace: false };
 }
 
 

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { isId } from "../../contract/ids";
 import { inputSchema, secretAwareCheck, shown, typeFailures } from "../definitions/checks";
 import { CONNECTOR_CONFIGURATION } from "../definitions/connector-configuration";
-import type { ValuesOf } from "../definitions/property";
+import { inPlaceKeys, replaceOnChangeKeys, type ValuesOf } from "../definitions/property";
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
 import type { ConnectorConfigurationView } from "../client";
 import { accountIdFor, cachedConfiguration, currentClient, currentConfiguration, runtime } from "../runtime/runtime";
@@ -115,18 +115,22 @@ export const check = secretAwareCheck(async (olds: Props, news: Props, secrets: 
   return { inputs, failures };
 });
 
+/** The inputs whose change replaces the resource, and those compared as they are (the definition's). */
+const REPLACE_KEYS = replaceOnChangeKeys(CONNECTOR_CONFIGURATION);
+const IN_PLACE_KEYS = inPlaceKeys(CONNECTOR_CONFIGURATION);
+/** What sameAsApplied compares as it is: configurationId may be defaulted, secretConfig normalised. */
+const COMPARED_KEYS = [...REPLACE_KEYS, ...IN_PLACE_KEYS].filter((key) => key !== "configurationId");
+
 /** Inputs equal to the last checked ones (olds), a defaulted configurationId and normalisation aside. */
 function sameAsApplied(olds: Props, inputs: Props): boolean {
   if (typeof olds.configurationId !== "string") return false;
   const configurationId = inputs.configurationId ?? olds.configurationId;
   return (
     configurationId === olds.configurationId &&
-    ["connectorId", "accountId", "name", "secretName"].every((key) => isDeepStrictEqual(olds[key], inputs[key])) &&
+    COMPARED_KEYS.every((key) => isDeepStrictEqual(olds[key], inputs[key])) &&
     normalisesTo(olds.secretConfig, inputs.secretConfig)
   );
 }
-
-const REPLACE_KEYS = ["connectorId", "accountId"] as const;
 
 /**
  * Replace on a new connector or sub-account; update on changed fields (by their digests), on
@@ -148,9 +152,9 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<DiffR
   const parsed = configurationOutputs.safeParse(olds);
   if (!parsed.success) return { changes: true, replaces, detailedDiff: { ...detailedDiff, secretConfig: { kind: "update", inputDiff: true } } };
   const old = parsed.data;
-  for (const key of ["configurationId", "name", "secretName"] as const) {
+  for (const key of IN_PLACE_KEYS) {
     const value = news[key];
-    if (value !== undefined && value !== null && value !== old[key]) detailedDiff[key] = { kind: "update", inputDiff: true };
+    if (value !== undefined && value !== null && value !== (old as Props)[key]) detailedDiff[key] = { kind: "update", inputDiff: true };
   }
   Object.assign(detailedDiff, secretConfigChanges(old, news.secretConfig, currentDigestKey()));
   const fieldsNamed = Object.keys(detailedDiff).some((path) => path.startsWith("secretConfig"));

@@ -1,7 +1,7 @@
 // The rate limit of authenticated calls, per client id (the token route limits itself, by
 // the client id it asks for): 429 with Retry-After.
 import { ApiError } from "../domain/errors";
-import type { RateLimiter } from "../rate-limit";
+import type { RateLimiter } from "../token-bucket";
 import { appPlugin } from "./plugin";
 
 export function rateLimit(limiter: RateLimiter) {

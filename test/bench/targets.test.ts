@@ -4,8 +4,9 @@ import assert from "node:assert/strict";
 import { targets } from "../../bench/targets";
 import { SETUPS, type BenchRecord } from "../../bench/results";
 import { benchRecord, machine } from "./fixtures";
+import { routeKey } from "../../contract/routes";
 
-const ADD = "POST /es/v2/connectors";
+const ADD = routeKey("addConnectors");
 const recommended = { parallel: SETUPS.recommended.parallel, env: { ...SETUPS.recommended.env } };
 
 /** A dynamic floor's `up` of 500 in run "run-a" unless `overrides` says otherwise. */

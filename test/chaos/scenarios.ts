@@ -9,6 +9,7 @@ import { killProviderWhenBusy } from "./provider-kill";
 import { desiredState } from "./program";
 import { callsTo, ChaosService } from "./service";
 import { clean, verify, type Verdict } from "./verify";
+import { routeKey } from "../../contract/routes";
 
 export interface Scenario {
   name: string;
@@ -33,9 +34,9 @@ export interface Scenario {
 }
 
 const none = (): FaultSettings => ({ rules: [] });
-const ADD = "POST /es/v2/connectors";
-const CONFIGURE = "PUT /es/v2/connectors/:connectorId/configuration";
-const REMOVE = "DELETE /es/v2/connectors/:connectorId";
+const ADD = routeKey("addConnectors");
+const CONFIGURE = routeKey("configure");
+const REMOVE = routeKey("removeConnector");
 
 export const SCENARIOS: Scenario[] = [
   { name: "errors", what: "20 % of answers 500/503 on every route", faults: (seed) => ({ seed, rules: [{ mode: "error", rate: 0.2 }] }) },

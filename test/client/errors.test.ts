@@ -13,8 +13,9 @@ import {
   errorFromResponse,
   redact,
 } from "../../provider/client";
+import { routeLabel } from "../../contract/routes";
 
-const route = "DELETE /es/v2/connectors/{connectorId}";
+const route = routeLabel("removeConnector");
 const envelope = (status: number, statusMessage: string, extra: Record<string, unknown> = {}) => ({
   statusCode: status,
   statusMessage,

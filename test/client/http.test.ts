@@ -20,9 +20,10 @@ import {
   type IncomingResponse,
   type OutgoingRequest,
 } from "../../provider/client";
+import { routeLabel } from "../../contract/routes";
 
 const fixtures = join(__dirname, "../../../test/client/fixtures");
-const route = "GET /es/v2/connectors";
+const route = routeLabel("listConnectors");
 const request = (target = "/es/v2/connectors?accountId=a"): OutgoingRequest => ({
   method: "GET",
   target,

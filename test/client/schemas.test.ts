@@ -3,8 +3,9 @@ import { z } from "zod";
 import { ResponseFormatError } from "../../provider/client";
 import { formatPath, loose, parseEnvelope, parseToken } from "../../provider/client/schemas";
 import { configurationPayload, viewA, viewG } from "./fakes";
+import { routeLabel } from "../../contract/routes";
 
-const ctx = { route: "GET /es/v2/connectors/added", requestId: "req-7", status: 200 };
+const ctx = { route: routeLabel("listAddedConnectors"), requestId: "req-7", status: 200 };
 const env = (response: unknown, statusCode = 200) => ({ statusCode, statusMessage: "OK", response });
 
 function formatError(fn: () => unknown): ResponseFormatError {
@@ -54,7 +55,7 @@ describe("client schemas", () => {
     const items = [viewA("0123456789abcdef"), viewA("fedcba9876543210", { srcConnections: "2" })];
     const error = formatError(() => parseEnvelope(page, env({ items, page: 1, pageSize: 50, total: 2 }), ctx));
     assert.equal(error.fieldPath, "response.items[1].srcConnections");
-    assert.equal(error.route, "GET /es/v2/connectors/added");
+    assert.equal(error.route, routeLabel("listAddedConnectors"));
     assert.match(error.message, /^GET \/es\/v2\/connectors\/added: 200 the answer breaks the contract: response\.items\[1\]\.srcConnections: /);
     assert.match(error.message, /request id req-7/);
 

@@ -5,9 +5,10 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { inspect } from "node:util";
 import { EmbeddedApiError, ServerError, ValidationError, errorFromResponse, redactSentValues } from "../../provider/client";
+import { routeLabel } from "../../contract/routes";
 
 const MIB = 1024 * 1024;
-const route = "PUT /es/v2/connectors/{connectorId}/configuration";
+const route = routeLabel("configure");
 
 function canary(label: string, size = 0): string {
   const head = `canary-${label}-${randomBytes(6).toString("hex")}-`;

@@ -6,8 +6,9 @@ import { randomBytes } from "node:crypto";
 import { inspect } from "node:util";
 import { EmbeddedApiError, UndiciTransport, type ConfigureBody, type IncomingResponse, type OutgoingRequest } from "../../provider/client";
 import { secretConfigFor, useLocalService } from "./local";
+import { routeKey } from "../../contract/routes";
 
-const CONFIGURE = "PUT /es/v2/connectors/:connectorId/configuration";
+const CONFIGURE = routeKey("configure");
 
 function canary(label: string, size = 0): string {
   const head = `canary-${label}-${randomBytes(6).toString("hex")}-`;

@@ -15,6 +15,7 @@ import {
 } from "../../provider/client";
 import { startLocalService, type LocalService } from "../../harness/local-service";
 import { secretConfigFor, useLocalService } from "./local";
+import { routeKey } from "../../contract/routes";
 
 describe("client against the local service: resilience", function () {
   this.timeout(30_000);
@@ -58,15 +59,15 @@ describe("client against the local service: resilience", function () {
           waits.push(clock.t - before);
         }
         const stats = await limited.stats();
-        assert.ok((stats.byRoute["GET /es/v2/connectors/:connectorId"]["429"] ?? 0) >= 1, JSON.stringify(stats));
-        assert.equal(stats.byRoute["GET /es/v2/connectors/:connectorId"]["200"], 4);
+        assert.ok((stats.byRoute[routeKey("getConnector")]["429"] ?? 0) >= 1, JSON.stringify(stats));
+        assert.equal(stats.byRoute[routeKey("getConnector")]["200"], 4);
         assert.ok(waits.some((w) => w >= 1000), `waited Retry-After: ${waits.join()}`);
       } finally {
         await limited.stop();
       }
       // A Retry-After beyond the retry timeout: the 429 reaches the caller typed, at once.
       const once = ctx.direct({ retry: { retryTimeoutMs: 1_000 } });
-      await ctx.svc.setFaults({ rules: [{ route: "GET /es/v2/connectors/:connectorId", mode: "rateLimit", retryAfterSeconds: 3 }] });
+      await ctx.svc.setFaults({ rules: [{ route: routeKey("getConnector"), mode: "rateLimit", retryAfterSeconds: 3 }] });
       await assert.rejects(once.getConnector(ctx.account, ctx.source.connectorId), (e: unknown) => e instanceof RateLimitError && e.retryAfterMs === 3000);
     });
   });
@@ -95,7 +96,7 @@ describe("client against the local service: resilience", function () {
         await client.getConnector(sub, ctx.source.connectorId);
         const stats = await service.stats();
         assert.equal(stats.tokenRequests, 2);
-        assert.deepEqual(stats.byRoute["GET /es/v2/connectors/:connectorId"], { "200": 2 });
+        assert.deepEqual(stats.byRoute[routeKey("getConnector")], { "200": 2 });
       });
     });
 
@@ -108,15 +109,15 @@ describe("client against the local service: resilience", function () {
         assert.equal(results.length, 3);
         const stats = await service.stats();
         assert.equal(stats.tokenRequests, 2, "three concurrent 401s cause one renewal");
-        assert.equal(stats.byRoute["GET /es/v2/connectors/:connectorId"]["401"], 3);
-        assert.equal(stats.byRoute["GET /es/v2/connectors/:connectorId"]["200"], 4);
+        assert.equal(stats.byRoute[routeKey("getConnector")]["401"], 3);
+        assert.equal(stats.byRoute[routeKey("getConnector")]["200"], 4);
       });
     });
   });
 
   describe("retries under each fault mode", () => {
-    const GET = "GET /es/v2/connectors/:connectorId";
-    const ADD = "POST /es/v2/connectors";
+    const GET = routeKey("getConnector");
+    const ADD = routeKey("addConnectors");
 
     it("error: 5xx twice, then the answer", async () => {
       await ctx.svc.setFaults({ rules: [{ route: GET, mode: "error", count: 2 }] });
@@ -159,7 +160,7 @@ describe("client against the local service: resilience", function () {
       const client = ctx.direct();
       await client.addConnectors(ctx.account, [ctx.source.connectorId]);
       const conf = await client.getConfiguration(ctx.account, ctx.source.connectorId);
-      await ctx.svc.setFaults({ rules: [{ route: "PUT /es/v2/connectors/:connectorId/configuration", mode: "commitThenDrop", count: 1 }] });
+      await ctx.svc.setFaults({ rules: [{ route: routeKey("configure"), mode: "commitThenDrop", count: 1 }] });
       const result = await client.configure(ctx.account, ctx.source.connectorId, { configurationId: conf.secretConfig[0].configurationId, secretConfig: secretConfigFor(conf) });
       assert.equal(result.configured, true);
     });
@@ -167,7 +168,7 @@ describe("client against the local service: resilience", function () {
     it("commitThenDrop on Remove: the retry answers 404 (the provider counts it as removed)", async () => {
       const client = ctx.direct();
       await client.addConnectors(ctx.account, [ctx.source.connectorId]);
-      await ctx.svc.setFaults({ rules: [{ route: "DELETE /es/v2/connectors/:connectorId", mode: "commitThenDrop", count: 1 }] });
+      await ctx.svc.setFaults({ rules: [{ route: routeKey("removeConnector"), mode: "commitThenDrop", count: 1 }] });
       await assert.rejects(client.removeConnector(ctx.account, ctx.source.connectorId), NotFoundError);
       assert.deepEqual(await collect(client.listAddedConnectors(ctx.account)), []);
     });
@@ -182,11 +183,11 @@ describe("client against the local service: resilience", function () {
     });
 
     it("faults on the token route are retried by the token fetch itself", async () => {
-      await ctx.svc.setFaults({ rules: [{ route: "POST /es/v2/oauth/client-token", mode: "error", count: 1 }, { route: "POST /es/v2/oauth/client-token", mode: "reset", count: 1 }] });
+      await ctx.svc.setFaults({ rules: [{ route: routeKey("getToken"), mode: "error", count: 1 }, { route: routeKey("getToken"), mode: "reset", count: 1 }] });
       const client = ctx.direct();
       await client.getConnector(ctx.account, ctx.source.connectorId);
       assert.equal(client.tokenRequests, 1, "one token fetch, retried inside");
-      const stats = await ctx.routeStats("POST /es/v2/oauth/client-token");
+      const stats = await ctx.routeStats(routeKey("getToken"));
       assert.equal(stats.reset, 1);
       assert.equal(stats["200"], 1);
       assert.equal((stats["500"] ?? 0) + (stats["503"] ?? 0), 1);

@@ -11,6 +11,7 @@ import {
   getClient,
 } from "../../provider/client";
 import { secretConfigFor, useLocalService } from "./local";
+import { routeKey, routeLabel } from "../../contract/routes";
 
 describe("client against the local service: routes and errors", function () {
   this.timeout(30_000);
@@ -61,7 +62,7 @@ describe("client against the local service: routes and errors", function () {
       assert.equal(all.length, ctx.catalogue.length);
       assert.ok(ctx.catalogue.length > 40, "the seed catalogue spans several pages of 20");
       assert.equal(new Set(all.map((c) => c.connectorId)).size, all.length);
-      assert.equal((await ctx.routeStats("GET /es/v2/connectors"))["200"], Math.ceil(ctx.catalogue.length / 20));
+      assert.equal((await ctx.routeStats(routeKey("listConnectors")))["200"], Math.ceil(ctx.catalogue.length / 20));
       const named = await collect(client.listConnectors(ctx.account, { name: ctx.source.name.slice(0, 4).toLowerCase() }));
       assert.ok(named.some((c) => c.connectorId === ctx.source.connectorId));
       const typed = await collect(client.listConnectors(ctx.account, { dataType: ctx.source.dataType as never, supportedType: "Source" }));
@@ -91,12 +92,12 @@ describe("client against the local service: routes and errors", function () {
       await assert.rejects(client.getConnector(ctx.account, ctx.source.connectorId), (e: unknown) => {
         assert.ok(e instanceof AuthenticationError);
         assert.equal(e.status, 401);
-        assert.equal(e.route, "POST /es/v2/oauth/client-token");
+        assert.equal(e.route, routeLabel("getToken"));
         assert.match(e.message, /request id \S+\)$/);
         assert.doesNotMatch(e.message, /not-the-secret/);
         return true;
       });
-      assert.deepEqual(await ctx.routeStats("POST /es/v2/oauth/client-token"), { "401": 1 });
+      assert.deepEqual(await ctx.routeStats(routeKey("getToken")), { "401": 1 });
     });
 
     it("403: a sub-account of another customer", async () => {
@@ -134,7 +135,7 @@ describe("client against the local service: routes and errors", function () {
         return true;
       });
       await assert.rejects(client.removeConnector(ctx.account, ctx.destination.connectorId), (e: unknown) => e instanceof ConflictError && e.destConnections === 1);
-      assert.deepEqual(await ctx.routeStats("DELETE /es/v2/connectors/:connectorId"), { "409": 2 });
+      assert.deepEqual(await ctx.routeStats(routeKey("removeConnector")), { "409": 2 });
       await ctx.svc.deleteConnection(connection);
       await client.removeConnector(ctx.account, ctx.source.connectorId);
     });

@@ -7,6 +7,7 @@ import { Writable } from "node:stream";
 import { CATALOGUE } from "../../service/seed/catalogue";
 import { startLocalService, type BuildAppOptions, type LocalService, type Stats } from "../../harness/local-service";
 import { E2EStack, type ProgramConfigValue } from "./harness";
+import { routeKey } from "../../contract/routes";
 
 /** The local service of one suite, with every line of its log kept. */
 export interface E2EService {
@@ -74,9 +75,9 @@ export function connectorsStack(
 
 /** The routes that change something on the service (stats keys). */
 export const MUTATING_ROUTES = [
-    "POST /es/v2/connectors",
-    "PUT /es/v2/connectors/:connectorId/configuration",
-    "DELETE /es/v2/connectors/:connectorId",
+    routeKey("addConnectors"),
+    routeKey("configure"),
+    routeKey("removeConnector"),
 ];
 
 /** How many requests reached the mutating routes (any status). */

@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import type { Stats } from "../../harness/local-service";
 import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, repoRoot } from "./harness";
 import { apiKeyFields, MIXPANEL, S3, SEGMENT, startService, storageFields, type E2EService } from "./fixtures";
+import { routeKey } from "../../contract/routes";
 
 const execFileAsync = promisify(execFile);
 
@@ -85,8 +86,8 @@ describe("e2e: generate adopts a sub-account populated out of band", function ()
     const result = await stack.up();
     const after = await svc.service.stats();
     assert.equal(result.summary.resourceChanges?.create, 1 + 3 + 2, JSON.stringify(result.summary.resourceChanges));
-    addCalls = calls(after, "POST /es/v2/connectors") - calls(before, "POST /es/v2/connectors");
-    const put = "PUT /es/v2/connectors/:connectorId/configuration";
+    addCalls = calls(after, routeKey("addConnectors")) - calls(before, routeKey("addConnectors"));
+    const put = routeKey("configure");
     assert.equal(calls(after, put) - calls(before, put), 2, "each configuration written once");
     assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [SEGMENT, S3, MIXPANEL].sort());
 

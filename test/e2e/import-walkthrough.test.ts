@@ -10,6 +10,7 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, repoRoot } from "./harness";
 import { FACEBOOK, S3, fieldValue, startService, type E2EService } from "./fixtures";
+import { routeKey } from "../../contract/routes";
 
 const exampleDir = path.join(repoRoot, "examples", "import-walkthrough");
 /** The sub-account the example's files name (the local service's first customer's first). */
@@ -26,7 +27,7 @@ describe("e2e: examples/import-walkthrough (added by hand, imported, then manage
 
     async function adds(): Promise<number> {
         const stats = await svc.service.stats();
-        return Object.values(stats.byRoute["POST /es/v2/connectors"] ?? {}).reduce((a, b) => a + b, 0);
+        return Object.values(stats.byRoute[routeKey("addConnectors")] ?? {}).reduce((a, b) => a + b, 0);
     }
 
     before(async function () {

@@ -9,8 +9,9 @@ import * as path from "node:path";
 import { providerProcesses } from "../chaos/provider-kill";
 import { E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, resourceName } from "./harness";
 import { S3, startService, type E2EService } from "./fixtures";
+import { routeKey } from "../../contract/routes";
 
-const ADD = "POST /es/v2/connectors";
+const ADD = routeKey("addConnectors");
 
 /** SIGKILLs the stack's dynamic-provider process once a pending-Add record is in `journalDir` (its Add is on its way). */
 async function killProviderMidAdd(workDir: string, journalDir: string, stop: () => boolean): Promise<string> {

@@ -5,6 +5,7 @@ import { strict as assert } from "node:assert";
 import { E2EStack, type ProgramConfigValue, type ServiceSettings } from "./harness";
 import { OutOfBandClient, type E2EService } from "./fixtures";
 import type { Stats } from "../../harness/local-service";
+import { routeKey } from "../../contract/routes";
 
 /** The plugin's type tokens (the state's `type` of its resources). */
 export const ADDED_CONNECTOR_TYPE = "embedded:index:AddedConnector";
@@ -13,8 +14,8 @@ export const CONFIGURATION_TYPE = "embedded:index:ConnectorConfiguration";
 export const PROVIDER_TYPE = "pulumi:providers:embedded";
 
 /** The Add route's stats key. */
-export const ADD_ROUTE = "POST /es/v2/connectors";
-export const CONFIGURE_ROUTE = "PUT /es/v2/connectors/:connectorId/configuration";
+export const ADD_ROUTE = routeKey("addConnectors");
+export const CONFIGURE_ROUTE = routeKey("configure");
 
 /** One seeded customer of a service, with an out-of-band client of its own. */
 export interface Customer {

@@ -17,10 +17,11 @@ import {
     storageFields,
     type E2EService,
 } from "./fixtures";
+import { routeKey } from "../../contract/routes";
 
-const ADD = "POST /es/v2/connectors";
-const CONFIGURE = "PUT /es/v2/connectors/:connectorId/configuration";
-const REMOVE = "DELETE /es/v2/connectors/:connectorId";
+const ADD = routeKey("addConnectors");
+const CONFIGURE = routeKey("configure");
+const REMOVE = routeKey("removeConnector");
 const SLOW = { mode: "latency", latencyMs: 400, jitterMs: 200 } as const;
 
 /** Slow answers, and the token of the first call to each route given expires before its time. */

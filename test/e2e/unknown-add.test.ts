@@ -6,9 +6,10 @@ import { strict as assert } from "node:assert";
 import { E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, resourceName } from "./harness";
 import { connectorsStack, S3, startService, type E2EService } from "./fixtures";
 import { callsTo } from "../provider/fixtures";
+import { routeKey } from "../../contract/routes";
 
-const ADD = "POST /es/v2/connectors";
-const LIST_ADDED = "GET /es/v2/connectors/added";
+const ADD = routeKey("addConnectors");
+const LIST_ADDED = routeKey("listAddedConnectors");
 
 describe("e2e: an Add of unknown outcome", function () {
     this.timeout(ENGINE_TIMEOUT_MS);

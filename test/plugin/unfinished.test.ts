@@ -8,9 +8,10 @@ import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { stableId } from "../../service/domain/ids";
 import { startLocalService, type LocalService } from "../../harness/local-service";
 import { grpcError, isolateEnvironment, Plugin, resetRuntime, secret, secretDepth, urnOf, type Props } from "./harness";
+import { routeKey } from "../../contract/routes";
 
-const ADD = "POST /es/v2/connectors";
-const LIST_ADDED = "GET /es/v2/connectors/added";
+const ADD = routeKey("addConnectors");
+const LIST_ADDED = routeKey("listAddedConnectors");
 const S3 = stableId("connector", "Amazon S3");
 const SEGMENT = stableId("connector", "Segment");
 

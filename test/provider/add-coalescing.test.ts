@@ -8,9 +8,10 @@ import { NotFoundError, type AddConnectorsResult } from "../../provider/client";
 import { AddCoalescer, type AddingClient } from "../../provider/runtime/add-coalescer";
 import * as impl from "../../provider/resources/added-connector-impl";
 import { callsTo, startFixture, useConfig, type ProviderFixture } from "./fixtures";
+import { routeKey } from "../../contract/routes";
 
-const ADD = "POST /es/v2/connectors";
-const LIST_ADDED = "GET /es/v2/connectors/added";
+const ADD = routeKey("addConnectors");
+const LIST_ADDED = routeKey("listAddedConnectors");
 /** Well-formed, but in no catalogue: the service refuses the whole Add with 404. */
 const UNKNOWN_ID = "0000000000000bad";
 

@@ -12,9 +12,10 @@ import { AddCoalescer } from "../../provider/runtime/add-coalescer";
 import * as impl from "../../provider/resources/added-connector-impl";
 import { runtime, useOwner } from "../../provider/runtime/runtime";
 import { callsTo, rejection, startFixture, useConfig, type ProviderFixture } from "./fixtures";
+import { routeKey } from "../../contract/routes";
 
-const ADD = "POST /es/v2/connectors";
-const LIST_ADDED = "GET /es/v2/connectors/added";
+const ADD = routeKey("addConnectors");
+const LIST_ADDED = routeKey("listAddedConnectors");
 const ids = (n: number, from = 40) => CATALOGUE.slice(from, from + n).map((c) => c.connectorId);
 
 describe("AddedConnector provider: whose connector is it", () => {

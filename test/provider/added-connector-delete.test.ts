@@ -4,8 +4,9 @@ import assert from "node:assert/strict";
 import { errorFromResponse, type EmbeddedClient } from "../../provider/client";
 import * as impl from "../../provider/resources/added-connector-impl";
 import { CONNECTORS, callsTo, rejection, startFixture, useConfig, type ProviderFixture } from "./fixtures";
+import { routeKey, routeLabel } from "../../contract/routes";
 
-const REMOVE = "DELETE /es/v2/connectors/:connectorId";
+const REMOVE = routeKey("removeConnector");
 
 describe("AddedConnector provider: delete", () => {
   let fx: ProviderFixture;
@@ -38,7 +39,7 @@ describe("AddedConnector provider: delete", () => {
     assert.match(error.message, /\(request id \S+\)$/);
     const after = await fx.service.stats();
     assert.equal(callsTo(after, REMOVE) - callsTo(before, REMOVE), 1, "one Remove call, no listing before it");
-    assert.equal(callsTo(after, "GET /es/v2/connectors/added") - callsTo(before, "GET /es/v2/connectors/added"), 0);
+    assert.equal(callsTo(after, routeKey("listAddedConnectors")) - callsTo(before, routeKey("listAddedConnectors")), 0);
     assert.equal((await impl.read(id, outs)).id, id, "still added");
 
     await fx.service.deleteConnection(connection);
@@ -64,7 +65,7 @@ describe("AddedConnector provider: delete", () => {
   function refusingRemove(body: Record<string, unknown>): EmbeddedClient {
     return Object.assign(Object.create(fx.client) as EmbeddedClient, {
       removeConnector: async () => {
-        throw errorFromResponse({ status: 409, body: { statusCode: 409, ...body }, requestId: "req-409", route: "DELETE /es/v2/connectors/{connectorId}" });
+        throw errorFromResponse({ status: 409, body: { statusCode: 409, ...body }, requestId: "req-409", route: routeLabel("removeConnector") });
       },
     });
   }

@@ -4,9 +4,10 @@ import { addedConnectorProvider } from "../../provider/dynamic/added-connector";
 import * as impl from "../../provider/resources/added-connector-impl";
 import { UNKNOWN } from "../../provider/definitions/checks";
 import { callsTo, CONNECTORS, mutatingCalls, rejection, startFixture, useConfig, type ProviderFixture } from "./fixtures";
+import { routeKey } from "../../contract/routes";
 
 const PROVIDER = "serialized-provider-text";
-const ADD = "POST /es/v2/connectors";
+const ADD = routeKey("addConnectors");
 
 describe("AddedConnector provider", () => {
   let fx: ProviderFixture;

@@ -8,10 +8,11 @@ import { AddedConnectorsCache, type ListingClient } from "../../provider/runtime
 import * as added from "../../provider/resources/added-connector-impl";
 import * as configuration from "../../provider/resources/connector-configuration-impl";
 import { callsTo, CONNECTORS, rejection, SEGMENT_CONFIG, startFixture, useConfig, type ProviderFixture } from "./fixtures";
+import { routeKey } from "../../contract/routes";
 
-const LIST_ADDED = "GET /es/v2/connectors/added";
-const GET_CONNECTOR = "GET /es/v2/connectors/:connectorId";
-const GET_CONFIGURATION = "GET /es/v2/connectors/:connectorId/configuration";
+const LIST_ADDED = routeKey("listAddedConnectors");
+const GET_CONNECTOR = routeKey("getConnector");
+const GET_CONFIGURATION = routeKey("getConfiguration");
 
 const ids = (n: number) => CATALOGUE.slice(0, n).map((c) => c.connectorId);
 
@@ -87,7 +88,7 @@ describe("AddedConnector provider: one listing per sub-account", () => {
     await Promise.all(Object.entries(outs).map(([id, props]) => added.remove(id, props)));
     const after = await fx.service.stats();
     assert.equal(callsTo(after, LIST_ADDED) - callsTo(before, LIST_ADDED), 0);
-    assert.equal(callsTo(after, "DELETE /es/v2/connectors/:connectorId") - callsTo(before, "DELETE /es/v2/connectors/:connectorId"), 30);
+    assert.equal(callsTo(after, routeKey("removeConnector")) - callsTo(before, routeKey("removeConnector")), 30);
     const left = await readAll();
     assert.ok(left.every((r) => r.id === ""));
   });

@@ -6,8 +6,9 @@ import { ServerError, type EmbeddedClient } from "../../provider/client";
 import * as impl from "../../provider/resources/connector-configuration-impl";
 import { UNKNOWN } from "../../provider/definitions/checks";
 import { callsTo, CONNECTORS, mutatingCalls, SEGMENT_CONFIG, startFixture, useConfig, type ProviderFixture } from "./fixtures";
+import { routeKey, routeLabel } from "../../contract/routes";
 
-const GET_CONFIGURATION = "GET /es/v2/connectors/:connectorId/configuration";
+const GET_CONFIGURATION = routeKey("getConfiguration");
 
 describe("ConnectorConfiguration provider: check", () => {
   let fx: ProviderFixture;
@@ -161,7 +162,7 @@ describe("ConnectorConfiguration provider: check", () => {
     flaky.getConfiguration = async (accountId, connectorId) => {
       fetches.push(connectorId);
       if (failuresLeft-- > 0) {
-        throw new ServerError({ route: "GET /es/v2/connectors/{connectorId}/configuration", status: 503, statusMessage: "unavailable", requestId: "req-flaky-1" });
+        throw new ServerError({ route: routeLabel("getConfiguration"), status: 503, statusMessage: "unavailable", requestId: "req-flaky-1" });
       }
       return fx.client.getConfiguration(accountId, connectorId);
     };

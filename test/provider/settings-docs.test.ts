@@ -7,24 +7,46 @@ import { join } from "node:path";
 import { noConfig, resolveSettings, SETTINGS, type ProviderSettings, type SettingName } from "../../provider/settings";
 
 const ROOT = join(__dirname, "../../..");
-const NUMERIC = ["timeoutMs", "maxRetries", "concurrency", "addWindowMs"] as const satisfies readonly SettingName[];
+const NAMES = Object.keys(SETTINGS) as SettingName[];
+/** The settings with a numeric default; the others have none (required, or unset). */
+const NUMERIC = NAMES.filter((name) => "default" in SETTINGS[name]);
+const WITHOUT_DEFAULT = NAMES.filter((name) => !NUMERIC.includes(name));
 
 const required = { EMBEDDED_BASE_URL: "http://127.0.0.1:1", EMBEDDED_CLIENT_ID: "id", EMBEDDED_CLIENT_SECRET: "secret" };
 const defaults: ProviderSettings = resolveSettings(noConfig, required);
 
-/** The number a README table row starts its default with: | `embedded:x` | `EMBEDDED_X` | `500` (…) | */
-function readmeDefault(readme: string, name: SettingName): number | undefined {
+/** The default cell of README's row for `name`: | `embedded:x` | `EMBEDDED_X` | `500` (…) | */
+function readmeDefaultCell(readme: string, name: SettingName): string | undefined {
   const row = readme.split("\n").find((line) => line.startsWith(`| \`${SETTINGS[name].key}\` |`));
-  const match = row?.split("|")[3]?.match(/^\s*`(\d+)`/);
+  return row?.split("|")[3]?.trim();
+}
+
+/** The number README's default cell starts with. */
+function readmeDefault(readme: string, name: SettingName): number | undefined {
+  const match = readmeDefaultCell(readme, name)?.match(/^`(\d+)`/);
   return match ? Number(match[1]) : undefined;
 }
 
-/** The `Default: N` of the doc comment right above `name:` in the ProviderSettings interface. */
-function docDefault(source: string, name: SettingName): number | undefined {
+/** Whether resolveSettings refuses to go on without the setting. */
+function isRequired(name: SettingName): boolean {
+  try {
+    resolveSettings(noConfig, { ...required, [SETTINGS[name].env]: undefined });
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** The doc comment right above `name:` in the ProviderSettings interface. */
+function docComment(source: string, name: SettingName): string {
   const body = source.slice(source.indexOf("export interface ProviderSettings"));
   const at = body.search(new RegExp(`\\n\\s*${name}\\??: `));
-  const comment = body.slice(body.lastIndexOf("/**", at), at);
-  const match = comment.match(/Default: (\d+)/);
+  return at < 0 ? "" : body.slice(body.lastIndexOf("/**", at), at);
+}
+
+/** The `Default: N` of the doc comment of `name`. */
+function docDefault(source: string, name: SettingName): number | undefined {
+  const match = docComment(source, name).match(/Default: (\d+)/);
   return match ? Number(match[1]) : undefined;
 }
 
@@ -35,6 +57,17 @@ describe("settings: documented defaults", () => {
     it(`${name}: README and the doc comment give the default resolveSettings uses`, () => {
       assert.equal(readmeDefault(readme, name), defaults[name], `README's default of ${SETTINGS[name].key}`);
       assert.equal(docDefault(source, name), defaults[name], `settings.ts's doc comment of ${name}`);
+    });
+  }
+
+  for (const name of WITHOUT_DEFAULT) {
+    const mustBeSet = isRequired(name);
+    it(`${name}: README and the doc comment say it has no default${mustBeSet ? " and is required" : ""}`, () => {
+      const cell = readmeDefaultCell(readme, name) ?? "";
+      assert.match(cell, /^–/, `README's default of ${SETTINGS[name].key}`);
+      assert.equal(/\(required\)/.test(cell), mustBeSet, `README's default of ${SETTINGS[name].key}`);
+      assert.match(docComment(source, name), mustBeSet ? /Required/ : /Default: none/, `settings.ts's doc comment of ${name}`);
+      if (!mustBeSet) assert.equal(defaults[name], undefined, `${name} when nothing sets it`);
     });
   }
 

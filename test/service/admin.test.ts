@@ -2,6 +2,7 @@
 // secrets, connections, stats, faults validation, reset.
 import assert from "node:assert/strict";
 import { ADMIN_KEY, byName, expectEnvelope, harness, q, type Harness } from "./support";
+import { routeKey } from "../../contract/routes";
 
 const fb = byName("Facebook Custom Audiences");
 const sf = byName("Salesforce CRM");
@@ -57,8 +58,8 @@ describe("service: admin API", () => {
       await h.admin("GET", "/_admin/stats"), 200).response;
     assert.deepEqual(stats, {
       byRoute: {
-        "POST /es/v2/oauth/client-token": { "200": 1 },
-        "GET /es/v2/connectors/:connectorId": { "200": 1, "404": 1 },
+        [routeKey("getToken")]: { "200": 1 },
+        [routeKey("getConnector")]: { "200": 1, "404": 1 },
         "GET <unmatched>": { "404": 1 },
       },
       tokenRequests: 1,
@@ -69,14 +70,14 @@ describe("service: admin API", () => {
     expectEnvelope(await h.admin("PUT", "/_admin/faults", { rules: [{ mode: "explode" }] }), 400);
     expectEnvelope(await h.admin("PUT", "/_admin/faults", { rules: [{ mode: "error", rate: 2 }] }), 400);
     assert.deepEqual(expectEnvelope(await h.admin("GET", "/_admin/faults"), 200).response, { rules: [] });
-    const set = { rules: [{ route: "GET /es/v2/connectors", mode: "error", status: 503, count: 1 }] };
+    const set = { rules: [{ route: routeKey("listConnectors"), mode: "error", status: 503, count: 1 }] };
     assert.deepEqual(expectEnvelope(await h.admin("PUT", "/_admin/faults", set), 200).response, set);
   });
 
   it("reset goes back to the seed: added connectors, configurations, connections, stats and faults", async () => {
     expectEnvelope(await h.call("POST", `/es/v2/connectors${q(h.account)}`, { payload: { connectorIds: [sf.connectorId, fb.connectorId] } }), 200);
     expectEnvelope(await h.admin("POST", "/_admin/connections", { accountId: h.account, sourceConnectorId: sf.connectorId, destinationConnectorId: fb.connectorId }), 200);
-    expectEnvelope(await h.admin("PUT", "/_admin/faults", { rules: [{ mode: "error", route: "POST /es/v2/connectors" }] }), 200);
+    expectEnvelope(await h.admin("PUT", "/_admin/faults", { rules: [{ mode: "error", route: routeKey("addConnectors") }] }), 200);
     expectEnvelope(await h.admin("POST", "/_admin/reset"), 200);
     const stats = expectEnvelope<{ byRoute: object; tokenRequests: number }>(await h.admin("GET", "/_admin/stats"), 200).response;
     assert.deepEqual(stats, { byRoute: {}, tokenRequests: 0 });

@@ -4,8 +4,9 @@
 import assert from "node:assert/strict";
 import { FaultInjector } from "../../service/faults";
 import { expectEnvelope, harness, q, type Harness } from "./support";
+import { routeKey } from "../../contract/routes";
 
-const LIST = "GET /es/v2/connectors";
+const LIST = routeKey("listConnectors");
 
 describe("service: expireToken fault", () => {
   let h: Harness;

@@ -4,9 +4,10 @@ import assert from "node:assert/strict";
 import { FaultInjector, faultsFromFlags } from "../../service/faults";
 import { startLocalService, type LocalService } from "../../harness/local-service";
 import { byName } from "./support";
+import { routeKey } from "../../contract/routes";
 
 const fb = byName("Facebook Custom Audiences");
-const ADD = "POST /es/v2/connectors";
+const ADD = routeKey("addConnectors");
 
 describe("service: fault decisions", () => {
   it("the same seed gives the same faults; rate is honoured; count spends the rule", () => {
@@ -28,14 +29,14 @@ describe("service: fault decisions", () => {
       rules: [
         { mode: "latency", latencyMs: 100, jitterMs: 50 },
         { mode: "latency", route: ADD, latencyMs: 10 },
-        { mode: "reset", route: "GET /es/v2/connectors" },
+        { mode: "reset", route: routeKey("listConnectors") },
         { mode: "error", status: 500, route: "*" },
       ],
     });
     const add = f.decide(ADD);
     assert.ok(add.delayMs >= 110 && add.delayMs < 160);
     assert.deepEqual(add.action, { kind: "error", status: 500 });
-    assert.deepEqual(f.decide("GET /es/v2/connectors").action, { kind: "reset" });
+    assert.deepEqual(f.decide(routeKey("listConnectors")).action, { kind: "reset" });
   });
 
   it("builds settings from the command-line flags", () => {

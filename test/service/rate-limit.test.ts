@@ -2,6 +2,7 @@
 // answers, no timing.
 import assert from "node:assert/strict";
 import { expectEnvelope, harness, q, type Harness } from "./support";
+import { routeKey } from "../../contract/routes";
 
 describe("service: rate limiting", () => {
   let h: Harness;
@@ -25,7 +26,7 @@ describe("service: rate limiting", () => {
     h.clock.now += 1000;
     expectEnvelope(await h.call("GET", url, { token: first }), 200);
     const stats = expectEnvelope<{ byRoute: Record<string, Record<string, number>> }>(await h.admin("GET", "/_admin/stats"), 200);
-    assert.deepEqual(stats.response.byRoute["GET /es/v2/connectors"], { "200": 4, "429": 2 });
+    assert.deepEqual(stats.response.byRoute[routeKey("listConnectors")], { "200": 4, "429": 2 });
   });
 
   it("limits token requests by the client id they name", async () => {
