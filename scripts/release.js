@@ -12,6 +12,9 @@
 // - the npm tarball (npm pack), the Python wheel and sdist of sdk/python (built offline in the
 //   virtualenv of scripts/ensure-python.sh), and the Go module sdk/go as a tar.gz;
 // - SHA256SUMS.
+// Where they are published is package.json's `pulumi.server` (the schema's pluginDownloadURL, so
+// every SDK's): for github://<api host>/<owner>/<repo>, the assets of that repository's release
+// v<version>; the script prints it.
 // Usage: node scripts/release.js [--out <dir>] [--plugin-only] [--launcher-only] [--platforms <os-arch,…>]
 // --launcher-only: every archive holds the launcher's plugin (no Node.js fetched, no SEA built:
 // a quicker release, for a machine that is not Linux, or to compare).
@@ -24,7 +27,9 @@ const zlib = require("zlib");
 const { SEA_PACKAGES, buildSeaPlugin, canBuildSea, hostPlatform } = require("./sea-plugin");
 
 const root = path.resolve(__dirname, "..");
-const version = require(path.join(root, "package.json")).version;
+const packageJson = require(path.join(root, "package.json"));
+const version = packageJson.version;
+const server = packageJson.pulumi.server;
 const at = process.argv.indexOf("--out");
 const out = path.resolve(at >= 0 && process.argv[at + 1] ? process.argv[at + 1] : path.join(root, "dist", "release"));
 const pluginOnly = process.argv.includes("--plugin-only");
@@ -67,6 +72,11 @@ async function writePluginArchive(platform) {
 }
 
 async function main() {
+  // The Node.js language host asks for the plugin version of the `pulumi` field; the plugin says it is the package's.
+  if (packageJson.pulumi.version !== version) {
+    console.error(`release: package.json's pulumi.version (${packageJson.pulumi.version}) is not its version (${version}); make them equal`);
+    process.exit(1);
+  }
   for (const name of PLUGIN_FILES) {
     if (!fs.existsSync(path.join(pluginDir, name))) {
       console.error(`release: ${path.join(pluginDir, name)} is missing; run \`npm run build\` first`);
@@ -102,6 +112,12 @@ async function main() {
   for (const name of fs.readdirSync(out).sort()) {
     console.error(`release: ${name} ${Math.round(fs.statSync(path.join(out, name)).size / 1024)} kB`);
   }
+  const github = /^github:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(server);
+  console.error(
+    github
+      ? `release: publish the plugin archives as assets of the release v${version} of ${github[2]}/${github[3]} (${server}, package.json pulumi.server)`
+      : `release: publish the plugin archives at ${server} (package.json pulumi.server)`,
+  );
   console.log(out);
 }
 

@@ -1,5 +1,6 @@
 // The Pulumi package schema of the plugin `embedded`, built from the definitions: what
 // `pulumi package get-schema`, Pulumi YAML and `pulumi import` read.
+import { PLUGIN_DOWNLOAD_URL } from "../plugin/version";
 import { SETTINGS } from "../settings";
 import { ADDED_CONNECTOR } from "./added-connector";
 import { CONNECTOR_CONFIGURATION } from "./connector-configuration";
@@ -95,6 +96,8 @@ export function packageSchema(version: string): Json {
       "secret configurations, look the catalogue up, and detect drift.",
     keywords: ["pulumi", "embedded", "connectors", "category/utility"],
     license: "Apache-2.0",
+    // Every SDK names it, so that the engine installs the plugin by itself (package.json `pulumi.server`).
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     config: { variables: settings },
     provider: {
       description: "The provider of one customer's credentials and defaults; unset arguments fall back to the environment.",

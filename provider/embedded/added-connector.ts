@@ -6,7 +6,7 @@ import { ADDED_CONNECTOR } from "../definitions/added-connector";
 import { token } from "../definitions/package-schema";
 import type { AddedConnectorArgs, AddedConnectorOutputs } from "../dynamic/added-connector";
 import { resourceProps } from "../definitions/resource-props";
-import { withVersion } from "./provider";
+import { withPluginOptions } from "./provider";
 
 // The outputs are declared once (AddedConnectorOutputs) and merged into this class.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
@@ -30,6 +30,6 @@ export class AddedConnector extends pulumi.CustomResource {
   }
 
   constructor(name: string, args: AddedConnectorArgs, opts: pulumi.CustomResourceOptions = {}) {
-    super(AddedConnector.__pulumiType, name, resourceProps(ADDED_CONNECTOR, opts.id ? undefined : args), withVersion(opts));
+    super(AddedConnector.__pulumiType, name, resourceProps(ADDED_CONNECTOR, opts.id ? undefined : args), withPluginOptions(opts));
   }
 }

@@ -5,7 +5,7 @@ import { CONNECTOR_CONFIGURATION } from "../definitions/connector-configuration"
 import { token } from "../definitions/package-schema";
 import type { ConnectorConfigurationArgs, ConnectorConfigurationOutputs } from "../dynamic/connector-configuration";
 import { resourceProps, withSecretOutputs } from "../definitions/resource-props";
-import { withVersion } from "./provider";
+import { withPluginOptions } from "./provider";
 
 // The outputs are declared once (ConnectorConfigurationOutputs) and merged into this class.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
@@ -31,6 +31,6 @@ export class ConnectorConfiguration extends pulumi.CustomResource {
 
   constructor(name: string, args: ConnectorConfigurationArgs, opts: pulumi.CustomResourceOptions = {}) {
     const props = resourceProps(CONNECTOR_CONFIGURATION, opts.id ? undefined : args);
-    super(ConnectorConfiguration.__pulumiType, name, props, withVersion(withSecretOutputs(CONNECTOR_CONFIGURATION, opts)));
+    super(ConnectorConfiguration.__pulumiType, name, props, withPluginOptions(withSecretOutputs(CONNECTOR_CONFIGURATION, opts)));
   }
 }

@@ -30,7 +30,7 @@ import type {
 import type { GetConnectorResult, InputArgs } from "../functions/types";
 import { asRefusal } from "../functions/refusal";
 import { outputForm, promiseResult } from "../functions/result-forms";
-import { withVersion } from "./provider";
+import { withPluginOptions } from "./provider";
 
 /**
  * A function of the plugin: the Promise form and the Output form (which waits for Input
@@ -39,7 +39,7 @@ import { withVersion } from "./provider";
  */
 function pluginFunction<A extends object, R>(definition: FunctionDefinition) {
   const invoke = (args: A, opts?: pulumi.InvokeOptions): Promise<R> =>
-    (pulumi.runtime.invoke(token(definition.name), args, withVersion(opts)) as Promise<R>).catch((error: unknown) => {
+    (pulumi.runtime.invoke(token(definition.name), args, withPluginOptions(opts)) as Promise<R>).catch((error: unknown) => {
       throw asRefusal(error);
     });
   const call = async (args: A, opts?: pulumi.InvokeOptions): Promise<R> => promiseResult(definition, await invoke(args, opts));

@@ -2,7 +2,7 @@
 // that one program can manage the sub-accounts of several customers.
 import * as pulumi from "@pulumi/pulumi";
 import { secretKeys } from "../definitions/property";
-import { PLUGIN_VERSION } from "../plugin/version";
+import { PLUGIN_DOWNLOAD_URL, PLUGIN_VERSION } from "../plugin/version";
 import { SETTINGS } from "../settings";
 
 /** An explicit provider's settings; each unset one falls back to its EMBEDDED_* environment variable. */
@@ -36,7 +36,7 @@ export interface ProviderArgs {
  */
 export class Provider extends pulumi.ProviderResource {
   constructor(name: string, args: ProviderArgs = {}, opts: pulumi.ResourceOptions = {}) {
-    super("embedded", name, settingsProps(args), { version: PLUGIN_VERSION, ...opts });
+    super("embedded", name, settingsProps(args), withPluginOptions(opts));
   }
 }
 
@@ -49,7 +49,10 @@ function settingsProps(args: ProviderArgs): pulumi.Inputs {
   return props;
 }
 
-/** Options of the plugin's resources: its version, unless the caller says otherwise. */
-export function withVersion<T extends pulumi.ResourceOptions | pulumi.InvokeOptions>(opts: T | undefined): T {
-  return { version: PLUGIN_VERSION, ...opts } as T;
+/**
+ * Options of the plugin's resources, functions and providers: its version and where the engine
+ * downloads it from (as a generated SDK's), unless the caller says otherwise.
+ */
+export function withPluginOptions<T extends pulumi.ResourceOptions | pulumi.InvokeOptions>(opts: T | undefined): T {
+  return { version: PLUGIN_VERSION, pluginDownloadURL: PLUGIN_DOWNLOAD_URL, ...opts } as T;
 }

@@ -1,33 +1,30 @@
 // The engine gets the plugin `embedded` by itself, as it does an official provider's: a Python
 // program (test/e2e/programs/python-acquire, the SDK pulumi_embedded, whose pulumi-plugin.json
-// names the plugin and its version) runs with a PULUMI_HOME that has no plugin `embedded` and
-// plugin acquisition on. The release host is a loopback HTTP server serving what `npm run
-// release` writes (pulumi-resource-embedded-v<version>-<os>-<arch>.tar.gz); the engine is sent
-// there by PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES, as a mirror of the release host would be.
+// names the plugin, its version and its release URL) runs with a PULUMI_HOME that has no plugin
+// `embedded` and plugin acquisition on. The release host is a loopback HTTP server serving what
+// `npm run release` writes (release-server.ts); the engine is sent there from the configured
+// release URL by PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES, as a mirror of the release host would be.
+// The TypeScript program's test is plugin-acquisition-ts.test.ts.
 import { strict as assert } from "node:assert";
 import { execFile } from "node:child_process";
-import { createReadStream, promises as fs } from "node:fs";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
+import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { ENGINE_TIMEOUT_MS, ensureEngine, programsDir, repoRoot } from "./harness";
 import { S3, startService, type E2EService } from "./fixtures";
+import { ARCHIVE, archiveRequests, startReleaseServer, writeRelease, type ReleaseServer } from "./release-server";
 import { PLUGIN_VERSION as version } from "../../provider/plugin/version";
 
 const execFileAsync = promisify(execFile);
-/** The engine's names for this machine's OS and architecture, as in the archives' names. */
-const platform = `${os.platform()}-${os.arch() === "x64" ? "amd64" : os.arch()}`;
 
 describe("e2e: the engine fetches the plugin embedded from a release server (Python SDK, acquisition on)", function () {
     this.timeout(ENGINE_TIMEOUT_MS);
     let svc: E2EService;
-    let server: http.Server;
-    let releaseDir: string;
+    let server: ReleaseServer;
+    let releaseFiles: string[];
     let tmp: string;
-    const requested: string[] = [];
     let stack: Stack;
     let home: string;
 
@@ -37,21 +34,9 @@ describe("e2e: the engine fetches the plugin embedded from a release server (Pyt
         const { stdout } = await execFileAsync("bash", [path.join(repoRoot, "scripts", "ensure-python.sh")], { cwd: repoRoot });
         const venv = stdout.trim().split("\n").pop() ?? "";
         tmp = await fs.mkdtemp(path.join(os.tmpdir(), "embedded-acquire-"));
-        releaseDir = path.join(tmp, "release");
-        await execFileAsync(process.execPath, [path.join(repoRoot, "scripts", "release.js"), "--out", releaseDir, "--plugin-only"], { cwd: repoRoot });
-        server = http.createServer((req, res) => {
-            requested.push(`${req.method} ${req.url}`);
-            const file = path.join(releaseDir, path.basename(decodeURIComponent((req.url ?? "/").split("?")[0])));
-            fs.stat(file).then(
-                (stat) => {
-                    res.writeHead(200, { "content-type": "application/gzip", "content-length": stat.size });
-                    createReadStream(file).pipe(res);
-                },
-                () => res.writeHead(404).end(),
-            );
-        });
-        await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-        const port = (server.address() as AddressInfo).port;
+        const releaseDir = path.join(tmp, "release");
+        releaseFiles = await writeRelease(releaseDir);
+        server = await startReleaseServer(releaseDir);
         svc = await startService();
         home = path.join(tmp, "home");
         const backend = path.join(tmp, "backend");
@@ -64,9 +49,7 @@ describe("e2e: the engine fetches the plugin embedded from a release server (Pyt
             PULUMI_HOME: home,
             PULUMI_BACKEND_URL: `file://${backend}`,
             PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false",
-            // The plugin's source (the default, github://api.github.com/pulumi/pulumi-embedded, or a
-            // configured release URL naming the project) is redirected to the loopback server.
-            PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `pulumi-embedded=http://127.0.0.1:${port}/`,
+            PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: server.override,
         };
         const workspace = await LocalWorkspace.create({ workDir, pulumiHome: home, pulumiCommand: engine.command, envVars: env });
         stack = await Stack.create("acquire", workspace);
@@ -80,15 +63,14 @@ describe("e2e: the engine fetches the plugin embedded from a release server (Pyt
 
     after(async function () {
         await stack?.destroy().catch(() => undefined);
-        server?.close();
+        await server?.close();
         await svc?.service.stop();
         if (tmp) await fs.rm(tmp, { recursive: true, force: true });
     });
 
     it("npm run release names the archives as the engine asks for them", async () => {
-        const names = await fs.readdir(releaseDir);
         for (const p of ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64"]) {
-            assert.ok(names.includes(`pulumi-resource-embedded-v${version}-${p}.tar.gz`), `${p}'s archive in ${names.join(", ")}`);
+            assert.ok(releaseFiles.includes(`pulumi-resource-embedded-v${version}-${p}.tar.gz`), `${p}'s archive in ${releaseFiles.join(", ")}`);
         }
     });
 
@@ -98,18 +80,18 @@ describe("e2e: the engine fetches the plugin embedded from a release server (Pyt
         assert.equal(result.outputs.connectorId?.value, S3);
         assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [S3], "the connector is added on the service");
         assert.deepEqual(
-            requested.filter((r) => r.includes("pulumi-resource-embedded")),
-            [`GET /pulumi-resource-embedded-v${version}-${platform}.tar.gz`],
-            `the engine asked for this platform's archive once: ${requested.join(", ")}`,
+            archiveRequests(server.requested),
+            [`GET /${ARCHIVE} 200`],
+            `the engine asked the configured release URL (redirected here) for this platform's archive once: ${server.requested.join(", ")}`,
         );
         const installed = await fs.readdir(path.join(home, "plugins", `resource-embedded-v${version}`));
         assert.ok(installed.includes("pulumi-resource-embedded"), `the plugin is in the plugin cache: ${installed.join(", ")}`);
     });
 
     it("the next run takes the installed plugin: no download", async () => {
-        const before = requested.length;
+        const before = server.requested.length;
         await stack.preview({ refresh: true, expectNoChanges: true });
-        assert.equal(requested.length, before, `no request to the server: ${requested.slice(before).join(", ")}`);
+        assert.equal(server.requested.length, before, `no request to the server: ${server.requested.slice(before).join(", ")}`);
         await stack.destroy();
         assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), []);
     });

@@ -82,15 +82,21 @@ describe("sdk: the generated Python and Go SDKs", function () {
     const pyproject = await fs.readFile(path.join(generated, "python", "pyproject.toml"), "utf8");
     assert.match(pyproject, /^\s*name = "pulumi_embedded"$/m);
     assert.match(pyproject, /"pulumi>=3\.\d+\.\d+,<4\.0\.0"/, "requires the pulumi SDK");
-    const version = (JSON.parse(await fs.readFile(path.join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
+    const packageJson = JSON.parse(await fs.readFile(path.join(repoRoot, "package.json"), "utf8")) as { version: string; pulumi: { server: string } };
+    const { version, pulumi: { server } } = packageJson;
     assert.match(pyproject, new RegExp(`^\\s*version = "${version.replace(/\./g, "\\.")}"$`, "m"), "the package's version");
     const goMod = await fs.readFile(path.join(generated, "go", "go.mod"), "utf8");
     assert.match(goMod, /^module pulumi-embedded-connectors\/sdk\/go$/m);
-    // Both ask the engine for the plugin of the package's own version.
+    // Both ask the engine for the plugin of the package's own version, from the release URL of package.json.
     for (const file of ["python/pulumi_embedded/pulumi-plugin.json", "go/embedded/pulumi-plugin.json"]) {
       const plugin = JSON.parse(await fs.readFile(path.join(generated, file), "utf8")) as { name: string; version: string; resource: boolean };
-      assert.deepEqual(plugin, { resource: true, name: "embedded", version }, file);
+      assert.deepEqual(plugin, { resource: true, name: "embedded", version, server }, file);
     }
+    // Go's resources and invokes, and Python's, also carry it as an option.
+    const goUtilities = await fs.readFile(path.join(generated, "go", "embedded", "internal", "pulumiUtilities.go"), "utf8");
+    assert.equal(goUtilities.split(`pulumi.PluginDownloadURL(${JSON.stringify(server)})`).length - 1, 2, "Go's default resource and invoke options");
+    const pyUtilities = await fs.readFile(path.join(generated, "python", "pulumi_embedded", "_utilities.py"), "utf8");
+    assert.ok(pyUtilities.includes(`return ${JSON.stringify(server)}`), "Python's get_plugin_download_url()");
   });
 
   it("every resource's and function's description is its docstring in Python and its doc comment in Go", async () => {
