@@ -11,23 +11,18 @@ import { EmbeddedClient, ForbiddenError, RateLimitError, ResponseFormatError } f
 import { AddCoalescer } from "../../provider/resources/add-coalescer";
 import * as impl from "../../provider/resources/added-connector-impl";
 import { runtime, useOwner } from "../../provider/resources/runtime";
-import { callsTo, rejection, startFixture, useConfig, type ProviderFixture } from "./fixtures";
+import { callsTo, rejection, useConfig, useProviderFixture } from "./fixtures";
 
 const ADD = "POST /es/v2/connectors";
 const LIST_ADDED = "GET /es/v2/connectors/added";
 const ids = (n: number, from = 40) => CATALOGUE.slice(from, from + n).map((c) => c.connectorId);
 
 describe("AddedConnector provider: whose connector is it", () => {
-  let fx: ProviderFixture;
+  const fx = useProviderFixture();
   let client: EmbeddedClient;
   let journalDir: string;
 
-  before(async () => {
-    fx = await startFixture();
-  });
-  after(async () => fx.service.stop());
   beforeEach(async () => {
-    await fx.service.reset();
     await fx.service.setFaults({ rules: [] });
     // Few, quick retries: the faults below outlast them on purpose.
     client = EmbeddedClient.create({

@@ -5,20 +5,12 @@ import assert from "node:assert/strict";
 import { ServerError, type EmbeddedClient } from "../../provider/client";
 import * as impl from "../../provider/resources/connector-configuration-impl";
 import { UNKNOWN } from "../../provider/definitions/checks";
-import { callsTo, CONNECTORS, mutatingCalls, SEGMENT_CONFIG, startFixture, useConfig, type ProviderFixture } from "./fixtures";
+import { callsTo, CONNECTORS, mutatingCalls, SEGMENT_CONFIG, useConfig, useProviderFixture } from "./fixtures";
 
 const GET_CONFIGURATION = "GET /es/v2/connectors/:connectorId/configuration";
 
 describe("ConnectorConfiguration provider: check", () => {
-  let fx: ProviderFixture;
-  before(async () => {
-    fx = await startFixture();
-  });
-  after(async () => fx.service.stop());
-  beforeEach(async () => {
-    await fx.service.reset();
-    useConfig(fx);
-  });
+  const fx = useProviderFixture();
 
   const news = (secretConfig: unknown, extra: Record<string, unknown> = {}) => ({
     connectorId: CONNECTORS.segment,
