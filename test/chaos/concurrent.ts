@@ -5,13 +5,13 @@
 import { randomBytes } from "node:crypto";
 import { E2EStack } from "../e2e/harness";
 import { desiredState, splitDesired, type Desired } from "./program";
-import { emptyVerdict, faultCount, firstLine, phase, sum, type RunOptions, type RunResult, type Scenario } from "./scenarios";
+import { emptyVerdict, faultCount, firstLine, phase, sum, type RunOptions, type RunResult, type Runs, type Scenario } from "./scenarios";
 import { ChaosService } from "./service";
 import { verify } from "./verify";
 
 /** The worse of two phase outcomes: 0 (never converged) beats 2, which beats 1. */
-function worse(a: 0 | 1 | 2, b: 0 | 1 | 2): 0 | 1 | 2 {
-  return a === 0 || b === 0 ? 0 : (Math.max(a, b) as 1 | 2);
+function worse(a: Runs, b: Runs): Runs {
+  return a === 0 || b === 0 ? 0 : Math.max(a, b);
 }
 
 export async function runConcurrentScenario(scenario: Scenario, opts: RunOptions): Promise<RunResult> {
@@ -29,7 +29,7 @@ export async function runConcurrentScenario(scenario: Scenario, opts: RunOptions
   const extraOutput: string[] = [];
   const result: RunResult = { scenario: scenario.name, up: 0, destroy: 0, after: emptyVerdict(), restarts: 0, faultsHit: 0, notes, seconds: 0 };
   const faults = scenario.faults(opts.seed);
-  const both = async (which: "up" | "destroy"): Promise<0 | 1 | 2> => {
+  const both = async (which: "up" | "destroy"): Promise<Runs> => {
     const outcomes = await Promise.all(
       stacks.map((stack, i) => phase(which, scenario, svc, stack, faults, opts, notes, parts[i].connectorIds.length, extraOutput)),
     );

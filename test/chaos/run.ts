@@ -24,6 +24,8 @@ export interface ScenarioRow {
   runs: number;
   upIn1: number;
   upIn2: number;
+  /** Converged in three runs or more: after a kill, the connectors it added were adopted first. */
+  upAfterAdopting: number;
   destroyIn1: number;
   destroyIn2: number;
   neverConverged: number;
@@ -53,6 +55,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ScenarioRow[]> {
       runs: results.length,
       upIn1: count((r) => r.up === 1),
       upIn2: count((r) => r.up === 2),
+      upAfterAdopting: count((r) => r.up >= 3),
       destroyIn1: count((r) => r.destroy === 1),
       destroyIn2: count((r) => r.destroy === 2),
       neverConverged: count((r) => r.up === 0 || r.destroy === 0),
@@ -70,10 +73,10 @@ export async function runChaos(opts: ChaosOptions): Promise<ScenarioRow[]> {
 }
 
 export function table(rows: ScenarioRow[]): string {
-  const head = "| scenario | runs | up in 1 | up in 2 | destroy in 1 | destroy in 2 | not converged | duplicates | orphans | missing | state ≠ service | secret leaks | faults injected | seconds |";
-  const rule = "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|";
+  const head = "| scenario | runs | up in 1 | up in 2 | up in 3+ (adopting) | destroy in 1 | destroy in 2 | not converged | duplicates | orphans | missing | state ≠ service | secret leaks | faults injected | seconds |";
+  const rule = "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|";
   const lines = rows.map((r) =>
-    `| ${r.scenario} | ${r.runs} | ${r.upIn1} | ${r.upIn2} | ${r.destroyIn1} | ${r.destroyIn2} | ${r.neverConverged} | ${r.duplicates} | ${r.orphans} | ${r.missing} | ${r.disagreements} | ${r.leaks} | ${r.faultsHit} | ${r.seconds} |`,
+    `| ${r.scenario} | ${r.runs} | ${r.upIn1} | ${r.upIn2} | ${r.upAfterAdopting} | ${r.destroyIn1} | ${r.destroyIn2} | ${r.neverConverged} | ${r.duplicates} | ${r.orphans} | ${r.missing} | ${r.disagreements} | ${r.leaks} | ${r.faultsHit} | ${r.seconds} |`,
   );
   return [head, rule, ...lines].join("\n");
 }

@@ -84,10 +84,14 @@ export const SCENARIOS: Scenario[] = [
   { name: "interrupt", what: "engine SIGINT then SIGKILL at a random point of up and destroy, then refresh and up/destroy", interrupt: true, killsARun: true, faults: none },
 ];
 
+/** How many engine runs a phase took: 1, 2, or more when a killed run's connectors were adopted; 0 if it never converged. */
+export type Runs = number;
+
 export interface RunResult {
   scenario: string;
-  up: 1 | 2 | 0;
-  destroy: 1 | 2 | 0;
+  /** How many engine runs the phase took to converge (a kill's adoption runs included); 0: never. */
+  up: Runs;
+  destroy: Runs;
   after: Verdict;
   restarts: number;
   /** Answers the fault injection decided (500/503, 429, resets, drops), as the service counted them. */
@@ -167,7 +171,10 @@ export async function runScenario(scenario: Scenario, opts: RunOptions): Promise
   return result;
 }
 
-/** One phase: first run (faulted, maybe interrupted or restarted), and a second run if the first failed. Returns 1, 2 or 0 (never converged). */
+/**
+ * One phase: first run (faulted, maybe interrupted or restarted), and a second run if the first
+ * failed, then the adoption runs after a kill. Returns how many runs it took, or 0 (never converged).
+ */
 export async function phase(
   which: "up" | "destroy",
   scenario: Scenario,
@@ -178,7 +185,7 @@ export async function phase(
   notes: string[],
   _connectors: number,
   extraOutput: string[],
-): Promise<1 | 2 | 0> {
+): Promise<Runs> {
   const run = () => (which === "up" ? stack.up() : stack.destroy());
   await svc.setFaults(faults);
   if (scenario.interrupt) {
@@ -217,10 +224,11 @@ export async function phase(
  * The second `up` after a killed one refused the connectors that run added, each naming its
  * pending-Add record: adopt exactly those, as the message says, and `up` again. The engine
  * stops at its first failed steps, so one run names only the refusals in flight: each later
- * run must name new ones (a user repeats the same step), at most once per connector. 2 if it
- * converges; 0 if a refusal named no record, a run named nothing new, or the runs ran out.
+ * run must name new ones (a user repeats the same step), at most once per connector. The
+ * number of the run that converged (3 or more); 0 if a refusal named no record, a run named
+ * nothing new, or the runs ran out.
  */
-async function adoptWhatTheKilledRunAdded(stack: E2EStack, error: unknown, notes: string[]): Promise<0 | 2> {
+async function adoptWhatTheKilledRunAdded(stack: E2EStack, error: unknown, notes: string[]): Promise<Runs> {
   const adopted = new Set<string>();
   const connectors = JSON.parse((await stack.stack.getConfig("connectors")).value) as { connectorId: string; adoptExisting?: boolean }[];
   let failure = error;
@@ -241,7 +249,7 @@ async function adoptWhatTheKilledRunAdded(stack: E2EStack, error: unknown, notes
     notes.push(`up #${run - 1} refused ${named.length} connector(s) the killed run added, naming its records; adopted as the message says`);
     try {
       await stack.up();
-      return 2;
+      return run;
     } catch (again) {
       failure = again;
       notes.push(`up #${run} (after adopting): ${firstLine(again)}`);

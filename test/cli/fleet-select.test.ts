@@ -65,15 +65,30 @@ describe("cli: fleet stack selection", function () {
     await assert.rejects(selectStacks(project, { stacks: "a,zz" }), /no stack file for zz .*its stacks: a, b, c/);
   });
 
-  it("--shard i/n: every stack in exactly one shard, and a stack keeps its shard when others are added", () => {
+  it("--shard i/n: every stack in exactly one shard, and a stack keeps its shard when others are added", async () => {
+    const project = await readProject(dir);
     const stacks = Array.from({ length: 200 }, (_, i) => `sub-${i}`);
+    /** The shard `selectStacks` puts each stack in; a stack in no shard or in two fails. */
+    const shardsOf = async (names: string[], n: number): Promise<Map<string, number>> => {
+      const shards = new Map<string, number>();
+      for (let i = 1; i <= n; i++) {
+        for (const s of (await selectStacks({ ...project, stacks: names }, { shard: `${i}/${n}` })).stacks) {
+          assert.ok(!shards.has(s), `${s} is in shards ${shards.get(s)} and ${i} of ${n}`);
+          shards.set(s, i);
+        }
+      }
+      assert.deepEqual([...shards.keys()].sort(), [...names].sort(), `every stack is in one of ${n} shards`);
+      return shards;
+    };
     for (const n of [1, 3, 8]) {
       const counts = new Array<number>(n).fill(0);
       for (const s of stacks) counts[shardOf(s, n) - 1] += 1;
-      assert.equal(counts.reduce((a, b) => a + b, 0), stacks.length);
+      const shards = await shardsOf(stacks, n);
       assert.ok(counts.every((c) => c > 0), `every one of ${n} shards gets stacks: ${counts.join(",")}`);
+      // Stacks added before, among and after the others (sorted or not) move no stack.
+      const grown = await shardsOf(["aaa-new", ...stacks.slice(0, 100), "sub-50a", ...stacks.slice(100), "zzz-new"], n);
+      for (const s of stacks) assert.equal(grown.get(s), shards.get(s), `${s} keeps shard ${shards.get(s)} of ${n}`);
     }
-    assert.equal(shardOf("sub-7", 8), shardOf("sub-7", 8));
     assert.deepEqual(parseShard("2/4"), { index: 2, count: 4 });
     for (const bad of ["0/4", "5/4", "2", "a/b", "1/0"]) assert.throws(() => parseShard(bad), /--shard must be i\/n/);
   });

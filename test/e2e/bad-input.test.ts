@@ -2,36 +2,23 @@
 // service sees any mutating call. One stack; each case sets its own program
 // config and previews.
 import { strict as assert } from "node:assert";
-import { E2EStack, ENGINE_TIMEOUT_MS, ensureEngine } from "./harness";
-import { apiKeyFields, connectorsStack, mutatingCalls, SEGMENT, startService, type E2EService } from "./fixtures";
+import { ENGINE_TIMEOUT_MS } from "./harness";
+import { apiKeyFields, connectorsStack, e2eSuite, mutatingCalls, SEGMENT } from "./fixtures";
 
 describe("e2e: bad input fails at preview, naming the field, with no mutating call", function () {
     this.timeout(ENGINE_TIMEOUT_MS);
-    let svc: E2EService;
-    let stack: E2EStack;
-
-    before(async function () {
-        this.timeout(30 * 60_000);
-        await ensureEngine();
-        svc = await startService();
-        stack = await connectorsStack(svc, "bad-input");
-    });
-
-    after(async function () {
-        await stack?.dispose();
-        await svc?.service.stop();
-    });
+    const e2e = e2eSuite({ stack: (svc) => connectorsStack(svc, "bad-input") });
 
     afterEach(async function () {
         // Whatever the case did, the service changed nothing.
-        assert.equal(mutatingCalls(await svc.service.stats()), 0, JSON.stringify((await svc.service.stats()).byRoute));
-        assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), []);
+        assert.equal(mutatingCalls(await e2e.svc.service.stats()), 0, JSON.stringify((await e2e.svc.service.stats()).byRoute));
+        assert.deepEqual(await e2e.svc.outOfBand.addedIds(e2e.svc.accountId), []);
     });
 
     /** Previews with these connectors and configurations; returns what the failed preview printed. */
     async function failedPreview(connectors: object[], configurations: object[]): Promise<string> {
-        await stack.setConfig({ connectors, configurations });
-        const text = await stack.expectFailure((s) => s.preview());
+        await e2e.stack.setConfig({ connectors, configurations });
+        const text = await e2e.stack.expectFailure((s) => s.preview());
         return text;
     }
 

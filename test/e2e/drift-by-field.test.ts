@@ -7,8 +7,8 @@
 // changed property; `pulumi up --debug` prints no secretConfig value of any type.
 import { strict as assert } from "node:assert";
 import { randomBytes } from "node:crypto";
-import { E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, type ProgramConfigValue } from "./harness";
-import { connectorsStack, SEGMENT, startService, type E2EService } from "./fixtures";
+import { E2EStack, ENGINE_TIMEOUT_MS, type ProgramConfigValue } from "./harness";
+import { connectorsStack, type E2EService, e2eSuite, SEGMENT } from "./fixtures";
 import { pluginStack } from "./plugin-fixtures";
 import { assertNoValue, assertQuiet, assertSecretConfigKept, fieldsMarkedChanged, updateStepOf, withoutStackOutputs } from "./drift-display";
 
@@ -35,32 +35,23 @@ for (const { host, detailedDiff, create } of hosts) {
     describe(`e2e: ${host}: drift names the fields, never the values`, function () {
         this.timeout(ENGINE_TIMEOUT_MS);
         const apiKey = `drift-key-${randomBytes(6).toString("hex")}`;
-        let svc: E2EService;
-        let stack: E2EStack;
         /** What the service holds now: the program's values, and the Password (out-of-band writes send it all). */
         const live = (): Record<string, unknown> => ({ ...PROGRAM, apiKey });
 
-        before(async function () {
-            this.timeout(30 * 60_000); // a cold engine build
-            await ensureEngine();
-            svc = await startService();
-            stack = await create(
-                svc,
-                {
-                    connectors: [{ key: "segment", connectorId: SEGMENT }],
-                    configurations: [{ key: "segmentConfig", connectorId: SEGMENT, after: "segment", secretConfig: PROGRAM, secretRefs: { apiKey: "segmentKey" } }],
-                },
-                { secretValues: { segmentKey: apiKey } },
-            );
-        });
-
-        after(async function () {
-            await stack?.dispose();
-            await svc?.service.stop();
+        const e2e = e2eSuite({
+            stack: (svc) =>
+                create(
+                    svc,
+                    {
+                        connectors: [{ key: "segment", connectorId: SEGMENT }],
+                        configurations: [{ key: "segmentConfig", connectorId: SEGMENT, after: "segment", secretConfig: PROGRAM, secretRefs: { apiKey: "segmentKey" } }],
+                    },
+                    { secretValues: { segmentKey: apiKey } },
+                ),
         });
 
         it("`pulumi up --debug` prints no secretConfig value of any type", async () => {
-            const up = await stack.up({ debug: true });
+            const up = await e2e.stack.up({ debug: true });
             assert.equal(up.summary.result, "succeeded");
             const printed = `${up.stdout}\n${up.stderr}`;
             assert.match(printed, /RegisterResource RPC finished/, "the SDK's debug lines were printed");
@@ -68,16 +59,16 @@ for (const { host, detailedDiff, create } of hosts) {
         });
 
         it("right after `up`, `preview --refresh --diff` shows no changed property", async () => {
-            const preview = await stack.preview({ refresh: true, diff: true });
+            const preview = await e2e.stack.preview({ refresh: true, diff: true });
             assertQuiet(preview.stdout, "the first drift check");
         });
 
         for (const { type, field, value, shown } of CHANGES) {
             it(`a ${type} field changed out of band: both drift displays name ${field} alone, with no value; up repairs it`, async () => {
-                await svc.outOfBand.configure(svc.accountId, SEGMENT, { ...live(), [field]: value });
+                await e2e.svc.outOfBand.configure(e2e.svc.accountId, SEGMENT, { ...live(), [field]: value });
                 for (const [command, run] of [
-                    ["preview --refresh --diff", () => stack.preview({ refresh: true, diff: true })],
-                    ["refresh --diff", () => stack.cli(["refresh", "--diff", "--yes"])],
+                    ["preview --refresh --diff", () => e2e.stack.preview({ refresh: true, diff: true })],
+                    ["refresh --diff", () => e2e.stack.cli(["refresh", "--diff", "--yes"])],
                 ] as const) {
                     const stdout = withoutStackOutputs((await run()).stdout);
                     assert.deepEqual(fieldsMarkedChanged(stdout, FIELDS), [field], `${command} names ${field}, and only it:\n${stdout}`);
@@ -88,15 +79,15 @@ for (const { host, detailedDiff, create } of hosts) {
                         assert.deepEqual(fieldsMarkedChanged(updateStepOf(stdout), FIELDS), [field], `the planned update names ${field}, and only it:\n${stdout}`);
                     }
                 }
-                assert.equal((await stack.up()).summary.resourceChanges?.update, 1, "up writes the program's configuration back");
+                assert.equal((await e2e.stack.up()).summary.resourceChanges?.update, 1, "up writes the program's configuration back");
             });
         }
 
         it("a Password changed alone is told in words; after the repair the drift check is quiet again", async () => {
-            await svc.outOfBand.configure(svc.accountId, SEGMENT, { ...live(), apiKey: "rotated-by-a-colleague" });
+            await e2e.svc.outOfBand.configure(e2e.svc.accountId, SEGMENT, { ...live(), apiKey: "rotated-by-a-colleague" });
             for (const [command, run] of [
-                ["preview --refresh --diff", () => stack.preview({ refresh: true, diff: true })],
-                ["refresh --diff", () => stack.cli(["refresh", "--diff", "--yes"])],
+                ["preview --refresh --diff", () => e2e.stack.preview({ refresh: true, diff: true })],
+                ["refresh --diff", () => e2e.stack.cli(["refresh", "--diff", "--yes"])],
             ] as const) {
                 const stdout = withoutStackOutputs((await run()).stdout);
                 assert.match(stdout, /only a Password can differ \(apiKey\), or the same values were written again/, `${command}:\n${stdout}`);
@@ -107,8 +98,8 @@ for (const { host, detailedDiff, create } of hosts) {
                     assert.deepEqual(fieldsMarkedChanged(updateStepOf(stdout), FIELDS), ["apiKey"], `the planned update writes the Password back:\n${stdout}`);
                 }
             }
-            assert.equal((await stack.up()).summary.resourceChanges?.update, 1);
-            assertQuiet((await stack.preview({ refresh: true, diff: true })).stdout, "the drift check after the repair");
+            assert.equal((await e2e.stack.up()).summary.resourceChanges?.update, 1);
+            assertQuiet((await e2e.stack.preview({ refresh: true, diff: true })).stdout, "the drift check after the repair");
         });
     });
 }

@@ -6,8 +6,8 @@
 // the configuration PUT, answered every time: the client retries it, then the step fails.
 import { strict as assert } from "node:assert";
 import { randomBytes } from "node:crypto";
-import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, type ProgramConfigValue } from "./harness";
-import { apiKeyFields, SEGMENT, startService, type E2EService } from "./fixtures";
+import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, type ProgramConfigValue } from "./harness";
+import { apiKeyFields, e2eSuite, SEGMENT, serviceSettings } from "./fixtures";
 import { CONFIGURE_ROUTE, engineFailure, pluginStack } from "./plugin-fixtures";
 
 const TEXT_SIZE = 60_000;
@@ -19,17 +19,7 @@ function canary(label: string, size = 0): string {
 
 describe("e2e: secrets in the error of a failed Configure (both hosts)", function () {
     this.timeout(ENGINE_TIMEOUT_MS);
-    let svc: E2EService;
-
-    before(async function () {
-        this.timeout(30 * 60_000);
-        await ensureEngine();
-        svc = await startService();
-    });
-
-    after(async () => {
-        await svc?.service.stop();
-    });
+    const e2e = e2eSuite();
 
     type Config = Record<string, ProgramConfigValue>;
     const hosts: [string, (name: string, options: { config: Config; secretConfig: Config; env: Record<string, string> }) => Promise<E2EStack>][] = [
@@ -39,7 +29,7 @@ describe("e2e: secrets in the error of a failed Configure (both hosts)", functio
                 E2EStack.create({
                     program: "connectors",
                     name,
-                    service: { baseUrl: svc.baseUrl, clientId: svc.clientId, clientSecret: svc.clientSecret, accountId: svc.accountId },
+                    service: serviceSettings(e2e.svc),
                     config,
                     secretConfig,
                     env,
@@ -48,7 +38,7 @@ describe("e2e: secrets in the error of a failed Configure (both hosts)", functio
         [
             "plugin ConnectorConfiguration",
             (name, { config, secretConfig, env }) =>
-                pluginStack(svc, name, { config, secretConfig, env }),
+                pluginStack(e2e.svc, name, { config, secretConfig, env }),
         ],
     ];
 
@@ -74,8 +64,8 @@ describe("e2e: secrets in the error of a failed Configure (both hosts)", functio
                 env: { E2E_LARGE_TEXT: text },
             });
             try {
-                await svc.service.reset();
-                await svc.service.setFaults({ rules: [{ route: CONFIGURE_ROUTE, mode: "error", status: 503 }] });
+                await e2e.svc.service.reset();
+                await e2e.svc.service.setFaults({ rules: [{ route: CONFIGURE_ROUTE, mode: "error", status: 503 }] });
                 const failure = await engineFailure(() => stack.up());
                 const exported = await stack.exportText();
                 for (const [label, value] of [["Password", password], ["Text", text.slice(0, 40)]] as const) {
@@ -86,10 +76,10 @@ describe("e2e: secrets in the error of a failed Configure (both hosts)", functio
                 assert.match(failure.printed, /segmentConfig/, "the engine output was captured");
                 assert.match(failure.printed, /503 service unavailable \(injected\)/, "the service's error reaches the user");
                 assert.match(failure.printed, /request id [0-9a-f-]{36}/, "with its request id");
-                const stats = (await svc.service.stats()).byRoute[CONFIGURE_ROUTE] ?? {};
+                const stats = (await e2e.svc.service.stats()).byRoute[CONFIGURE_ROUTE] ?? {};
                 assert.ok((stats["503"] ?? 0) > 1, `the 503 was retried: ${JSON.stringify(stats)}`);
             } finally {
-                await svc.service.setFaults({ rules: [] });
+                await e2e.svc.service.setFaults({ rules: [] });
                 await stack.dispose();
             }
         });

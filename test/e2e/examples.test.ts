@@ -5,8 +5,8 @@
 import { strict as assert } from "node:assert";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, repoRoot, type ProgramConfigValue } from "./harness";
-import { FACEBOOK, fieldValue, S3, SEGMENT, startService, type E2EService } from "./fixtures";
+import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, type ProgramConfigValue, repoRoot } from "./harness";
+import { type E2EService, e2eSuite, FACEBOOK, fieldValue, S3, SEGMENT, serviceSettings } from "./fixtures";
 
 const examplesDir = path.join(repoRoot, "examples");
 
@@ -15,30 +15,23 @@ function exampleStack(svc: E2EService, example: string, secretConfig: Record<str
     program: example,
     programDir: path.join(examplesDir, example),
     name: example,
-    service: { baseUrl: svc.baseUrl, clientId: svc.clientId, clientSecret: svc.clientSecret, accountId: svc.accountId },
+    service: serviceSettings(svc),
     secretConfig,
   });
 }
 
 describe("e2e: examples/", function () {
   this.timeout(ENGINE_TIMEOUT_MS);
-  let svc: E2EService;
   const stacks: E2EStack[] = [];
-
-  before(async function () {
-    this.timeout(30 * 60_000);
-    await ensureEngine();
-    svc = await startService();
-  });
-
-  after(async function () {
-    for (const stack of stacks) await stack.dispose();
-    await svc?.service.stop();
+  const e2e = e2eSuite({
+    tearDown: async () => {
+      for (const stack of stacks) await stack.dispose();
+    },
   });
 
   it("quickstart: adds and configures a source and a destination, then destroys them", async () => {
     const secrets = { s3SecretAccessKey: "quickstart-e2e-s3-key-1f2e", facebookClientSecret: "quickstart-e2e-fb-secret-9c8d" };
-    const stack = await exampleStack(svc, "quickstart", secrets);
+    const stack = await exampleStack(e2e.svc, "quickstart", secrets);
     stacks.push(stack);
     await stack.up();
     const outputs = (await stack.outputValues()) as {
@@ -46,14 +39,14 @@ describe("e2e: examples/", function () {
       connectors: { connectorId: string; name: string }[];
       configurations: { connectorId: string; configured: boolean }[];
     };
-    assert.equal(outputs.accountId, svc.accountId);
+    assert.equal(outputs.accountId, e2e.svc.accountId);
     assert.deepEqual(outputs.connectors.map((c) => c.name), ["Amazon S3", "Facebook Custom Audiences"]);
     assert.deepEqual(outputs.configurations.map((c) => c.configured), [true, true]);
-    assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [S3, FACEBOOK].sort());
+    assert.deepEqual(await e2e.svc.outOfBand.addedIds(e2e.svc.accountId), [S3, FACEBOOK].sort());
     await stack.preview({ refresh: true, expectNoChanges: true });
     for (const value of Object.values(secrets)) assertNoSecret(stack.engineOutput(), value, "the engine output");
     await stack.destroy();
-    assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), []);
+    assert.deepEqual(await e2e.svc.outOfBand.addedIds(e2e.svc.accountId), []);
   });
 
   it("sub-account-baseline: applies the baseline to every file of accounts/, then destroys it", async () => {
@@ -62,38 +55,38 @@ describe("e2e: examples/", function () {
       const text = await fs.readFile(path.join(examplesDir, "sub-account-baseline", "accounts", file), "utf8");
       accounts[path.basename(file, ".json")] = (JSON.parse(text) as { accountId: string }).accountId;
     }
-    assert.deepEqual(Object.values(accounts).sort(), [svc.accountId, svc.otherAccountId].sort(), "the files name the seeded sub-accounts");
+    assert.deepEqual(Object.values(accounts).sort(), [e2e.svc.accountId, e2e.svc.otherAccountId].sort(), "the files name the seeded sub-accounts");
     const secrets: Record<string, string> = {};
     for (const key of Object.keys(accounts)) {
       secrets[`${key}-s3-secretAccessKey`] = `baseline-e2e-${key}-s3`;
       secrets[`${key}-facebook-clientSecret`] = `baseline-e2e-${key}-fb`;
     }
-    const stack = await exampleStack(svc, "sub-account-baseline", secrets);
+    const stack = await exampleStack(e2e.svc, "sub-account-baseline", secrets);
     stacks.push(stack);
     const result = await stack.up();
     // Per sub-account: the component, two AddedConnectors, two ConnectorConfigurations.
     assert.equal(result.summary.resourceChanges?.create, 1 + 5 * Object.keys(accounts).length);
     for (const accountId of Object.values(accounts)) {
-      const added = await svc.outOfBand.listAdded(accountId);
+      const added = await e2e.svc.outOfBand.listAdded(accountId);
       assert.deepEqual(added.map((c) => c.connectorId).sort(), [S3, FACEBOOK].sort());
       assert.ok(added.every((c) => c.configured), `every connector of ${accountId} is configured`);
     }
     // A sub-account's file overrides the baseline's value.
-    assert.equal(fieldValue(await svc.outOfBand.getConfiguration(accounts.globex, S3), "region"), "us-east-1");
-    assert.equal(fieldValue(await svc.outOfBand.getConfiguration(accounts.acme, S3), "region"), "eu-west-1");
+    assert.equal(fieldValue(await e2e.svc.outOfBand.getConfiguration(accounts.globex, S3), "region"), "us-east-1");
+    assert.equal(fieldValue(await e2e.svc.outOfBand.getConfiguration(accounts.acme, S3), "region"), "eu-west-1");
     await stack.destroy();
-    for (const accountId of Object.values(accounts)) assert.deepEqual(await svc.outOfBand.addedIds(accountId), []);
+    for (const accountId of Object.values(accounts)) assert.deepEqual(await e2e.svc.outOfBand.addedIds(accountId), []);
   });
 
   // The workflow's drift job runs exactly this preview; `up --refresh` (the workflow's apply,
   // the operator's resync) repairs the drift. Kept to four engine runs for the suite's time.
   it("gitops: the drift check passes after up and fails after an out-of-band write; up repairs it", async () => {
-    const stack = await exampleStack(svc, "gitops", { segmentApiKey: "gitops-e2e-segment-key", s3SecretAccessKey: "gitops-e2e-s3-key" });
+    const stack = await exampleStack(e2e.svc, "gitops", { segmentApiKey: "gitops-e2e-segment-key", s3SecretAccessKey: "gitops-e2e-s3-key" });
     stacks.push(stack);
     await stack.up();
-    assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [S3, SEGMENT].sort());
+    assert.deepEqual(await e2e.svc.outOfBand.addedIds(e2e.svc.accountId), [S3, SEGMENT].sort());
     await stack.preview({ refresh: true, expectNoChanges: true });
-    await svc.outOfBand.configure(svc.accountId, SEGMENT, {
+    await e2e.svc.outOfBand.configure(e2e.svc.accountId, SEGMENT, {
       apiKey: "changed-in-the-console",
       workspace: "someone-else",
       dataCenter: "US",
@@ -102,9 +95,9 @@ describe("e2e: examples/", function () {
     const text = await stack.expectFailure((s) => s.preview({ refresh: true, expectNoChanges: true }));
     assert.match(text, /no changes were expected/i);
     await stack.up({ refresh: true });
-    assert.equal(fieldValue(await svc.outOfBand.getConfiguration(svc.accountId, SEGMENT), "workspace"), "acme");
+    assert.equal(fieldValue(await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, SEGMENT), "workspace"), "acme");
     await stack.destroy();
-    assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), []);
+    assert.deepEqual(await e2e.svc.outOfBand.addedIds(e2e.svc.accountId), []);
   });
 
   it("gitops: the workflow and the operator manifest run the drift check and state their needs", async () => {

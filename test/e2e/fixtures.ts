@@ -6,7 +6,7 @@ import { strict as assert } from "node:assert";
 import { Writable } from "node:stream";
 import { CATALOGUE } from "../../service/seed/catalogue";
 import { startLocalService, type BuildAppOptions, type LocalService, type Stats } from "../../harness/local-service";
-import { E2EStack, type ProgramConfigValue } from "./harness";
+import { E2EStack, ensureEngine, type ProgramConfigValue, type ServiceSettings } from "./harness";
 import { routeKey } from "../../contract/routes";
 
 /** The local service of one suite, with every line of its log kept. */
@@ -48,6 +48,50 @@ export async function startService(options: Partial<BuildAppOptions> = {}): Prom
     return e2e;
 }
 
+/** What a suite's `before` made: its service and, in most suites, one stack. */
+export interface E2ESuite {
+    svc: E2EService;
+    stack: E2EStack;
+}
+
+export interface E2ESuiteOptions {
+    /** Options of the local service (a fixed client secret, faults, a token lifetime). */
+    service?: Partial<BuildAppOptions>;
+    /** The suite's one stack; a suite without one makes its stacks itself. */
+    stack?: (svc: E2EService) => Promise<E2EStack>;
+    /** Runs after the stack is made: out-of-band set-up, a first `up`. */
+    setUp?: (suite: E2ESuite) => Promise<void>;
+    /** Runs first in `after`, while the service still runs: what the tests left outside the stack. */
+    tearDown?: (suite: E2ESuite) => Promise<void>;
+    /** false: the stack is removed without an engine run to destroy its resources. */
+    destroy?: boolean;
+}
+
+/**
+ * The before/after of an e2e suite: the engine, a service with its log captured and the
+ * suite's stack, then teardown (stack destroyed and removed, service stopped). Call it in a
+ * `describe`; its fields are set once `before` has run.
+ */
+export function e2eSuite(options: E2ESuiteOptions = {}): E2ESuite {
+    const made: Partial<E2ESuite> = {};
+    before(async function () {
+        this.timeout(30 * 60_000); // a cold engine build
+        await ensureEngine();
+        made.svc = await startService(options.service);
+        if (options.stack) made.stack = await options.stack(made.svc);
+        await options.setUp?.(made as E2ESuite);
+    });
+    after(async function () {
+        try {
+            if (made.svc) await options.tearDown?.(made as E2ESuite);
+        } finally {
+            await made.stack?.dispose({ destroy: options.destroy });
+            await made.svc?.service.stop();
+        }
+    });
+    return made as E2ESuite;
+}
+
 /** The id of the seeded catalogue connector of that exact name. */
 export function connectorId(name: string): string {
     const found = CATALOGUE.find((c) => c.name === name);
@@ -55,6 +99,11 @@ export function connectorId(name: string): string {
         throw new Error(`no seeded connector named ${name}`);
     }
     return found.connectorId;
+}
+
+/** The stack config `embedded:*` of `svc`'s first customer's first sub-account. */
+export function serviceSettings(svc: E2EService): ServiceSettings {
+    return { baseUrl: svc.baseUrl, clientId: svc.clientId, clientSecret: svc.clientSecret, accountId: svc.accountId };
 }
 
 /** The stack of programs/connectors, configured for `svc`. */
@@ -67,7 +116,7 @@ export function connectorsStack(
     return E2EStack.create({
         program: "connectors",
         name,
-        service: { baseUrl: svc.baseUrl, clientId: svc.clientId, clientSecret: svc.clientSecret, accountId: svc.accountId },
+        service: serviceSettings(svc),
         config,
         secretConfig,
     });

@@ -51,6 +51,16 @@ function connectors(segmentFromConfig: boolean): Record<string, ConnectorSpec> {
   };
 }
 
+/** The files below `dir` whose path passes `keep`, with their text. */
+async function filesUnder(dir: string, keep: (file: string) => boolean): Promise<[string, string][]> {
+  const found: [string, string][] = [];
+  for (const entry of await fs.readdir(dir, { withFileTypes: true, recursive: true })) {
+    const file = path.join(entry.parentPath, entry.name);
+    if (entry.isFile() && keep(file)) found.push([file, await fs.readFile(file, "utf8")]);
+  }
+  return found;
+}
+
 describe("e2e: fleet (examples/fleet, one stack per sub-account)", function () {
   this.timeout(20 * 60_000);
   let engine: Engine;
@@ -90,6 +100,7 @@ describe("e2e: fleet (examples/fleet, one stack per sub-account)", function () {
     engine = await ensureEngine();
     service = await startLocalService({ firstCustomer: { clientSecret: secretOf("acme-client") } });
     const customers = { acme: service.customers[0], globex: service.customers[1] };
+    secrets.push(customers.globex.clientSecret); // seeded, not random: passed in GLOBEX_CLIENT_SECRET all the same
     const perCustomer = Math.ceil(STACKS / 2);
     workDir = path.join(programsDir, ".work", `fleet-${SEED}-${randomBytes(3).toString("hex")}`);
     await fs.cp(path.join(repoRoot, "examples", "fleet"), workDir, { recursive: true });
@@ -241,7 +252,7 @@ describe("e2e: fleet (examples/fleet, one stack per sub-account)", function () {
     assert.match(failed.stacks[1].error ?? "", /customer "initech" is not in customers\.json/);
   });
 
-  it("fleet destroy leaves every sub-account empty; no secret in any output, report or stack file", async () => {
+  it("fleet destroy leaves every sub-account empty; no secret in any output, report, stack file or backend file", async () => {
     const destroy = await fleet(["destroy", "--json", out("destroy.json")]);
     assert.equal(destroy.code, 0, destroy.output);
     destroyed = true;
@@ -249,9 +260,14 @@ describe("e2e: fleet (examples/fleet, one stack per sub-account)", function () {
       assert.deepEqual(await clients.get(stack.split("-")[0])!.addedIds(accountId), [], `sub-account of ${stack}`);
     }
     const stackFiles = await Promise.all([...accountOf.keys()].map((s) => fs.readFile(path.join(workDir, `Pulumi.${s}.yaml`), "utf8")));
+    const { name } = await readProject(workDir);
+    const backendFiles = await filesUnder(engine.backendDir, (file) => file.includes(`${path.sep}${name}${path.sep}`));
+    assert.ok(backendFiles.length >= STACKS, `the backend holds the fleet's states: ${backendFiles.length} file(s)`);
+    assert.equal(secrets.length, 5);
     for (const secret of secrets) {
       outputs.forEach((text, i) => assertNoSecret(text, secret, `fleet output or report #${i}`));
       stackFiles.forEach((text, i) => assertNoSecret(text, secret, `stack file #${i}`));
+      backendFiles.forEach(([file, text]) => assertNoSecret(text, secret, `backend file ${path.relative(engine.backendDir, file)}`));
     }
   });
 });

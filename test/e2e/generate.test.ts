@@ -9,8 +9,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Stats } from "../../harness/local-service";
-import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, repoRoot } from "./harness";
-import { apiKeyFields, MIXPANEL, S3, SEGMENT, startService, storageFields, type E2EService } from "./fixtures";
+import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, repoRoot } from "./harness";
+import { apiKeyFields, e2eSuite, MIXPANEL, S3, SEGMENT, storageFields } from "./fixtures";
 import { routeKey } from "../../contract/routes";
 
 const execFileAsync = promisify(execFile);
@@ -21,29 +21,22 @@ function calls(stats: Stats, route: string): number {
 
 describe("e2e: generate adopts a sub-account populated out of band", function () {
   this.timeout(ENGINE_TIMEOUT_MS);
-  let svc: E2EService;
-  let stack: E2EStack | undefined;
   let programDir: string;
   const segmentKey = "generate-e2e-segment-api-key-5a1";
   const s3Key = "generate-e2e-s3-secret-key-77b";
 
-  before(async function () {
-    this.timeout(30 * 60_000);
-    await ensureEngine();
-    svc = await startService();
-    // Out of band: three connectors, two of them configured.
-    await svc.outOfBand.add(svc.accountId, [SEGMENT, S3, MIXPANEL]);
-    await svc.outOfBand.configure(svc.accountId, SEGMENT, { ...apiKeyFields(), apiKey: segmentKey });
-    await svc.outOfBand.configure(svc.accountId, S3, { ...storageFields({ fileFormats: ["csv", "json"], maxFileSizeMb: 64 }), secretAccessKey: s3Key });
-    programDir = await fs.mkdtemp(path.join(os.tmpdir(), "embedded-generate-"));
+  // The test sets the stack. The service is in memory and goes away: no engine run to destroy what was adopted.
+  const e2e = e2eSuite({
+    destroy: false,
+    setUp: async ({ svc }) => {
+      // Out of band: three connectors, two of them configured.
+      await svc.outOfBand.add(svc.accountId, [SEGMENT, S3, MIXPANEL]);
+      await svc.outOfBand.configure(svc.accountId, SEGMENT, { ...apiKeyFields(), apiKey: segmentKey });
+      await svc.outOfBand.configure(svc.accountId, S3, { ...storageFields({ fileFormats: ["csv", "json"], maxFileSizeMb: 64 }), secretAccessKey: s3Key });
+      programDir = await fs.mkdtemp(path.join(os.tmpdir(), "embedded-generate-"));
+    },
   });
-
-  after(async function () {
-    // The service is in memory and goes away: no engine run to destroy what was adopted.
-    await stack?.dispose({ destroy: false });
-    await svc?.service.stop();
-    await fs.rm(programDir, { recursive: true, force: true });
-  });
+  after(() => fs.rm(programDir, { recursive: true, force: true }));
 
   let addCalls: number | undefined;
 
@@ -51,13 +44,13 @@ describe("e2e: generate adopts a sub-account populated out of band", function ()
     const out = path.join(programDir, "index.ts");
     const { stdout, stderr } = await execFileAsync(
       process.execPath,
-      [path.join(repoRoot, "dist", "cli", "main.js"), "generate", "--account", svc.accountId, "--out", out],
+      [path.join(repoRoot, "dist", "cli", "main.js"), "generate", "--account", e2e.svc.accountId, "--out", out],
       {
         env: {
           ...process.env,
-          EMBEDDED_BASE_URL: svc.baseUrl,
-          EMBEDDED_CLIENT_ID: svc.clientId,
-          EMBEDDED_CLIENT_SECRET: svc.clientSecret,
+          EMBEDDED_BASE_URL: e2e.svc.baseUrl,
+          EMBEDDED_CLIENT_ID: e2e.svc.clientId,
+          EMBEDDED_CLIENT_SECRET: e2e.svc.clientSecret,
         },
       },
     );
@@ -74,26 +67,26 @@ describe("e2e: generate adopts a sub-account populated out of band", function ()
     await fs.writeFile(path.join(programDir, "Pulumi.yaml"), "name: generated\nruntime: nodejs\n");
     await fs.writeFile(path.join(programDir, "package.json"), JSON.stringify({ name: "generated", private: true, main: "index.ts" }));
     await fs.copyFile(path.join(repoRoot, "examples", "quickstart", "tsconfig.json"), path.join(programDir, "tsconfig.json"));
-    stack = await E2EStack.create({
+    e2e.stack = await E2EStack.create({
       program: "generated",
       programDir,
       name: "generated",
-      service: { baseUrl: svc.baseUrl, clientId: svc.clientId, clientSecret: svc.clientSecret },
+      service: { baseUrl: e2e.svc.baseUrl, clientId: e2e.svc.clientId, clientSecret: e2e.svc.clientSecret },
       secretConfig: { amazonS3SecretAccessKey: s3Key, segmentApiKey: segmentKey },
     });
 
-    const before = await svc.service.stats();
-    const result = await stack.up();
-    const after = await svc.service.stats();
+    const before = await e2e.svc.service.stats();
+    const result = await e2e.stack.up();
+    const after = await e2e.svc.service.stats();
     assert.equal(result.summary.resourceChanges?.create, 1 + 3 + 2, JSON.stringify(result.summary.resourceChanges));
     addCalls = calls(after, routeKey("addConnectors")) - calls(before, routeKey("addConnectors"));
     const put = routeKey("configure");
     assert.equal(calls(after, put) - calls(before, put), 2, "each configuration written once");
-    assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [SEGMENT, S3, MIXPANEL].sort());
+    assert.deepEqual(await e2e.svc.outOfBand.addedIds(e2e.svc.accountId), [SEGMENT, S3, MIXPANEL].sort());
 
-    await stack.preview({ refresh: true, expectNoChanges: true });
-    assertNoSecret(stack.engineOutput(), segmentKey, "the engine output");
-    assertNoSecret(stack.engineOutput(), s3Key, "the engine output");
+    await e2e.stack.preview({ refresh: true, expectNoChanges: true });
+    assertNoSecret(e2e.stack.engineOutput(), segmentKey, "the engine output");
+    assertNoSecret(e2e.stack.engineOutput(), s3Key, "the engine output");
   });
 
   // Adoption reads the sub-account first: connectors already there cost no Add call.

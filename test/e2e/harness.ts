@@ -90,6 +90,10 @@ export class E2EStack {
         const workDir = path.join(workRoot, stackName);
         await fs.mkdir(workRoot, { recursive: true });
         await fs.cp(options.programDir ?? path.join(programsDir, options.program), workDir, { recursive: true });
+        if (!options.programDir) {
+            // What the programs share, beside each copy (a program imports "./program-config").
+            await fs.copyFile(path.join(programsDir, "shared", "program-config.ts"), path.join(workDir, "program-config.ts"));
+        }
         const workspace = await LocalWorkspace.create({
             workDir,
             pulumiHome: engine.env.PULUMI_HOME,

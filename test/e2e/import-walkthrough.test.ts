@@ -8,8 +8,8 @@ import { strict as assert } from "node:assert";
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, repoRoot } from "./harness";
-import { FACEBOOK, S3, fieldValue, startService, type E2EService } from "./fixtures";
+import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, repoRoot } from "./harness";
+import { e2eSuite, FACEBOOK, fieldValue, S3, serviceSettings } from "./fixtures";
 import { routeKey } from "../../contract/routes";
 
 const exampleDir = path.join(repoRoot, "examples", "import-walkthrough");
@@ -21,35 +21,28 @@ describe("e2e: examples/import-walkthrough (added by hand, imported, then manage
     this.timeout(ENGINE_TIMEOUT_MS);
     const typedInAConsole = `canary-console-${randomBytes(6).toString("hex")}`;
     const programPassword = `canary-program-${randomBytes(6).toString("hex")}`;
-    let svc: E2EService;
-    let stack: E2EStack;
     let addsBefore = 0;
 
     async function adds(): Promise<number> {
-        const stats = await svc.service.stats();
+        const stats = await e2e.svc.service.stats();
         return Object.values(stats.byRoute[routeKey("addConnectors")] ?? {}).reduce((a, b) => a + b, 0);
     }
 
-    before(async function () {
-        this.timeout(30 * 60_000); // a cold engine build
-        await ensureEngine();
-        svc = await startService();
-        stack = await E2EStack.create({
-            program: "import-walkthrough",
-            programDir: exampleDir,
-            name: "import-walkthrough",
-            service: { baseUrl: svc.baseUrl, clientId: svc.clientId, clientSecret: svc.clientSecret, accountId: svc.accountId },
-            secretConfig: { s3SecretAccessKey: programPassword },
-        });
-        // Step 1: someone set the sub-account up by hand.
-        await svc.outOfBand.add(svc.accountId, [S3, FACEBOOK]);
-        await svc.outOfBand.configure(svc.accountId, S3, { ...BY_HAND, secretAccessKey: typedInAConsole });
-        addsBefore = await adds();
-    });
-
-    after(async function () {
-        await stack?.dispose();
-        await svc?.service.stop();
+    const e2e = e2eSuite({
+        stack: (svc) =>
+            E2EStack.create({
+                program: "import-walkthrough",
+                programDir: exampleDir,
+                name: "import-walkthrough",
+                service: serviceSettings(svc),
+                secretConfig: { s3SecretAccessKey: programPassword },
+            }),
+        setUp: async ({ svc }) => {
+            // Step 1: someone set the sub-account up by hand.
+            await svc.outOfBand.add(svc.accountId, [S3, FACEBOOK]);
+            await svc.outOfBand.configure(svc.accountId, S3, { ...BY_HAND, secretAccessKey: typedInAConsole });
+            addsBefore = await adds();
+        },
     });
 
     it("the example's files name what the program declares", async () => {
@@ -64,38 +57,38 @@ describe("e2e: examples/import-walkthrough (added by hand, imported, then manage
     });
 
     it("`pulumi import --file import.json` takes the three in, prints them as YAML, and sends no Add", async () => {
-        const ids = (await fs.readFile(path.join(exampleDir, "import.json"), "utf8")).split(EXAMPLE_ACCOUNT).join(svc.accountId);
-        await fs.writeFile(path.join(stack.workDir, "import.json"), ids);
-        const { stdout } = await stack.cli(["import", "--file", "import.json", "--protect=false", "--yes"]);
+        const ids = (await fs.readFile(path.join(exampleDir, "import.json"), "utf8")).split(EXAMPLE_ACCOUNT).join(e2e.svc.accountId);
+        await fs.writeFile(path.join(e2e.stack.workDir, "import.json"), ids);
+        const { stdout } = await e2e.stack.cli(["import", "--file", "import.json", "--protect=false", "--yes"]);
         assert.match(stdout, /3 imported/);
         assert.match(stdout, /type: embedded:ConnectorConfiguration/, "the YAML language host printed the code");
         assert.match(stdout, /bucket: legacy-exports/, "with the values the service returned");
-        const types = (await stack.resources()).map((r) => r.type).sort();
+        const types = (await e2e.stack.resources()).map((r) => r.type).sort();
         assert.deepEqual(types, ["embedded:index:AddedConnector", "embedded:index:AddedConnector", "embedded:index:ConnectorConfiguration"]);
         assert.equal(await adds(), addsBefore, "an import only reads");
     });
 
     it("the program as it reads after the import: one update (the Password), then the drift check is clean", async () => {
-        const preview = await stack.preview();
+        const preview = await e2e.stack.preview();
         assert.equal(preview.changeSummary.update, 1, JSON.stringify(preview.changeSummary));
         assert.equal(preview.changeSummary.create ?? 0, 0, JSON.stringify(preview.changeSummary));
-        const up = await stack.up();
+        const up = await e2e.stack.up();
         assert.equal(up.summary.resourceChanges?.update, 1, JSON.stringify(up.summary.resourceChanges));
-        assert.equal((await stack.outputValues()).s3Configured, true);
-        const view = await svc.outOfBand.getConfiguration(svc.accountId, S3);
+        assert.equal((await e2e.stack.outputValues()).s3Configured, true);
+        const view = await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, S3);
         assert.equal(fieldValue(view, "bucket"), BY_HAND.bucket);
-        await stack.preview({ expectNoChanges: true });
-        await stack.preview({ refresh: true, expectNoChanges: true });
+        await e2e.stack.preview({ expectNoChanges: true });
+        await e2e.stack.preview({ refresh: true, expectNoChanges: true });
         assert.equal(await adds(), addsBefore, "managing what was imported adds nothing");
     });
 
     it("destroy removes the connectors; no secret shows anywhere", async () => {
-        await stack.destroy();
-        assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), []);
-        const places = { "the engine output": stack.engineOutput(), "the state": await stack.exportText(), "the backend": await stack.backendText() };
+        await e2e.stack.destroy();
+        assert.deepEqual(await e2e.svc.outOfBand.addedIds(e2e.svc.accountId), []);
+        const places = { "the engine output": e2e.stack.engineOutput(), "the state": await e2e.stack.exportText(), "the backend": await e2e.stack.backendText() };
         for (const [where, text] of Object.entries(places)) {
-            for (const secret of [typedInAConsole, programPassword, svc.clientSecret]) assertNoSecret(text, secret, where);
+            for (const secret of [typedInAConsole, programPassword, e2e.svc.clientSecret]) assertNoSecret(text, secret, where);
         }
-        assertNoSecret(svc.logs.join(""), programPassword, "the service log");
+        assertNoSecret(e2e.svc.logs.join(""), programPassword, "the service log");
     });
 });

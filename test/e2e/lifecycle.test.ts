@@ -1,18 +1,8 @@
 // Issue 4, items 1-3: the whole lifecycle under the real engine. One stack,
 // one service; the tests run in order and each builds on the one before.
 import { strict as assert } from "node:assert";
-import { E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, resourceName } from "./harness";
-import {
-    apiKeyFields,
-    connectorsStack,
-    FACEBOOK,
-    fieldValue,
-    S3,
-    SEGMENT,
-    startService,
-    storageFields,
-    type E2EService,
-} from "./fixtures";
+import { ENGINE_TIMEOUT_MS, resourceName } from "./harness";
+import { apiKeyFields, connectorsStack, e2eSuite, FACEBOOK, fieldValue, S3, SEGMENT, storageFields } from "./fixtures";
 
 type Props = Record<string, unknown>;
 
@@ -29,66 +19,56 @@ function record(value: unknown, what: string): Record<string, Props> {
 
 describe("e2e: lifecycle (up, no-change preview, drift, out-of-band remove)", function () {
     this.timeout(ENGINE_TIMEOUT_MS);
-    let svc: E2EService;
-    let stack: E2EStack;
-
-    before(async function () {
-        this.timeout(30 * 60_000); // a cold engine build
-        await ensureEngine();
-        svc = await startService();
-        stack = await connectorsStack(
-            svc,
-            "lifecycle",
-            {
-                connectors: [
-                    { key: "segment", connectorId: SEGMENT },
-                    { key: "s3", connectorId: S3 },
-                    { key: "facebook", connectorId: FACEBOOK },
-                ],
-                configurations: [
-                    { key: "segmentConfig", connectorId: SEGMENT, after: "segment", secretConfig: apiKeyFields(), secretRefs: { apiKey: "segmentKey" } },
-                    { key: "s3Config", connectorId: S3, after: "s3", secretConfig: storageFields(), secretRefs: { secretAccessKey: "s3Key" } },
-                ],
-            },
-            { secretValues: { segmentKey: "lifecycle-segment-key", s3Key: "lifecycle-s3-key" } },
-        );
-    });
-
-    after(async function () {
-        await stack?.dispose();
-        await svc?.service.stop();
+    const e2e = e2eSuite({
+        stack: (svc) =>
+            connectorsStack(
+                svc,
+                "lifecycle",
+                {
+                    connectors: [
+                        { key: "segment", connectorId: SEGMENT },
+                        { key: "s3", connectorId: S3 },
+                        { key: "facebook", connectorId: FACEBOOK },
+                    ],
+                    configurations: [
+                        { key: "segmentConfig", connectorId: SEGMENT, after: "segment", secretConfig: apiKeyFields(), secretRefs: { apiKey: "segmentKey" } },
+                        { key: "s3Config", connectorId: S3, after: "s3", secretConfig: storageFields(), secretRefs: { secretAccessKey: "s3Key" } },
+                    ],
+                },
+                { secretValues: { segmentKey: "lifecycle-segment-key", s3Key: "lifecycle-s3-key" } },
+            ),
     });
 
     it("up adds 3 connectors and configures 2; the service holds exactly that", async () => {
-        const result = await stack.up();
+        const result = await e2e.stack.up();
         assert.equal(result.summary.result, "succeeded");
         assert.equal(result.summary.resourceChanges?.create, 6); // 5 resources and the stack
 
-        assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [SEGMENT, S3, FACEBOOK].sort());
-        assert.deepEqual(await svc.outOfBand.addedIds(svc.otherAccountId), []);
-        const live = new Map((await svc.outOfBand.listAdded(svc.accountId)).map((c) => [c.connectorId, c]));
+        assert.deepEqual(await e2e.svc.outOfBand.addedIds(e2e.svc.accountId), [SEGMENT, S3, FACEBOOK].sort());
+        assert.deepEqual(await e2e.svc.outOfBand.addedIds(e2e.svc.otherAccountId), []);
+        const live = new Map((await e2e.svc.outOfBand.listAdded(e2e.svc.accountId)).map((c) => [c.connectorId, c]));
         assert.equal(live.get(SEGMENT)?.configured, true);
         assert.equal(live.get(S3)?.configured, true);
         assert.equal(live.get(FACEBOOK)?.configured, false);
-        const segmentConfig = await svc.outOfBand.getConfiguration(svc.accountId, SEGMENT);
+        const segmentConfig = await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, SEGMENT);
         assert.equal(fieldValue(segmentConfig, "workspace"), "acme");
         // The service returns every value as a string (Multi-Select comma-separated).
         assert.equal(fieldValue(segmentConfig, "batchSize"), "500");
-        assert.equal(fieldValue(await svc.outOfBand.getConfiguration(svc.accountId, S3), "bucket"), "acme-exports");
+        assert.equal(fieldValue(await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, S3), "bucket"), "acme-exports");
     });
 
     it("outputs carry the live fields", async () => {
-        const outputs = await stack.outputValues();
+        const outputs = await e2e.stack.outputValues();
         const connectors = record(outputs.connectors, "connectors output");
         assert.deepEqual(Object.keys(connectors).sort(), ["facebook", "s3", "segment"]);
-        const live = new Map((await svc.outOfBand.listAdded(svc.accountId)).map((c) => [c.connectorId, c]));
+        const live = new Map((await e2e.svc.outOfBand.listAdded(e2e.svc.accountId)).map((c) => [c.connectorId, c]));
         for (const [key, id] of [["segment", SEGMENT], ["s3", S3], ["facebook", FACEBOOK]] as const) {
             const out = connectors[key];
             const view = live.get(id);
             assert.ok(view, `${key} is live`);
-            assert.equal(out.id, `${svc.accountId}/${id}`);
+            assert.equal(out.id, `${e2e.svc.accountId}/${id}`);
             assert.equal(out.connectorId, id);
-            assert.equal(out.accountId, svc.accountId);
+            assert.equal(out.accountId, e2e.svc.accountId);
             // `configured` is as the Add left it: the configurations came after.
             assert.equal(out.configured, false, `${key}.configured`);
             for (const field of LIVE_FIELDS.filter((f) => f !== "configured")) {
@@ -100,7 +80,7 @@ describe("e2e: lifecycle (up, no-change preview, drift, out-of-band remove)", fu
 
         const configurations = record(outputs.configurations, "configurations output");
         const segment = configurations.segmentConfig;
-        const liveSegment = await svc.outOfBand.getConfiguration(svc.accountId, SEGMENT);
+        const liveSegment = await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, SEGMENT);
         assert.equal(segment.connectorId, SEGMENT);
         assert.equal(segment.configured, true);
         assert.equal(segment.lastUpdated, liveSegment.lastUpdated);
@@ -116,24 +96,24 @@ describe("e2e: lifecycle (up, no-change preview, drift, out-of-band remove)", fu
     });
 
     it("a second preview reports no changes", async () => {
-        const preview = await stack.preview({ expectNoChanges: true });
+        const preview = await e2e.stack.preview({ expectNoChanges: true });
         assert.equal(preview.changeSummary.same, 6);
     });
 
     it("an out-of-band configure is drift: refresh then preview show an update, up re-applies", async () => {
-        await svc.outOfBand.configure(svc.accountId, SEGMENT, {
+        await e2e.svc.outOfBand.configure(e2e.svc.accountId, SEGMENT, {
             apiKey: "out-of-band-key",
             workspace: "changed-elsewhere",
             dataCenter: "US",
             batchSize: 7,
         });
         // `pulumi preview --refresh --expect-no-changes` is how users catch it.
-        await stack.expectFailure((s) => s.preview({ refresh: true, expectNoChanges: true }));
+        await e2e.stack.expectFailure((s) => s.preview({ refresh: true, expectNoChanges: true }));
 
-        await stack.refresh();
+        await e2e.stack.refresh();
         // Refresh also brought every AddedConnector's outputs up to date.
-        const live = new Map((await svc.outOfBand.listAdded(svc.accountId)).map((c) => [c.connectorId, c]));
-        for (const resource of await stack.resources()) {
+        const live = new Map((await e2e.svc.outOfBand.listAdded(e2e.svc.accountId)).map((c) => [c.connectorId, c]));
+        for (const resource of await e2e.stack.resources()) {
             const view = resource.type.endsWith(":AddedConnector") ? live.get(String(resource.outputs?.connectorId)) : undefined;
             // All but `configured`, which stays as of the add (no drift: the configuration came after).
             for (const field of view ? LIVE_FIELDS.filter((f) => f !== "configured") : []) {
@@ -143,49 +123,49 @@ describe("e2e: lifecycle (up, no-change preview, drift, out-of-band remove)", fu
         }
         assert.equal(live.get(SEGMENT)?.configured, true);
 
-        const preview = await stack.preview();
+        const preview = await e2e.stack.preview();
         assert.equal(preview.changeSummary.update, 1, JSON.stringify(preview.changeSummary));
         assert.match(preview.stdout, /segmentConfig/);
 
-        const up = await stack.up();
+        const up = await e2e.stack.up();
         assert.equal(up.summary.resourceChanges?.update, 1, JSON.stringify(up.summary.resourceChanges));
-        const reapplied = await svc.outOfBand.getConfiguration(svc.accountId, SEGMENT);
+        const reapplied = await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, SEGMENT);
         assert.equal(fieldValue(reapplied, "workspace"), "acme");
         assert.equal(fieldValue(reapplied, "batchSize"), "500");
 
-        await stack.preview({ refresh: true, expectNoChanges: true });
+        await e2e.stack.preview({ refresh: true, expectNoChanges: true });
     });
 
     it("an out-of-band remove: refresh drops the connector, up adds it back", async () => {
-        await svc.outOfBand.remove(svc.accountId, FACEBOOK);
-        await stack.refresh();
-        const names = (await stack.resources()).map(resourceName);
+        await e2e.svc.outOfBand.remove(e2e.svc.accountId, FACEBOOK);
+        await e2e.stack.refresh();
+        const names = (await e2e.stack.resources()).map(resourceName);
         assert.ok(!names.includes("facebook"), `refresh dropped facebook: ${names.join(", ")}`);
 
-        const up = await stack.up();
+        const up = await e2e.stack.up();
         assert.equal(up.summary.resourceChanges?.create, 1, JSON.stringify(up.summary.resourceChanges));
-        assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [SEGMENT, S3, FACEBOOK].sort());
-        const facebook = (await stack.resources()).find((r) => resourceName(r) === "facebook");
-        assert.equal(facebook?.id, `${svc.accountId}/${FACEBOOK}`);
+        assert.deepEqual(await e2e.svc.outOfBand.addedIds(e2e.svc.accountId), [SEGMENT, S3, FACEBOOK].sort());
+        const facebook = (await e2e.stack.resources()).find((r) => resourceName(r) === "facebook");
+        assert.equal(facebook?.id, `${e2e.svc.accountId}/${FACEBOOK}`);
     });
 
     it("an out-of-band remove of a configured connector: up adds and configures it again", async () => {
         // Removing a connector drops its saved configuration too (service contract).
-        await svc.outOfBand.remove(svc.accountId, S3);
-        assert.equal((await svc.outOfBand.getConfiguration(svc.accountId, S3)).configured, false);
+        await e2e.svc.outOfBand.remove(e2e.svc.accountId, S3);
+        assert.equal((await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, S3)).configured, false);
 
-        await stack.refresh();
-        await stack.up();
-        const live = new Map((await svc.outOfBand.listAdded(svc.accountId)).map((c) => [c.connectorId, c]));
+        await e2e.stack.refresh();
+        await e2e.stack.up();
+        const live = new Map((await e2e.svc.outOfBand.listAdded(e2e.svc.accountId)).map((c) => [c.connectorId, c]));
         assert.equal(live.get(S3)?.configured, true);
-        assert.equal(fieldValue(await svc.outOfBand.getConfiguration(svc.accountId, S3), "bucket"), "acme-exports");
-        await stack.preview({ refresh: true, expectNoChanges: true });
+        assert.equal(fieldValue(await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, S3), "bucket"), "acme-exports");
+        await e2e.stack.preview({ refresh: true, expectNoChanges: true });
     });
 
     it("destroy empties the sub-account", async () => {
-        const result = await stack.destroy();
+        const result = await e2e.stack.destroy();
         assert.equal(result.summary.result, "succeeded");
-        assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), []);
-        assert.deepEqual(await stack.resources(), []);
+        assert.deepEqual(await e2e.svc.outOfBand.addedIds(e2e.svc.accountId), []);
+        assert.deepEqual(await e2e.stack.resources(), []);
     });
 });

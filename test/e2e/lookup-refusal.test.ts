@@ -4,9 +4,9 @@
 // Node.js 20 and cost about half a minute of CPU (provider/functions/refusal.ts); how long it
 // takes is measured in bench/, not asserted here.
 import { strict as assert } from "node:assert";
-import { E2EStack, ENGINE_TIMEOUT_MS, ensureEngine } from "./harness";
+import { E2EStack, ENGINE_TIMEOUT_MS } from "./harness";
 import { engineFailure } from "./plugin-fixtures";
-import { startService, type E2EService } from "./fixtures";
+import { e2eSuite, serviceSettings } from "./fixtures";
 
 /** The lines of the Diagnostics section: what the engine lists once per error. */
 function diagnostics(printed: string): string {
@@ -32,47 +32,31 @@ function assertReadsOnce(printed: string, message: string, times = 1): void {
 for (const host of ["dynamic", "plugin"] as const) {
     describe(`e2e: a failing lookup reads once, with no stack (${host})`, function () {
         this.timeout(ENGINE_TIMEOUT_MS);
-        let svc: E2EService;
-        let stack: E2EStack;
-
-        before(async function () {
-            this.timeout(30 * 60_000);
-            await ensureEngine();
-            svc = await startService();
-            stack = await E2EStack.create({
-                program: "lookups",
-                name: `lookups-${host}`,
-                service: { baseUrl: svc.baseUrl, clientId: svc.clientId, clientSecret: svc.clientSecret, accountId: svc.accountId },
-                config: { host },
-            });
-        });
-
-        after(async function () {
-            await stack?.dispose();
-            await svc?.service.stop();
+        const e2e = e2eSuite({
+            stack: (svc) => E2EStack.create({ program: "lookups", name: `lookups-${host}`, service: serviceSettings(svc), config: { host } }),
         });
 
         it("the README's example with a misspelt name: the name, its near match, once", async () => {
-            await stack.setConfig({ shape: "readme" });
-            const { printed } = await engineFailure(() => stack.preview());
+            await e2e.stack.setConfig({ shape: "readme" });
+            const { printed } = await engineFailure(() => e2e.stack.preview());
             assertReadsOnce(printed, 'no connector named "Amazon S4"');
             assert.match(printed, /near matches: "Amazon S3"/);
         });
 
         it("the Promise form with no resource", async () => {
-            await stack.setConfig({ shape: "promise" });
-            const { printed } = await engineFailure(() => stack.preview());
+            await e2e.stack.setConfig({ shape: "promise" });
+            const { printed } = await engineFailure(() => e2e.stack.preview());
             assertReadsOnce(printed, 'no connector named "Amazon S4"');
         });
 
         it("a missing embedded:baseUrl names the setting (the plugin's provider once, each lookup of the program once)", async () => {
-            await stack.setConfig({ shape: "readme" });
-            await stack.removeConfig("embedded:baseUrl");
+            await e2e.stack.setConfig({ shape: "readme" });
+            await e2e.stack.removeConfig("embedded:baseUrl");
             try {
-                const { printed } = await engineFailure(() => stack.preview());
+                const { printed } = await engineFailure(() => e2e.stack.preview());
                 assertReadsOnce(printed, "missing embedded:baseUrl (or EMBEDDED_BASE_URL)", host === "plugin" ? 1 : 2);
             } finally {
-                await stack.setConfig({});
+                await e2e.stack.setConfig({});
             }
         });
     });

@@ -7,8 +7,8 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { providerProcesses } from "../chaos/provider-kill";
-import { E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, resourceName } from "./harness";
-import { S3, startService, type E2EService } from "./fixtures";
+import { E2EStack, ENGINE_TIMEOUT_MS, resourceName } from "./harness";
+import { e2eSuite, S3, serviceSettings } from "./fixtures";
 import { routeKey } from "../../contract/routes";
 
 const ADD = routeKey("addConnectors");
@@ -27,14 +27,13 @@ async function killProviderMidAdd(workDir: string, journalDir: string, stop: () 
 
 describe("e2e: a stale pending-Add record does not take over another stack's connector", function () {
     this.timeout(ENGINE_TIMEOUT_MS);
-    let svc: E2EService;
     let journalDir: string;
     const stacks: E2EStack[] = [];
     const stackOf = async (name: string) => {
         const stack = await E2EStack.create({
             program: "connectors",
             name,
-            service: { baseUrl: svc.baseUrl, clientId: svc.clientId, clientSecret: svc.clientSecret, accountId: svc.accountId },
+            service: serviceSettings(e2e.svc),
             config: { connectors: [{ key: "s3", connectorId: S3 }], "embedded:maxRetries": "0" },
             env: { EMBEDDED_ADD_JOURNAL_DIR: journalDir },
         });
@@ -42,26 +41,23 @@ describe("e2e: a stale pending-Add record does not take over another stack's con
         return stack;
     };
 
-    before(async function () {
-        this.timeout(30 * 60_000);
-        await ensureEngine();
-        svc = await startService();
-        journalDir = mkdtempSync(path.join(tmpdir(), "pending-adds-takeover-"));
+    const e2e = e2eSuite({
+        setUp: async () => {
+            journalDir = mkdtempSync(path.join(tmpdir(), "pending-adds-takeover-"));
+        },
+        tearDown: async ({ svc }) => {
+            await svc.service.setFaults({ rules: [] }).catch(() => undefined);
+            for (const stack of stacks) await stack.dispose();
+        },
     });
-
-    after(async function () {
-        await svc?.service.setFaults({ rules: [] }).catch(() => undefined);
-        for (const stack of stacks) await stack.dispose();
-        await svc?.service.stop();
-        rmSync(journalDir, { recursive: true, force: true });
-    });
+    after(() => rmSync(journalDir, { recursive: true, force: true }));
 
     it("A killed mid-Add, B adds the connector, A's next up is refused naming the record and adoptExisting", async () => {
         const a = await stackOf("takeover-a");
         const b = await stackOf("takeover-b");
 
         // A's Add is held 20 s, then its socket reset: it never lands. A's provider dies meanwhile.
-        await svc.service.setFaults({ rules: [{ route: ADD, mode: "latency", latencyMs: 20_000 }, { route: ADD, mode: "reset" }] });
+        await e2e.svc.service.setFaults({ rules: [{ route: ADD, mode: "latency", latencyMs: 20_000 }, { route: ADD, mode: "reset" }] });
         let ended = false;
         const killer = killProviderMidAdd(a.workDir, journalDir, () => ended);
         try {
@@ -70,21 +66,21 @@ describe("e2e: a stale pending-Add record does not take over another stack's con
             ended = true; // the killer's poll stops whatever happened
         }
         assert.match(await killer, /^killed/);
-        await svc.service.setFaults({ rules: [] }); // decided on arrival: A's held Add is still reset
+        await e2e.svc.service.setFaults({ rules: [] }); // decided on arrival: A's held Add is still reset
         const [record] = readdirSync(journalDir);
         assert.ok(record, "the killed run left its pending-Add record");
-        assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [], "A's Add did not land");
+        assert.deepEqual(await e2e.svc.outOfBand.addedIds(e2e.svc.accountId), [], "A's Add did not land");
 
         await b.up();
-        assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [S3], "B added it");
+        assert.deepEqual(await e2e.svc.outOfBand.addedIds(e2e.svc.accountId), [S3], "B added it");
 
         const refused = await a.expectFailure((s) => s.up());
-        assert.match(refused, new RegExp(`\\(${S3}\\) is already added to sub-account ${svc.accountId}, outside this resource`));
+        assert.match(refused, new RegExp(`\\(${S3}\\) is already added to sub-account ${e2e.svc.accountId}, outside this resource`));
         assert.match(refused, new RegExp(`pending-Add record of stack e2e-connectors/${a.name}`));
         assert.ok(refused.includes(record), `the refusal names the record's file ${record}`);
         assert.match(refused, /adoptExisting: true/);
 
-        assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [S3], "B's connector stays");
+        assert.deepEqual(await e2e.svc.outOfBand.addedIds(e2e.svc.accountId), [S3], "B's connector stays");
         assert.deepEqual((await a.resources()).map(resourceName), [], "A's state does not hold it");
         assert.deepEqual((await b.resources()).map(resourceName), ["s3"]);
     });

@@ -5,9 +5,9 @@
 // secret is ever in plain text in the state, the backend's files or the engine's output.
 import { strict as assert } from "node:assert";
 import { randomBytes } from "node:crypto";
-import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, resourceName } from "./harness";
-import { apiKeyFields, FACEBOOK, S3, SEGMENT, startService, type E2EService } from "./fixtures";
-import { ADDED_CONNECTOR_TYPE, CONFIGURATION_TYPE, customer, liveValues, pluginStack, PROVIDER_TYPE, type Customer } from "./plugin-fixtures";
+import { assertNoSecret, ENGINE_TIMEOUT_MS, resourceName } from "./harness";
+import { apiKeyFields, e2eSuite, FACEBOOK, S3, SEGMENT } from "./fixtures";
+import { ADDED_CONNECTOR_TYPE, CONFIGURATION_TYPE, customer, type Customer, liveValues, pluginStack, PROVIDER_TYPE } from "./plugin-fixtures";
 
 interface DeployedResource {
     urn: string;
@@ -27,59 +27,51 @@ describe("e2e: plugin with two explicit providers (two customers in one program)
     const firstSecret = canary("customer-1-secret");
     const firstKey = canary("customer-1-apikey");
     const secondKey = canary("customer-2-apikey");
-    let svc: E2EService;
     let first: Customer;
     let second: Customer;
-    let stack: E2EStack;
-
-    before(async function () {
-        this.timeout(30 * 60_000);
-        await ensureEngine();
-        svc = await startService({ firstCustomer: { clientSecret: firstSecret } });
-        first = customer(svc, 0);
-        second = customer(svc, 1);
-        assert.equal(first.clientSecret, firstSecret);
-        assert.notEqual(first.clientId, second.clientId);
-        assert.notEqual(first.accountId, second.accountId);
-        stack = await pluginStack(svc, "plugin-providers", {
-            service: null, // no stack config `embedded:*`: every resource must use its explicit provider
-            config: {
-                providers: [
-                    { key: "first", baseUrl: svc.baseUrl, clientId: first.clientId, clientSecretRef: "firstSecret", accountId: first.accountId },
-                    { key: "second", baseUrl: svc.baseUrl, clientId: second.clientId, clientSecretRef: "secondSecret", accountId: second.accountId },
-                ],
-                connectors: [
-                    { key: "segmentFirst", connectorId: SEGMENT, provider: "first" },
-                    { key: "s3First", connectorId: S3, provider: "first" },
-                    // The same catalogue connector in the other customer's sub-account.
-                    { key: "segmentSecond", connectorId: SEGMENT, provider: "second" },
-                    { key: "facebookSecond", find: { name: "Facebook Custom Audiences", supportedType: "Destination" }, provider: "second" },
-                ],
-                configurations: [
-                    {
-                        key: "segmentFirstConfig", connectorId: SEGMENT, after: "segmentFirst", provider: "first",
-                        secretConfig: apiKeyFields({ workspace: "first-workspace" }), secretRefs: { apiKey: "firstKey" },
-                    },
-                    {
-                        key: "segmentSecondConfig", connectorId: SEGMENT, after: "segmentSecond", provider: "second",
-                        secretConfig: apiKeyFields({ workspace: "second-workspace", dataCenter: "US" }), secretRefs: { apiKey: "secondKey" },
-                    },
-                ],
-            },
-            // The second customer's clientSecret (and the first's) as secret config values.
-            secretConfig: {
-                secretValues: { firstSecret, secondSecret: second.clientSecret, firstKey, secondKey },
-            },
-        });
-    });
-
-    after(async function () {
-        await stack?.dispose();
-        await svc?.service.stop();
+    const e2e = e2eSuite({
+        service: { firstCustomer: { clientSecret: firstSecret } },
+        stack: (svc) => {
+            first = customer(svc, 0);
+            second = customer(svc, 1);
+            assert.equal(first.clientSecret, firstSecret);
+            assert.notEqual(first.clientId, second.clientId);
+            assert.notEqual(first.accountId, second.accountId);
+            return pluginStack(svc, "plugin-providers", {
+                service: null, // no stack config `embedded:*`: every resource must use its explicit provider
+                config: {
+                    providers: [
+                        { key: "first", baseUrl: svc.baseUrl, clientId: first.clientId, clientSecretRef: "firstSecret", accountId: first.accountId },
+                        { key: "second", baseUrl: svc.baseUrl, clientId: second.clientId, clientSecretRef: "secondSecret", accountId: second.accountId },
+                    ],
+                    connectors: [
+                        { key: "segmentFirst", connectorId: SEGMENT, provider: "first" },
+                        { key: "s3First", connectorId: S3, provider: "first" },
+                        // The same catalogue connector in the other customer's sub-account.
+                        { key: "segmentSecond", connectorId: SEGMENT, provider: "second" },
+                        { key: "facebookSecond", find: { name: "Facebook Custom Audiences", supportedType: "Destination" }, provider: "second" },
+                    ],
+                    configurations: [
+                        {
+                            key: "segmentFirstConfig", connectorId: SEGMENT, after: "segmentFirst", provider: "first",
+                            secretConfig: apiKeyFields({ workspace: "first-workspace" }), secretRefs: { apiKey: "firstKey" },
+                        },
+                        {
+                            key: "segmentSecondConfig", connectorId: SEGMENT, after: "segmentSecond", provider: "second",
+                            secretConfig: apiKeyFields({ workspace: "second-workspace", dataCenter: "US" }), secretRefs: { apiKey: "secondKey" },
+                        },
+                    ],
+                },
+                // The second customer's clientSecret (and the first's) as secret config values.
+                secretConfig: {
+                    secretValues: { firstSecret, secondSecret: second.clientSecret, firstKey, secondKey },
+                },
+            });
+        },
     });
 
     it("up puts each connector and configuration in its own customer's sub-account", async () => {
-        const result = await stack.up();
+        const result = await e2e.stack.up();
         assert.equal(result.summary.result, "succeeded");
         // 2 providers, 4 connectors, 2 configurations and the stack.
         assert.equal(result.summary.resourceChanges?.create, 9, JSON.stringify(result.summary.resourceChanges));
@@ -88,7 +80,7 @@ describe("e2e: plugin with two explicit providers (two customers in one program)
         assert.deepEqual(await first.outOfBand.addedIds(first.accountId), [SEGMENT, S3].sort());
         assert.deepEqual(await second.outOfBand.addedIds(second.accountId), [SEGMENT, FACEBOOK].sort());
         for (const c of [first, second]) {
-            for (const other of svc.service.customers[c === first ? 0 : 1].subAccountIds.slice(1)) {
+            for (const other of e2e.svc.service.customers[c === first ? 0 : 1].subAccountIds.slice(1)) {
                 assert.deepEqual(await c.outOfBand.addedIds(other), [], `${c.clientId}'s sub-account ${other} is untouched`);
             }
         }
@@ -103,12 +95,12 @@ describe("e2e: plugin with two explicit providers (two customers in one program)
         assert.equal(secondLive.get(FACEBOOK)?.configured, false);
 
         // The lookup ran through the second customer's provider.
-        const outputs = await stack.outputValues();
+        const outputs = await e2e.stack.outputValues();
         assert.deepEqual(outputs.foundConnectorIds, { facebookSecond: FACEBOOK });
     });
 
     it("the state ties each resource to its provider, with ids in its customer's sub-account", async () => {
-        const deployment = (await stack.stack.exportStack()).deployment as { resources: DeployedResource[] };
+        const deployment = (await e2e.stack.stack.exportStack()).deployment as { resources: DeployedResource[] };
         const byName = new Map(deployment.resources.map((r) => [resourceName(r), r]));
         const providerRef = (name: string): string => {
             const provider = byName.get(name);
@@ -137,14 +129,14 @@ describe("e2e: plugin with two explicit providers (two customers in one program)
     });
 
     it("a second preview reports no changes, with or without refresh", async () => {
-        const preview = await stack.preview({ expectNoChanges: true });
+        const preview = await e2e.stack.preview({ expectNoChanges: true });
         assert.equal(preview.changeSummary.same, 9, JSON.stringify(preview.changeSummary));
-        await stack.preview({ refresh: true, expectNoChanges: true });
+        await e2e.stack.preview({ refresh: true, expectNoChanges: true });
     });
 
     it("neither client secret is in plain text in the state, the backend's files or the engine's output", async () => {
-        const exported = await stack.exportText();
-        const backend = await stack.backendText();
+        const exported = await e2e.stack.exportText();
+        const backend = await e2e.stack.backendText();
         // The providers' clientSecret inputs are there, as ciphertext.
         const deployment = JSON.parse(exported) as { deployment: { resources: DeployedResource[] } };
         const providers = deployment.deployment.resources.filter((r) => r.type === PROVIDER_TYPE);
@@ -152,7 +144,7 @@ describe("e2e: plugin with two explicit providers (two customers in one program)
         for (const provider of providers) {
             assert.match(JSON.stringify(provider.inputs?.clientSecret), /ciphertext/, `${provider.urn}: clientSecret is a secret`);
         }
-        const printed = stack.engineOutput();
+        const printed = e2e.stack.engineOutput();
         assert.match(printed, /segmentSecondConfig/, "the engine output was captured");
         for (const [label, value] of [
             ["customer 1's client secret", firstSecret],
@@ -167,10 +159,10 @@ describe("e2e: plugin with two explicit providers (two customers in one program)
     });
 
     it("destroy empties both customers' sub-accounts", async () => {
-        const result = await stack.destroy();
+        const result = await e2e.stack.destroy();
         assert.equal(result.summary.result, "succeeded");
         assert.deepEqual(await first.outOfBand.addedIds(first.accountId), []);
         assert.deepEqual(await second.outOfBand.addedIds(second.accountId), []);
-        assert.deepEqual(await stack.resources(), []);
+        assert.deepEqual(await e2e.stack.resources(), []);
     });
 });

@@ -7,8 +7,8 @@
 // getConnectorConfigurationOutput holds none either (defect 7).
 import { strict as assert } from "node:assert";
 import { randomBytes } from "node:crypto";
-import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, ensureEngine } from "./harness";
-import { apiKeyFields, fieldValue, SEGMENT, startService, type E2EService } from "./fixtures";
+import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS } from "./harness";
+import { apiKeyFields, e2eSuite, fieldValue, SEGMENT, serviceSettings } from "./fixtures";
 
 function canary(label: string): string {
     return `canary-${label}-${randomBytes(6).toString("hex")}`;
@@ -18,44 +18,34 @@ describe("e2e: the plugin's own secrets (raw CustomResources, --debug, an export
     this.timeout(ENGINE_TIMEOUT_MS);
     const password = canary("raw-password");
     const text = canary("raw-text");
-    let svc: E2EService;
-    let stack: E2EStack;
-
-    before(async function () {
-        this.timeout(30 * 60_000);
-        await ensureEngine();
-        svc = await startService();
-        stack = await E2EStack.create({
-            program: "plugin-raw",
-            name: "plugin-raw",
-            service: { baseUrl: svc.baseUrl, clientId: svc.clientId, clientSecret: svc.clientSecret, accountId: svc.accountId },
-            config: { connectorId: SEGMENT },
-            env: { E2E_SECRET_CONFIG: JSON.stringify(apiKeyFields({ apiKey: password, workspace: text })) },
-        });
-    });
-
-    after(async function () {
-        await stack?.dispose();
-        await svc?.service.stop();
+    const e2e = e2eSuite({
+        stack: (svc) =>
+            E2EStack.create({
+                program: "plugin-raw",
+                name: "plugin-raw",
+                service: serviceSettings(svc),
+                config: { connectorId: SEGMENT },
+                env: { E2E_SECRET_CONFIG: JSON.stringify(apiKeyFields({ apiKey: password, workspace: text })) },
+            }),
     });
 
     it("`pulumi up --debug` prints no value of the configuration: neither the Password nor the Text", async () => {
-        await stack.up({ debug: true });
-        const segment = await svc.outOfBand.getConfiguration(svc.accountId, SEGMENT);
+        await e2e.stack.up({ debug: true });
+        const segment = await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, SEGMENT);
         assert.ok(fieldValue(segment, "workspace") === text, "the service holds the Text canary");
-        const printed = stack.engineOutput();
+        const printed = e2e.stack.engineOutput();
         assert.match(printed, /RegisterResource RPC finished/, "the SDK's debug lines were printed");
         assertNoSecret(printed, password, "the output of `pulumi up --debug` (the Password)");
         assertNoSecret(printed, text, "the output of `pulumi up --debug` (the Text value: RegisterResource and Invoke responses)");
     });
 
     it("the state holds no canary in plaintext, though the program marked nothing secret", async () => {
-        const exported = await stack.exportText();
+        const exported = await e2e.stack.exportText();
         assert.match(exported, /embedded:index:ConnectorConfiguration/, "the export holds the configuration");
         assert.match(exported, /"lookup"/, "the export holds the lookup's result");
         assertNoSecret(exported, password, "pulumi stack export (the Password)");
         assertNoSecret(exported, text, "pulumi stack export (the Text value: the resource's values, the lookup's fields)");
-        const outputs = await stack.outputValues();
+        const outputs = await e2e.stack.outputValues();
         const fields = (outputs.lookup as { fields?: { id: string; value?: string }[] } | undefined)?.fields ?? [];
         assert.ok(fields.some((f) => f.id === "workspace"), "the exported lookup holds the descriptors");
     });

@@ -3,8 +3,8 @@
 // recorded in the state as an unfinished resource with its id (the engine's partial failure),
 // and the next `pulumi up` finishes it without user action and without a second Add.
 import { strict as assert } from "node:assert";
-import { E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, resourceName } from "./harness";
-import { connectorsStack, S3, startService, type E2EService } from "./fixtures";
+import { ENGINE_TIMEOUT_MS, resourceName } from "./harness";
+import { connectorsStack, e2eSuite, S3 } from "./fixtures";
 import { callsTo } from "../provider/fixtures";
 import { routeKey } from "../../contract/routes";
 
@@ -13,59 +13,51 @@ const LIST_ADDED = routeKey("listAddedConnectors");
 
 describe("e2e: an Add of unknown outcome", function () {
     this.timeout(ENGINE_TIMEOUT_MS);
-    let svc: E2EService;
-    let stack: E2EStack;
-
-    before(async function () {
-        this.timeout(30 * 60_000);
-        await ensureEngine();
-        svc = await startService();
-        stack = await connectorsStack(svc, "unknown-add", {
-            connectors: [{ key: "s3", connectorId: S3 }],
-            "embedded:maxRetries": "1",
-        });
-    });
-
-    after(async function () {
-        await svc?.service.setFaults({ rules: [] }).catch(() => undefined);
-        await stack?.dispose();
-        await svc?.service.stop();
+    const e2e = e2eSuite({
+        stack: (svc) =>
+            connectorsStack(svc, "unknown-add", {
+                connectors: [{ key: "s3", connectorId: S3 }],
+                "embedded:maxRetries": "1",
+            }),
+        tearDown: async ({ svc }) => {
+            await svc.service.setFaults({ rules: [] }).catch(() => undefined);
+        },
     });
 
     it("is recorded as unfinished, then finished by the next up", async () => {
         // The Add is slow and its answer is dropped after it is applied; once the provider has
         // listed the sub-account (what was there before its Add), listings fail as well.
-        await svc.service.setFaults({ rules: [{ route: ADD, mode: "latency", latencyMs: 1500 }, { route: ADD, mode: "commitThenDrop" }] });
+        await e2e.svc.service.setFaults({ rules: [{ route: ADD, mode: "latency", latencyMs: 1500 }, { route: ADD, mode: "commitThenDrop" }] });
         let switched = false;
         const watcher = (async () => {
             while (!switched) {
                 await new Promise((resolve) => setTimeout(resolve, 25));
-                if (callsTo(await svc.service.stats(), LIST_ADDED) >= 1) {
-                    await svc.service.setFaults({
+                if (callsTo(await e2e.svc.service.stats(), LIST_ADDED) >= 1) {
+                    await e2e.svc.service.setFaults({
                         rules: [{ route: ADD, mode: "commitThenDrop" }, { route: LIST_ADDED, mode: "error", status: 500 }],
                     });
                     switched = true;
                 }
             }
         })();
-        const text = await stack.expectFailure((s) => s.up());
+        const text = await e2e.stack.expectFailure((s) => s.up());
         switched = true;
         await watcher;
-        assert.match(text, new RegExp(`outcome of adding connector ${S3} to sub-account ${svc.accountId} is unknown`));
+        assert.match(text, new RegExp(`outcome of adding connector ${S3} to sub-account ${e2e.svc.accountId} is unknown`));
         assert.match(text, /next `pulumi up`/);
 
-        const recorded = await stack.resources();
+        const recorded = await e2e.stack.resources();
         assert.deepEqual(recorded.map(resourceName), ["s3"], "the engine kept the resource, with its id");
-        assert.equal(recorded[0].id, `${svc.accountId}/${S3}`);
-        await svc.service.setFaults({ rules: [] });
-        assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [S3], "the service did add it");
+        assert.equal(recorded[0].id, `${e2e.svc.accountId}/${S3}`);
+        await e2e.svc.service.setFaults({ rules: [] });
+        assert.deepEqual(await e2e.svc.outOfBand.addedIds(e2e.svc.accountId), [S3], "the service did add it");
 
-        const addsBefore = callsTo(await svc.service.stats(), ADD);
-        await stack.up();
-        assert.equal(callsTo(await svc.service.stats(), ADD), addsBefore, "finished without a second Add");
-        const finished = await stack.resources();
+        const addsBefore = callsTo(await e2e.svc.service.stats(), ADD);
+        await e2e.stack.up();
+        assert.equal(callsTo(await e2e.svc.service.stats(), ADD), addsBefore, "finished without a second Add");
+        const finished = await e2e.stack.resources();
         assert.equal((finished[0].outputs as Record<string, unknown>).name, "Amazon S3");
         assert.equal((finished[0].outputs as Record<string, unknown>).addUnfinished, undefined);
-        await stack.preview({ expectNoChanges: true, refresh: true });
+        await e2e.stack.preview({ expectNoChanges: true, refresh: true });
     });
 });

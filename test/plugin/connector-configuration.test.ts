@@ -240,7 +240,17 @@ describe("plugin: ConnectorConfiguration", () => {
     await plugin.configure(settings);
     engine.logs.length = 0;
     await plugin.delete(URN, id, properties);
-    await new Promise((resolve) => setTimeout(resolve, 200)); // a warning would have reached the engine by now
-    assert.deepEqual(engine.logs, []);
+    // A barrier, not a wait: a Delete that does warn (its run keeps the connector), on another
+    // resource. Its warning travels the same channel after any the Delete above sent.
+    const barrier = urnOf("ConnectorConfiguration", "barrier");
+    const added = urnOf("AddedConnector", "segment");
+    await plugin.check(added, { connectorId: SEGMENT });
+    const { inputs } = await plugin.check(barrier, { connectorId: SEGMENT, secretConfig: CONFIG });
+    const kept = await plugin.create(barrier, inputs);
+    await plugin.delete(barrier, kept.id, kept.properties);
+    const deadline = Date.now() + 5000;
+    while (!engine.logs.some((log) => log.urn === barrier) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.ok(engine.logs.some((log) => log.urn === barrier), "the barrier's warning arrived");
+    assert.deepEqual(engine.logs.filter((log) => log.urn !== barrier), []);
   });
 });

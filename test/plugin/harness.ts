@@ -16,6 +16,7 @@ import { serve } from "../../provider/plugin/server";
 import { closeClients } from "../../provider/client";
 import { configureRuntime } from "../../provider/runtime/runtime";
 import { noConfig, SETTINGS } from "../../provider/settings";
+import { startLocalService, type LocalService } from "../../harness/local-service";
 
 /** Pulumi's secret signature (sdk rpc.specialSigKey / specialSecretSig) and unknown value, written out on purpose. */
 export const SIG_KEY = "4dabf18193072939515e22adb298388d";
@@ -222,6 +223,46 @@ export function isolateEnvironment(): () => void {
 export async function resetRuntime(): Promise<void> {
   configureRuntime(noConfig);
   await closeClients();
+}
+
+/** What a plugin suite's hooks made: its service, and the plugin of the running test. */
+export interface PluginFixture {
+  service: LocalService;
+  /** The test's plugin, started and configured before it, closed after it. */
+  plugin: Plugin;
+  /** The first customer's first and second sub-accounts. */
+  accountId: string;
+  otherAccountId: string;
+}
+
+/**
+ * The hooks of a plugin suite: the environment isolated and one local service for the suite;
+ * before each test the service reset and a fresh runtime and plugin, configured for the first
+ * customer's first sub-account (with `settings` added). Call it in a `describe`; the fields
+ * are set once the hooks have run.
+ */
+export function usePluginFixture(settings: Props = {}): PluginFixture {
+  const fx = {} as PluginFixture;
+  let restore: () => void;
+  before(async () => {
+    restore = isolateEnvironment();
+    fx.service = await startLocalService();
+    [fx.accountId, fx.otherAccountId] = fx.service.customers[0].subAccountIds;
+  });
+  beforeEach(async () => {
+    await fx.service.reset();
+    await resetRuntime();
+    fx.plugin = await Plugin.start();
+    const customer = fx.service.customers[0];
+    await fx.plugin.configure({ baseUrl: fx.service.baseUrl, clientId: customer.clientId, clientSecret: secret(customer.clientSecret), accountId: fx.accountId, ...settings });
+  });
+  afterEach(() => fx.plugin.close());
+  after(async () => {
+    await resetRuntime();
+    await fx.service.stop();
+    restore();
+  });
+  return fx;
 }
 
 /** An engine that only records Log calls (what the user sees under a resource). */

@@ -4,36 +4,14 @@
 // as secrets (defect 7). Secret-ness comes from the definitions, applied in plugin/outgoing.ts.
 import assert from "node:assert/strict";
 import { stableId } from "../../service/domain/ids";
-import { startLocalService, type LocalService } from "../../harness/local-service";
-import { isolateEnvironment, isSecret, Plugin, resetRuntime, secret, secretValue, urnOf, type Props } from "./harness";
+import { isSecret, type Props, secret, secretValue, urnOf, usePluginFixture } from "./harness";
 
 const SEGMENT = stableId("connector", "Segment");
 const CONFIG = { apiKey: "s3cr3t-api-key-value", workspace: "acme-workspace-canary", dataCenter: "EU", eventTypes: ["page", "track"], batchSize: 100 };
 const TYPES = ["AddedConnector", "ConnectorConfiguration"] as const;
 
 describe("plugin: secrets in what it hands back", () => {
-  let service: LocalService;
-  let plugin: Plugin;
-  let restore: () => void;
-  let accountId: string;
-  before(async () => {
-    restore = isolateEnvironment();
-    service = await startLocalService();
-    accountId = service.customers[0].subAccountIds[0];
-  });
-  beforeEach(async () => {
-    await service.reset();
-    await resetRuntime();
-    plugin = await Plugin.start();
-    const customer = service.customers[0];
-    await plugin.configure({ baseUrl: service.baseUrl, clientId: customer.clientId, clientSecret: secret(customer.clientSecret), accountId });
-  });
-  afterEach(() => plugin.close());
-  after(async () => {
-    await resetRuntime();
-    await service.stop();
-    restore();
-  });
+  const fx = usePluginFixture();
 
   for (const type of TYPES) {
     const inputs = (extra: Props) => ({ connectorId: SEGMENT, ...(type === "ConnectorConfiguration" ? { secretConfig: CONFIG } : {}), ...extra });
@@ -41,7 +19,7 @@ describe("plugin: secrets in what it hands back", () => {
     it(`${type} Check: a bad connectorId or accountId that arrived secret is named by its kind, never quoted`, async () => {
       const badId = "not-an-id-canary-7f3a";
       const badAccount = "acct canary 91bd with spaces and more than forty characters in all";
-      const { failures } = await plugin.check(urnOf(type, "x"), inputs({ connectorId: secret(badId), accountId: secret(badAccount) }));
+      const { failures } = await fx.plugin.check(urnOf(type, "x"), inputs({ connectorId: secret(badId), accountId: secret(badAccount) }));
       const text = JSON.stringify(failures);
       assert.deepEqual(failures.map((f) => f.property).sort(), ["accountId", "connectorId"]);
       for (const [what, value] of [["connectorId", badId], ["accountId", badAccount], ["accountId's first 20 characters", badAccount.slice(0, 20)]]) {
@@ -50,14 +28,14 @@ describe("plugin: secrets in what it hands back", () => {
       assert.match(failures.find((f) => f.property === "connectorId")?.reason ?? "", /16-character .*got a secret string/);
       assert.match(failures.find((f) => f.property === "accountId")?.reason ?? "", /sub-account id .*got a secret string/);
       // Given plainly, the value is quoted, so the user sees what was wrong.
-      const plain = await plugin.check(urnOf(type, "x"), inputs({ connectorId: "not-an-id" }));
+      const plain = await fx.plugin.check(urnOf(type, "x"), inputs({ connectorId: "not-an-id" }));
       assert.match(plain.failures.find((f) => f.property === "connectorId")?.reason ?? "", /got "not-an-id"/);
     });
   }
 
   it("ConnectorConfiguration Check: a well-formed secret connectorId the catalogue lacks is not printed either", async () => {
     const missing = stableId("connector", "No such connector");
-    const { failures } = await plugin.check(urnOf("ConnectorConfiguration", "x"), { connectorId: secret(missing), secretConfig: CONFIG });
+    const { failures } = await fx.plugin.check(urnOf("ConnectorConfiguration", "x"), { connectorId: secret(missing), secretConfig: CONFIG });
     assert.equal(failures.length, 1, JSON.stringify(failures.map((f) => f.property)));
     assert.ok(!failures[0].reason.includes(missing), "the secret connector id is in the failure");
   });
@@ -65,11 +43,11 @@ describe("plugin: secrets in what it hands back", () => {
   it("Read of a state that still holds secretConfig among its outputs (older plugin) does not hand it back", async () => {
     const urn = urnOf("ConnectorConfiguration", "segment");
     const added = urnOf("AddedConnector", "segment");
-    await plugin.create(added, (await plugin.check(added, { connectorId: SEGMENT })).inputs);
-    const checked = await plugin.check(urn, { connectorId: SEGMENT, secretConfig: CONFIG });
-    const { id, properties } = await plugin.create(urn, checked.inputs);
+    await fx.plugin.create(added, (await fx.plugin.check(added, { connectorId: SEGMENT })).inputs);
+    const checked = await fx.plugin.check(urn, { connectorId: SEGMENT, secretConfig: CONFIG });
+    const { id, properties } = await fx.plugin.create(urn, checked.inputs);
     const older = { ...properties, secretConfig: secret(CONFIG) };
-    const read = await plugin.read(urn, id, older, checked.inputs);
+    const read = await fx.plugin.read(urn, id, older, checked.inputs);
     assert.ok(!("secretConfig" in read.properties), "secretConfig came back as an output");
     assert.ok(!JSON.stringify(read.properties).includes(CONFIG.apiKey));
     assert.deepEqual(secretValue(read.inputs.secretConfig, "inputs.secretConfig"), CONFIG, "the inputs keep it");
@@ -78,9 +56,9 @@ describe("plugin: secrets in what it hands back", () => {
   it("Invoke getConnectorConfiguration: no saved value crosses the engine (the SDK's --debug prints Invoke responses); descriptors and state do", async () => {
     const urn = urnOf("ConnectorConfiguration", "segment");
     const added = urnOf("AddedConnector", "segment");
-    await plugin.create(added, (await plugin.check(added, { connectorId: SEGMENT })).inputs);
-    await plugin.create(urn, (await plugin.check(urn, { connectorId: SEGMENT, secretConfig: CONFIG })).inputs);
-    const { result, failures } = await plugin.invoke("embedded:index:getConnectorConfiguration", { connectorId: SEGMENT });
+    await fx.plugin.create(added, (await fx.plugin.check(added, { connectorId: SEGMENT })).inputs);
+    await fx.plugin.create(urn, (await fx.plugin.check(urn, { connectorId: SEGMENT, secretConfig: CONFIG })).inputs);
+    const { result, failures } = await fx.plugin.invoke("embedded:index:getConnectorConfiguration", { connectorId: SEGMENT });
     assert.deepEqual(failures, []);
     assert.ok(result);
     const text = JSON.stringify(result);
@@ -92,9 +70,9 @@ describe("plugin: secrets in what it hands back", () => {
   });
 
   it("Invoke: an argument that arrived secret comes back secret where the result echoes it", async () => {
-    const { result } = await plugin.invoke("embedded:index:getConnectorConfiguration", { connectorId: SEGMENT, accountId: secret(accountId) });
+    const { result } = await fx.plugin.invoke("embedded:index:getConnectorConfiguration", { connectorId: SEGMENT, accountId: secret(fx.accountId) });
     assert.ok(result);
-    assert.equal(secretValue(result.accountId, "accountId"), accountId);
+    assert.equal(secretValue(result.accountId, "accountId"), fx.accountId);
     assert.ok(!isSecret(result.connectorId));
   });
 });

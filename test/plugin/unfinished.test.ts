@@ -6,8 +6,7 @@ import type * as grpc from "@grpc/grpc-js";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { stableId } from "../../service/domain/ids";
-import { startLocalService, type LocalService } from "../../harness/local-service";
-import { grpcError, isolateEnvironment, Plugin, resetRuntime, secret, secretDepth, urnOf, type Props } from "./harness";
+import { grpcError, type Props, secret, secretDepth, urnOf, usePluginFixture } from "./harness";
 import { routeKey } from "../../contract/routes";
 
 const ADD = routeKey("addConnectors");
@@ -27,41 +26,22 @@ function initFailure(error: grpc.ServiceError): { id: string; properties: Props;
 }
 
 describe("plugin: AddedConnector whose Add has an unknown outcome", () => {
-  let service: LocalService;
-  let plugin: Plugin;
-  let restore: () => void;
-  let accountId: string;
-  before(async () => {
-    restore = isolateEnvironment();
-    service = await startLocalService();
-    accountId = service.customers[0].subAccountIds[0];
-  });
+  // No retries and no Add window: the provider's own settings, as a user would set them.
+  const fx = usePluginFixture({ maxRetries: 0, addWindowMs: 0 });
   beforeEach(async () => {
-    await service.reset();
-    await resetRuntime();
-    plugin = await Plugin.start();
-    const customer = service.customers[0];
-    // No retries and no Add window: the provider's own settings, as a user would set them.
-    await plugin.configure({ baseUrl: service.baseUrl, clientId: customer.clientId, clientSecret: secret(customer.clientSecret), accountId, maxRetries: 0, addWindowMs: 0 });
     const urn = urnOf("AddedConnector", "s3"); // lists the sub-account before the faults start
-    await plugin.create(urn, (await plugin.check(urn, { connectorId: S3 })).inputs);
+    await fx.plugin.create(urn, (await fx.plugin.check(urn, { connectorId: S3 })).inputs);
   });
   afterEach(async () => {
-    await service.setFaults({ rules: [] });
-    plugin.close();
-  });
-  after(async () => {
-    await resetRuntime();
-    await service.stop();
-    restore();
+    await fx.service.setFaults({ rules: [] });
   });
 
   async function unfinishedCreate(news: Props): Promise<{ urn: string; inputs: Props; error: grpc.ServiceError }> {
     const urn = urnOf("AddedConnector", "segment");
-    const { inputs } = await plugin.check(urn, news);
-    await service.setFaults({ rules: [{ route: ADD, mode: "commitThenDrop" }, { route: LIST_ADDED, mode: "error", status: 500 }] });
-    const error = await grpcError(plugin.create(urn, inputs));
-    await service.setFaults({ rules: [] });
+    const { inputs } = await fx.plugin.check(urn, news);
+    await fx.service.setFaults({ rules: [{ route: ADD, mode: "commitThenDrop" }, { route: LIST_ADDED, mode: "error", status: 500 }] });
+    const error = await grpcError(fx.plugin.create(urn, inputs));
+    await fx.service.setFaults({ rules: [] });
     return { urn, inputs, error };
   }
 
@@ -71,20 +51,20 @@ describe("plugin: AddedConnector whose Add has an unknown outcome", () => {
     assert.match(error.details, /next `pulumi up`/);
     const partial = initFailure(error);
     assert.ok(partial, "no ErrorResourceInitFailed in the status details: the engine would record nothing");
-    assert.equal(partial.id, `${accountId}/${SEGMENT}`);
+    assert.equal(partial.id, `${fx.accountId}/${SEGMENT}`);
     assert.equal(partial.properties.addUnfinished, true);
     assert.equal(partial.properties.connectorId, SEGMENT);
     assert.deepEqual(partial.reasons, [error.details]);
 
-    const finished = await plugin.update(urn, partial.id, partial.properties, inputs);
+    const finished = await fx.plugin.update(urn, partial.id, partial.properties, inputs);
     assert.equal(finished.name, "Segment");
     assert.equal(finished.addUnfinished, undefined, "finished");
-    const { result } = await plugin.invoke("embedded:index:listAddedConnectors", {});
+    const { result } = await fx.plugin.invoke("embedded:index:listAddedConnectors", {});
     assert.deepEqual((result?.connectors as Props[]).map((c) => c.connectorId).sort(), [S3, SEGMENT].sort());
   });
 
   it("a secret input stays secret in the partial failure's properties (they go to the state)", async () => {
-    const { error } = await unfinishedCreate({ connectorId: SEGMENT, accountId: secret(accountId) });
+    const { error } = await unfinishedCreate({ connectorId: SEGMENT, accountId: secret(fx.accountId) });
     const partial = initFailure(error);
     assert.ok(partial);
     assert.equal(secretDepth(partial.properties.accountId), 1, `accountId in the state: ${JSON.stringify(partial.properties.accountId)}`);

@@ -7,7 +7,7 @@ import { CATALOGUE } from "../../service/seed/catalogue";
 import { NotFoundError, type AddConnectorsResult } from "../../provider/client";
 import { AddCoalescer, type AddingClient } from "../../provider/runtime/add-coalescer";
 import * as impl from "../../provider/resources/added-connector-impl";
-import { callsTo, startFixture, useConfig, type ProviderFixture } from "./fixtures";
+import { callsTo, useProviderFixture } from "./fixtures";
 import { routeKey } from "../../contract/routes";
 
 const ADD = routeKey("addConnectors");
@@ -18,15 +18,7 @@ const UNKNOWN_ID = "0000000000000bad";
 const ids = (n: number, from = 0) => CATALOGUE.slice(from, from + n).map((c) => c.connectorId);
 
 describe("AddedConnector provider: coalesced Add", () => {
-  let fx: ProviderFixture;
-  before(async () => {
-    fx = await startFixture();
-  });
-  after(async () => fx.service.stop());
-  beforeEach(async () => {
-    await fx.service.reset();
-    useConfig(fx);
-  });
+  const fx = useProviderFixture();
 
   it("sends 30 concurrent creates as one Add, each with its own outputs", async () => {
     const wanted = ids(30);

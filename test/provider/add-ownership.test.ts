@@ -11,7 +11,7 @@ import { EmbeddedClient, ForbiddenError, RateLimitError, ResponseFormatError } f
 import { AddCoalescer } from "../../provider/runtime/add-coalescer";
 import * as impl from "../../provider/resources/added-connector-impl";
 import { runtime, useOwner } from "../../provider/runtime/runtime";
-import { callsTo, rejection, startFixture, useConfig, type ProviderFixture } from "./fixtures";
+import { callsTo, rejection, useConfig, useProviderFixture } from "./fixtures";
 import { routeKey } from "../../contract/routes";
 
 const ADD = routeKey("addConnectors");
@@ -19,16 +19,11 @@ const LIST_ADDED = routeKey("listAddedConnectors");
 const ids = (n: number, from = 40) => CATALOGUE.slice(from, from + n).map((c) => c.connectorId);
 
 describe("AddedConnector provider: whose connector is it", () => {
-  let fx: ProviderFixture;
+  const fx = useProviderFixture();
   let client: EmbeddedClient;
   let journalDir: string;
 
-  before(async () => {
-    fx = await startFixture();
-  });
-  after(async () => fx.service.stop());
   beforeEach(async () => {
-    await fx.service.reset();
     await fx.service.setFaults({ rules: [] });
     // Few, quick retries: the faults below outlast them on purpose.
     client = EmbeddedClient.create({

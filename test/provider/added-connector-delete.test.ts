@@ -3,22 +3,16 @@
 import assert from "node:assert/strict";
 import { errorFromResponse, type EmbeddedClient } from "../../provider/client";
 import * as impl from "../../provider/resources/added-connector-impl";
-import { CONNECTORS, callsTo, rejection, startFixture, useConfig, type ProviderFixture } from "./fixtures";
+import { CONNECTORS, callsTo, rejection, useConfig, useProviderFixture } from "./fixtures";
 import { routeKey, routeLabel } from "../../contract/routes";
 
 const REMOVE = routeKey("removeConnector");
 
 describe("AddedConnector provider: delete", () => {
-  let fx: ProviderFixture;
+  const fx = useProviderFixture();
   let id: string;
   let outs: Record<string, unknown>;
-  before(async () => {
-    fx = await startFixture();
-  });
-  after(async () => fx.service.stop());
   beforeEach(async () => {
-    await fx.service.reset();
-    useConfig(fx);
     ({ id, outs } = await impl.create({ connectorId: CONNECTORS.segment, accountId: fx.accountId }));
     await fx.client.addConnectors(fx.accountId, [CONNECTORS.tiktokEvents]);
   });

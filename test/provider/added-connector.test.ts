@@ -3,22 +3,14 @@ import assert from "node:assert/strict";
 import { addedConnectorProvider } from "../../provider/dynamic/added-connector";
 import * as impl from "../../provider/resources/added-connector-impl";
 import { UNKNOWN } from "../../provider/definitions/checks";
-import { callsTo, CONNECTORS, mutatingCalls, rejection, startFixture, useConfig, type ProviderFixture } from "./fixtures";
+import { callsTo, CONNECTORS, mutatingCalls, rejection, useConfig, useProviderFixture } from "./fixtures";
 import { routeKey } from "../../contract/routes";
 
 const PROVIDER = "serialized-provider-text";
 const ADD = routeKey("addConnectors");
 
 describe("AddedConnector provider", () => {
-  let fx: ProviderFixture;
-  before(async () => {
-    fx = await startFixture();
-  });
-  after(async () => fx.service.stop());
-  beforeEach(async () => {
-    await fx.service.reset();
-    useConfig(fx);
-  });
+  const fx = useProviderFixture();
 
   describe("check", () => {
     it("reports one failure per bad property and calls nothing", async () => {

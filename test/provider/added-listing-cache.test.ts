@@ -7,7 +7,7 @@ import type { AddedConnectorView } from "../../provider/client";
 import { AddedConnectorsCache, type ListingClient } from "../../provider/runtime/added-connectors-cache";
 import * as added from "../../provider/resources/added-connector-impl";
 import * as configuration from "../../provider/resources/connector-configuration-impl";
-import { callsTo, CONNECTORS, rejection, SEGMENT_CONFIG, startFixture, useConfig, type ProviderFixture } from "./fixtures";
+import { callsTo, CONNECTORS, rejection, SEGMENT_CONFIG, useProviderFixture } from "./fixtures";
 import { routeKey } from "../../contract/routes";
 
 const LIST_ADDED = routeKey("listAddedConnectors");
@@ -17,15 +17,9 @@ const GET_CONFIGURATION = routeKey("getConfiguration");
 const ids = (n: number) => CATALOGUE.slice(0, n).map((c) => c.connectorId);
 
 describe("AddedConnector provider: one listing per sub-account", () => {
-  let fx: ProviderFixture;
+  const fx = useProviderFixture();
   let outs: Record<string, Record<string, unknown>>;
-  before(async () => {
-    fx = await startFixture();
-  });
-  after(async () => fx.service.stop());
   beforeEach(async () => {
-    await fx.service.reset();
-    useConfig(fx);
     outs = {};
     const created = await Promise.all(ids(30).map((connectorId) => added.create({ connectorId, accountId: fx.accountId })));
     for (const result of created) outs[result.id] = result.outs;

@@ -6,7 +6,7 @@ import * as addedConnector from "../../provider/resources/added-connector-impl";
 import * as connectorConfiguration from "../../provider/resources/connector-configuration-impl";
 import { SECRET_INPUTS, typeFailures } from "../../provider/definitions/checks";
 import { typeName } from "../../provider/definitions/property";
-import { CONNECTORS, SEGMENT_CONFIG, startFixture, useConfig, type ProviderFixture } from "./fixtures";
+import { CONNECTORS, SEGMENT_CONFIG, useProviderFixture } from "./fixtures";
 
 const IMPLEMENTATIONS = [
   ["AddedConnector", addedConnector, {}],
@@ -14,15 +14,7 @@ const IMPLEMENTATIONS = [
 ] as const;
 
 describe("dynamic provider: check messages", () => {
-  let fx: ProviderFixture;
-  before(async () => {
-    fx = await startFixture();
-  });
-  after(async () => fx.service.stop());
-  beforeEach(async () => {
-    await fx.service.reset();
-    useConfig(fx);
-  });
+  useProviderFixture();
 
   for (const [type, impl, extra] of IMPLEMENTATIONS) {
     it(`${type}: a bad connectorId or accountId the program made secret is named by its kind, never quoted`, async () => {

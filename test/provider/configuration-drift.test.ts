@@ -3,20 +3,12 @@
 // writes, a changed client secret and a state from before the digests each cost one update.
 import assert from "node:assert/strict";
 import * as impl from "../../provider/resources/connector-configuration-impl";
-import { CONNECTORS, SEGMENT_CONFIG, startFixture, useConfig, type ProviderFixture } from "./fixtures";
+import { CONNECTORS, SEGMENT_CONFIG, useConfig, useProviderFixture } from "./fixtures";
 
 type Props = Record<string, unknown>;
 
 describe("ConnectorConfiguration drift by field", () => {
-  let fx: ProviderFixture;
-  before(async () => {
-    fx = await startFixture();
-  });
-  after(async () => fx.service.stop());
-  beforeEach(async () => {
-    await fx.service.reset();
-    useConfig(fx);
-  });
+  const fx = useProviderFixture();
 
   const inputs = (secretConfig: Props = SEGMENT_CONFIG): Props => ({ connectorId: CONNECTORS.segment, accountId: fx.accountId, secretConfig, __provider: "p" });
 

@@ -5,21 +5,13 @@ import assert from "node:assert/strict";
 import { ServerError, type EmbeddedClient } from "../../provider/client";
 import * as impl from "../../provider/resources/connector-configuration-impl";
 import { UNKNOWN } from "../../provider/definitions/checks";
-import { callsTo, CONNECTORS, mutatingCalls, SEGMENT_CONFIG, startFixture, useConfig, type ProviderFixture } from "./fixtures";
+import { callsTo, CONNECTORS, mutatingCalls, SEGMENT_CONFIG, useConfig, useProviderFixture } from "./fixtures";
 import { routeKey, routeLabel } from "../../contract/routes";
 
 const GET_CONFIGURATION = routeKey("getConfiguration");
 
 describe("ConnectorConfiguration provider: check", () => {
-  let fx: ProviderFixture;
-  before(async () => {
-    fx = await startFixture();
-  });
-  after(async () => fx.service.stop());
-  beforeEach(async () => {
-    await fx.service.reset();
-    useConfig(fx);
-  });
+  const fx = useProviderFixture();
 
   const news = (secretConfig: unknown, extra: Record<string, unknown> = {}) => ({
     connectorId: CONNECTORS.segment,

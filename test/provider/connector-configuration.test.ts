@@ -11,23 +11,14 @@ import {
   mutatingCalls,
   rejection,
   SEGMENT_CONFIG,
-  startFixture,
   useConfig,
-  type ProviderFixture,
+  useProviderFixture,
 } from "./fixtures";
 
 type Props = Record<string, unknown>;
 
 describe("ConnectorConfiguration provider", () => {
-  let fx: ProviderFixture;
-  before(async () => {
-    fx = await startFixture();
-  });
-  after(async () => fx.service.stop());
-  beforeEach(async () => {
-    await fx.service.reset();
-    useConfig(fx);
-  });
+  const fx = useProviderFixture();
 
   const inputs = (secretConfig: Props = SEGMENT_CONFIG, extra: Props = {}): Props => ({
     connectorId: CONNECTORS.segment,

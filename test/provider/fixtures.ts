@@ -49,6 +49,24 @@ export async function startFixture(): Promise<ProviderFixture> {
   return fixture;
 }
 
+/**
+ * The hooks of a provider suite: one local service for the suite; before each test the service
+ * is reset and the runtime points at it afresh. Call it in a `describe`; the fixture's fields
+ * are set once `before` has run.
+ */
+export function useProviderFixture(): ProviderFixture {
+  const fx = {} as ProviderFixture;
+  before(async () => {
+    Object.assign(fx, await startFixture());
+  });
+  after(async () => fx.service.stop());
+  beforeEach(async () => {
+    await fx.service.reset();
+    useConfig(fx);
+  });
+  return fx;
+}
+
 /** Points the provider runtime at the fixture's config, with overrides (undefined = unset). */
 export function useConfig(
   fixture: ProviderFixture,

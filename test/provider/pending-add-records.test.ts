@@ -13,22 +13,17 @@ import { EmbeddedClient } from "../../provider/client";
 import { AddJournal, PENDING_ADD_MAX_AGE_MS } from "../../provider/runtime/add-journal";
 import * as impl from "../../provider/resources/added-connector-impl";
 import { runtime, useOwner } from "../../provider/runtime/runtime";
-import { rejection, startFixture, useConfig, type ProviderFixture } from "./fixtures";
+import { rejection, useConfig, useProviderFixture } from "./fixtures";
 
 const ids = (n: number, from = 20) => CATALOGUE.slice(from, from + n).map((c) => c.connectorId);
 const STACK_A = "proj/stack-a";
 
 describe("AddedConnector provider: pending-Add records of a killed run", () => {
-  let fx: ProviderFixture;
+  const fx = useProviderFixture();
   let client: EmbeddedClient;
   let journalDir: string;
 
-  before(async () => {
-    fx = await startFixture();
-  });
-  after(async () => fx.service.stop());
   beforeEach(async () => {
-    await fx.service.reset();
     client = fx.client;
     useConfig(fx, {}, client);
     journalDir = mkdtempSync(path.join(tmpdir(), "pending-adds-"));
