@@ -75,7 +75,7 @@ describe("e2e: the Linux release archive's plugin runs with no node on PATH (Pul
         const engine = await ensureEngine();
         tmp = await fs.mkdtemp(path.join(os.tmpdir(), "embedded-sea-"));
         const releaseDir = path.join(tmp, "release");
-        await execFileAsync(process.execPath, [path.join(repoRoot, "scripts", "release.js"), "--out", releaseDir, "--plugin-only", "--platforms", platform], { cwd: repoRoot });
+        await execFileAsync(process.execPath, [path.join(repoRoot, "scripts", "release.js"), "--out", releaseDir, "--plugin-only", "--platforms", `${platform},darwin-arm64`], { cwd: repoRoot });
         seaDir = path.join(tmp, "plugin");
         launcherDir = path.join(tmp, "launcher");
         await fs.mkdir(seaDir);

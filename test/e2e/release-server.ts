@@ -43,11 +43,14 @@ export interface ReleaseServer {
 
 /**
  * Runs `npm run release`'s script into dir: the plugin archive of this machine only (the engine
- * asks for no other; building the arm64 executable too would cost a Node.js download). Returns the file names.
+ * asks for no other; building the arm64 executable too would cost a Node.js download), or with
+ * launcherOnly every platform's launcher archive. Returns the file names.
  */
-export async function writeRelease(dir: string): Promise<string[]> {
+export async function writeRelease(dir: string, options: { launcherOnly?: boolean } = {}): Promise<string[]> {
     const platform = `${os.platform()}-${os.arch() === "x64" ? "amd64" : os.arch()}`;
-    const args = ["--out", dir, "--plugin-only", "--platforms", platform];
+    const args = options.launcherOnly
+        ? ["--out", dir, "--plugin-only", "--launcher-only"]
+        : ["--out", dir, "--plugin-only", "--platforms", platform];
     await execFileAsync(process.execPath, [path.join(repoRoot, "scripts", "release.js"), ...args], { cwd: repoRoot });
     return fs.readdir(dir);
 }
