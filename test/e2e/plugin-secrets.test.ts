@@ -11,25 +11,10 @@
 // appear nowhere else in the state or the output ("ap-southeast-2", "parquet", "purchase",
 // "conversions"); their absence is the evidence.
 import { strict as assert } from "node:assert";
-import { randomBytes, randomInt } from "node:crypto";
 import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, resourceName } from "./harness";
+import { canary, dateCanary, numberCanary, replayCanariesOnFailure } from "./canaries";
 import { apiKeyFields, FACEBOOK, fieldValue, S3, SEGMENT, startService, storageFields, type E2EService } from "./fixtures";
 import { customer, pluginStack, PROVIDER_TYPE, type Customer } from "./plugin-fixtures";
-
-function canary(label: string): string {
-    return `canary-${label}-${randomBytes(6).toString("hex")}`;
-}
-
-/** A Number as the string "NNNN.NNNNNN" (1000..4999.x: within every Number field's range), which is also how the service stores it. */
-function numberCanary(): string {
-    return `${1000 + randomInt(4000)}.${String(randomInt(100_000)).padStart(5, "0")}${1 + randomInt(9)}`;
-}
-
-/** A Date in the ISO 8601 form with microseconds: unlikely anywhere else. */
-function dateCanary(): string {
-    const two = (n: number) => String(n).padStart(2, "0");
-    return `2031-${two(1 + randomInt(12))}-${two(1 + randomInt(28))}T${two(randomInt(24))}:${two(randomInt(60))}:${two(randomInt(60))}.${String(randomInt(1_000_000)).padStart(6, "0")}Z`;
-}
 
 interface StateResource {
     urn: string;
@@ -40,6 +25,7 @@ interface StateResource {
 
 describe("e2e: plugin secrets (stack export, backend files, engine output, service logs)", function () {
     this.timeout(ENGINE_TIMEOUT_MS);
+    replayCanariesOnFailure();
     const defaultSecret = canary("default-client");
     const elsewhereSecret = canary("elsewhere-client");
     const values = {
@@ -51,12 +37,12 @@ describe("e2e: plugin secrets (stack export, backend files, engine output, servi
         bucket: canary("bucket-text"),
         adAccount: canary("ad-account-text"),
         // Number, Date
-        batchSize: numberCanary(),
-        maxFileSize: numberCanary(),
-        dailyLimit: numberCanary(),
-        backfillFrom: dateCanary(),
-        startDate: dateCanary(),
-        tokenIssuedOn: dateCanary(),
+        batchSize: numberCanary("batch-size"),
+        maxFileSize: numberCanary("max-file-size"),
+        dailyLimit: numberCanary("daily-limit"),
+        backfillFrom: dateCanary("backfill-from"),
+        startDate: dateCanary("start-date"),
+        tokenIssuedOn: dateCanary("token-issued-on"),
         // Select, Multi-Select (list and comma-separated)
         region: "ap-southeast-2",
         fileFormats: ["parquet", "avro"],

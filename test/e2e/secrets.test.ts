@@ -9,34 +9,20 @@
 // state or the output ("ap-southeast-2", "parquet", "purchase": in no connector's name,
 // description or URL, nor in the stack's plain config); their absence is the evidence.
 import { strict as assert } from "node:assert";
-import { randomBytes, randomInt } from "node:crypto";
 import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, ensureEngine } from "./harness";
+import { canary, dateCanary, numberCanary, replayCanariesOnFailure } from "./canaries";
 import { apiKeyFields, fieldValue, S3, SEGMENT, startService, storageFields, type E2EService } from "./fixtures";
-
-function canary(label: string): string {
-    return `canary-${label}-${randomBytes(6).toString("hex")}`;
-}
-
-/** A Number (batchSize: 1..10000) as the string "NNNN.NNNNNN", which is also how the service stores it. */
-function numberCanary(): string {
-    return `${1000 + randomInt(9000)}.${String(randomInt(100_000)).padStart(5, "0")}${1 + randomInt(9)}`;
-}
-
-/** A Date in the ISO 8601 form with microseconds: unlikely anywhere else. */
-function dateCanary(): string {
-    const two = (n: number) => String(n).padStart(2, "0");
-    return `2031-${two(1 + randomInt(12))}-${two(1 + randomInt(28))}T${two(randomInt(24))}:${two(randomInt(60))}:${two(randomInt(60))}.${String(randomInt(1_000_000)).padStart(6, "0")}Z`;
-}
 
 describe("e2e: secrets (stack export, backend files, engine output, service log)", function () {
     this.timeout(ENGINE_TIMEOUT_MS);
+    replayCanariesOnFailure();
     const clientSecret = canary("client");
     const fromSecretConfig = canary("secret-config");
     const fromSecretConfig2 = canary("secret-config-2");
     const passedPlain = canary("plain");
     const textPlain = canary("text");
-    const number = numberCanary();
-    const date = dateCanary();
+    const number = numberCanary("number");
+    const date = dateCanary("date");
     const select = "ap-southeast-2";
     const multiList = ["parquet", "avro"];
     const multiString = "purchase, page";
