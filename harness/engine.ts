@@ -14,6 +14,9 @@ export const execFileAsync = promisify(execFile);
 /** The repository root (found by walking up from this file, which compiles to dist/harness/engine.js). */
 export const repoRoot = findRepoRoot(__dirname);
 
+/** The newest CLI the Go module proxy here serves and builds (tools/pulumi-v3.274.1): compat cell (b), the SDK examples' second run. */
+export const NEWEST_CLI = "v3.274.1";
+
 /** Long enough for the slowest engine run on a 2-core CI machine. */
 export const ENGINE_TIMEOUT_MS = 180_000;
 
@@ -49,20 +52,25 @@ export interface Engine {
     backendDir: string;
 }
 
-let enginePromise: Promise<Engine> | undefined;
+/** The engines of this process, by CLI version ("" for the suite's). */
+const enginePromises = new Map<string, Promise<Engine>>();
 
 /**
- * Builds or reuses the engine (once per process: a mocha run, a benchmark) and
+ * Builds or reuses the engine (once per process and CLI version: a mocha run, a benchmark) and
  * prepares the hermetic environment: a temporary PULUMI_HOME, a file:// backend
  * in a temporary directory, a passphrase, no update check, no plugin acquisition, and the
- * engine's bin directory first on PATH.
+ * engine's bin directory first on PATH. `cliVersion` ("vX.Y.Z", a CLI that
+ * scripts/ensure-pulumi.sh can build): that CLI, with the same language hosts, in an
+ * environment of its own; without it, the suite's (the version of node_modules' @pulumi/pulumi).
  */
-export function ensureEngine(): Promise<Engine> {
-    enginePromise ??= prepareEngine();
-    return enginePromise;
+export function ensureEngine(cliVersion?: string): Promise<Engine> {
+    const key = cliVersion ?? "";
+    let engine = enginePromises.get(key);
+    if (!engine) enginePromises.set(key, (engine = prepareEngine(cliVersion)));
+    return engine;
 }
 
-async function prepareEngine(): Promise<Engine> {
+async function prepareEngine(cliVersion: string | undefined): Promise<Engine> {
     // The programs (all inside the repository) import the package by its name, as a user's
     // program does; `npm ci` links it (scripts/link-self.js, the prepare script) and the
     // provider must have been built.
@@ -74,7 +82,7 @@ async function prepareEngine(): Promise<Engine> {
                 "into node_modules via scripts/link-self.js) and `npm run build`",
         );
     }
-    const binDir = await runEnsureScript();
+    const binDir = await runEnsureScript(cliVersion);
     const tmpDir = await fs.mkdtemp(path.join(os.tmpdir(), "embedded-e2e-"));
     const home = path.join(tmpDir, "home");
     const backend = path.join(tmpDir, "backend");
@@ -121,10 +129,10 @@ if (typeof after === "function") {
  * Runs scripts/ensure-pulumi.sh (a cold build takes minutes, a warm one returns
  * at once), its progress on our stderr; returns the bin directory it prints last.
  */
-function runEnsureScript(): Promise<string> {
+function runEnsureScript(cliVersion: string | undefined): Promise<string> {
     const script = path.join(repoRoot, "scripts", "ensure-pulumi.sh");
     return new Promise((resolve, reject) => {
-        const child = spawn("bash", [script], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
+        const child = spawn("bash", [script, ...(cliVersion ? [cliVersion] : [])], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
         let stdout = "";
         child.stdout.on("data", (chunk: Buffer) => {
             stdout += chunk.toString();
@@ -144,14 +152,14 @@ function runEnsureScript(): Promise<string> {
     });
 }
 
-/** Removes the temporary PULUMI_HOME and backend (call once, after every stack is gone). */
+/** Removes every engine's temporary PULUMI_HOME and backend (call once, after every stack is gone). */
 export async function disposeEngine(): Promise<void> {
-    if (!enginePromise) {
-        return;
-    }
-    const engine = await enginePromise.catch(() => undefined);
-    enginePromise = undefined;
-    if (engine) {
-        await fs.rm(engine.tmpDir, { recursive: true, force: true });
+    const engines = [...enginePromises.values()];
+    enginePromises.clear();
+    for (const promise of engines) {
+        const engine = await promise.catch(() => undefined);
+        if (engine) {
+            await fs.rm(engine.tmpDir, { recursive: true, force: true });
+        }
     }
 }

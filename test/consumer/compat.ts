@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import * as semver from "semver";
-import { repoRoot } from "../../harness/engine";
+import { NEWEST_CLI, repoRoot } from "../../harness/engine";
 import { startService } from "../e2e/fixtures";
 import {
   createConsumerProject,
@@ -25,9 +25,6 @@ import { runConsumerScenario } from "./scenario";
 import { renderCompatibility, type CellResult } from "./compat-report";
 
 const execFileAsync = promisify(execFile);
-
-/** The newest CLI the Go module proxy here serves and builds (tools/pulumi-v3.274.1). */
-export const NEWEST_CLI = "v3.274.1";
 
 interface Cell {
   key: string;

@@ -1,4 +1,5 @@
-// examples/go-sub-account under the real engine (sdk-example-suite.ts): the Go language host
+// examples/go-sub-account under the real engine (sdk-example-suite.ts), under the suite's CLI
+// and NEWEST_CLI (the same program build): the Go language host
 // (pulumi-language-go, built by scripts/ensure-pulumi.sh) builds the program with the Go
 // toolchain on PATH, against github.com/pulumi/pulumi/sdk/v3 v3.274.1 and the generated SDK
 // sdk/go (the example's go.mod replaces it with ../../sdk/go; the copy's replace is pointed at
@@ -17,7 +18,15 @@ describeSdkExample({
     language: "Go",
     example: "go-sub-account",
     programFile: "main.go",
-    accessKeyLiteral: "AKIAGOEXAMPLE",
+    // Go literals: a JSON string is a Go string literal; a Number canary is a pulumi.Float64.
+    canaryEdits: (c) => [
+        ['pulumi.String("AKIAGOEXAMPLE")', `pulumi.String(${JSON.stringify(c.text)})`],
+        ['pulumi.String("eu-west-1")', `pulumi.String(${JSON.stringify(c.select)})`],
+        ['pulumi.ToStringArray([]string{"csv", "parquet"})', `pulumi.ToStringArray([]string{${c.multiSelect.map((v) => JSON.stringify(v)).join(", ")}})`],
+        ["pulumi.Int(512),", `pulumi.Float64(${c.number}), "startDate": pulumi.String(${JSON.stringify(c.date)}),`],
+        ['pulumi.ToStringArray([]string{"track", "identify"})', `pulumi.ToStringArray([]string{${c.partnerMultiSelect.map((v) => JSON.stringify(v)).join(", ")}})`],
+        ["pulumi.Int(500)", `pulumi.Float64(${c.partnerNumber})`],
+    ],
     installStep: /^replace pulumi-embedded-connectors\/sdk\/go => /m,
     async prepare() {
         // The go.sum files are committed: they verify the downloads (no checksum database here).

@@ -25,7 +25,7 @@ import {
 } from "@pulumi/pulumi/automation";
 import { ensureEngine, execFileAsync, repoRoot } from "../../harness/engine";
 
-export { disposeEngine, ENGINE_TIMEOUT_MS, ensureEngine, repoRoot, type Engine } from "../../harness/engine";
+export { disposeEngine, ENGINE_TIMEOUT_MS, ensureEngine, NEWEST_CLI, repoRoot, type Engine } from "../../harness/engine";
 
 /** Where the program sources live (not compiled by the root tsconfig). */
 export const programsDir = path.join(repoRoot, "test", "e2e", "programs");
@@ -56,6 +56,8 @@ export interface StackOptions {
     secretConfig?: Record<string, ProgramConfigValue>;
     /** Extra environment variables of every engine run of this stack. */
     env?: Record<string, string>;
+    /** The CLI version ("vX.Y.Z") whose engine runs this stack (ensureEngine); the suite's when absent. */
+    cliVersion?: string;
 }
 
 function configValue(value: ProgramConfigValue): string {
@@ -85,7 +87,7 @@ export class E2EStack {
     ) {}
 
     static async create(options: StackOptions): Promise<E2EStack> {
-        const engine = await ensureEngine();
+        const engine = await ensureEngine(options.cliVersion);
         const stackName = `${options.name}-${randomBytes(4).toString("hex")}`;
         const workDir = path.join(workRoot, stackName);
         await fs.mkdir(workRoot, { recursive: true });
@@ -185,7 +187,7 @@ export class E2EStack {
 
     /** Runs the engine's CLI on this stack (for what the Automation API does not offer as is). */
     async cli(args: string[]): Promise<{ stdout: string; stderr: string }> {
-        const engine = await ensureEngine();
+        const engine = await ensureEngine(this.options.cliVersion);
         const result = await execFileAsync(engine.command.command, [...args, "--stack", this.name, "--non-interactive"], {
             cwd: this.workDir,
             env: { ...process.env, ...engine.env },
@@ -206,7 +208,7 @@ export class E2EStack {
 
     /** Every file the file:// backend holds for this stack (state, backups, history), as text. */
     async backendText(): Promise<string> {
-        const engine = await ensureEngine();
+        const engine = await ensureEngine(this.options.cliVersion);
         const texts: string[] = [];
         const walk = async (dir: string): Promise<void> => {
             for (const entry of await fs.readdir(dir, { withFileTypes: true })) {

@@ -1,21 +1,39 @@
-// examples/python-sub-account under the real engine (sdk-example-suite.ts): the Python language
-// host (pulumi-language-python, built by scripts/ensure-pulumi.sh) runs the program in the
-// virtualenv of scripts/ensure-python.sh (PyPI's pulumi at the CLI's version, and the generated
-// SDK sdk/python pip-installed), its bin first on PATH as the README says.
+// examples/python-sub-account under the real engine (sdk-example-suite.ts), under the suite's CLI
+// and NEWEST_CLI: the Python language host (pulumi-language-python, built by
+// scripts/ensure-pulumi.sh) runs the program in the virtualenv of scripts/ensure-python.sh
+// (PyPI's pulumi at the CLI's version, or the nearest PyPI serves, and the generated SDK
+// sdk/python pip-installed), its bin first on PATH as the README says.
 import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { repoRoot } from "./harness";
+import { NEWEST_CLI, repoRoot } from "./harness";
 import { describeSdkExample } from "./sdk-example-suite";
+
+/**
+ * PyPI's `pulumi` for the run under NEWEST_CLI (v3.274.1): PyPI serves no 3.274.1, and 3.272.0 is
+ * its newest release (`pip download pulumi==3.274.1` lists what it serves). The suite's CLI gets
+ * its own version (ensure-python.sh's default).
+ */
+const PYPI_PULUMI_FOR_NEWEST_CLI = "3.272.0";
 
 describeSdkExample({
     language: "Python",
     example: "python-sub-account",
     programFile: "__main__.py",
-    accessKeyLiteral: "AKIAPYTHONEXAMPLE",
+    // Python literals: a JSON string or list of strings is one; a Number canary is a float literal.
+    canaryEdits: (c) => [
+        ['"accessKeyId": "AKIAPYTHONEXAMPLE"', `"accessKeyId": ${JSON.stringify(c.text)}`],
+        ['"region": "eu-west-1"', `"region": ${JSON.stringify(c.select)}`],
+        ['"fileFormats": ["csv", "parquet"]', `"fileFormats": ${JSON.stringify(c.multiSelect)}`],
+        ['"maxFileSizeMb": 512,', `"maxFileSizeMb": ${c.number},\n        "startDate": ${JSON.stringify(c.date)},`],
+        ['"eventTypes": ["track", "identify"]', `"eventTypes": ${JSON.stringify(c.partnerMultiSelect)}`],
+        ['"batchSize": 500', `"batchSize": ${c.partnerNumber}`],
+    ],
     installStep: /pip install -r requirements\.txt/,
-    async prepare(engineEnv) {
-        const { stdout } = await promisify(execFile)("bash", [path.join(repoRoot, "scripts", "ensure-python.sh")], { cwd: repoRoot });
+    async prepare(engineEnv, cliVersion) {
+        const pypiVersion = cliVersion === NEWEST_CLI ? PYPI_PULUMI_FOR_NEWEST_CLI : undefined;
+        const script = path.join(repoRoot, "scripts", "ensure-python.sh");
+        const { stdout } = await promisify(execFile)("bash", [script, ...(pypiVersion ? [pypiVersion] : [])], { cwd: repoRoot });
         const venv = stdout.trim().split("\n").pop() ?? "";
         return { PATH: `${path.join(venv, "bin")}${path.delimiter}${engineEnv.PATH}`, VIRTUAL_ENV: venv };
     },

@@ -1,42 +1,55 @@
 // The life of examples/<language>-sub-account under the real engine, for the programs written
 // with a generated SDK (Python, Go): the program of examples/yaml-sub-account in that language,
-// with the plugin `embedded` installed into the hermetic PULUMI_HOME as a user does. One stack:
-// up (the service holds exactly the program's connectors and configurations, the explicit
-// provider's in the second customer's sub-account), the drift check clean, an out-of-band
-// Configure caught and repaired, the delete guard's refusal printed once per connector, destroy.
-// Canaries (the first customer's client secret, every Password value from `pulumi config set
-// --secret`, a Text value written in the program) never appear in `pulumi stack export`, the
-// backend's files, anything the engine printed or the service's log.
+// with the plugin `embedded` installed into the hermetic PULUMI_HOME as a user does. One stack
+// per CLI (the suite's, and NEWEST_CLI with the same language hosts): up (the service holds
+// exactly the program's connectors and configurations, the explicit provider's in the second
+// customer's sub-account), the drift check clean, an out-of-band Configure caught and repaired,
+// the delete guard's refusal printed once per connector, destroy.
+// Canaries (canaries.ts) never appear in `pulumi stack export`, the backend's files, anything the
+// engine printed or the service's log: the client secrets, every Password (from `pulumi config
+// set --secret`), and a value of every other field type, which the test writes into its copy of
+// the program in place of the program's own (canaryEdits): Text, Select, Multi-Select, Number
+// (as a number literal) and Date, through the default provider and the explicit one.
 import { strict as assert } from "node:assert";
-import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, repoRoot, resourceName, type StateResource } from "./harness";
-import { connectorId, FACEBOOK, fieldValue, OutOfBandClient, S3, startService, type E2EService } from "./fixtures";
+import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, NEWEST_CLI, repoRoot, resourceName, type StateResource } from "./harness";
+import { canary, dateCanary, numberCanary, OPTION_CANARIES, replayCanariesOnFailure } from "./canaries";
+import { FACEBOOK, fieldValue, OutOfBandClient, S3, SEGMENT, startService, type E2EService } from "./fixtures";
 import { diagnostics, engineFailure, occurrences, STACK_FRAME } from "./plugin-fixtures";
 import type { SeededCustomer } from "../../harness/local-service";
 
-const SEGMENT = connectorId("Segment");
+/**
+ * The values of the field types a program writes itself (its Passwords come from secret config).
+ * S3 (default provider): accessKeyId (Text), region (Select), fileFormats (Multi-Select),
+ * maxFileSizeMb (Number), and startDate (Date), which the example leaves out: the edit adds it
+ * after maxFileSizeMb. Segment (explicit provider): batchSize (Number), eventTypes (Multi-Select).
+ */
+export interface FieldCanaries {
+    text: string;
+    select: string;
+    multiSelect: string[];
+    number: string;
+    date: string;
+    partnerNumber: string;
+    partnerMultiSelect: string[];
+}
 
 export interface SdkExample {
     /** The language, as test titles name it. */
     language: string;
     /** The directory name under examples/. */
     example: string;
-    /** The program file (relative to the example) holding the S3 access key id literal. */
+    /** The program file (relative to the example) holding the values that canaryEdits replace. */
     programFile: string;
-    /** That literal, as written in the program: the test puts the Text canary in its place. */
-    accessKeyLiteral: string;
+    /** Edits of the program's copy: [text as written in the program (exactly once), its replacement]. */
+    canaryEdits(canaries: FieldCanaries): [string, string][];
     /** What the README must say to install the SDK (a pattern). */
     installStep: RegExp;
-    /** Prepares the language's toolchain (once); returns the environment of every engine run. */
-    prepare(engineEnv: Record<string, string>): Promise<Record<string, string>>;
+    /** Prepares the language's toolchain for a CLI (the suite's: undefined); returns the environment of every engine run. */
+    prepare(engineEnv: Record<string, string>, cliVersion: string | undefined): Promise<Record<string, string>>;
     /** Adapts the program's copy (in test/e2e/programs/.work/) to its place, before the first run. */
     adapt?(workDir: string, env: Record<string, string>): Promise<void>;
-}
-
-function canary(label: string): string {
-    return `canary-${label}-${randomBytes(6).toString("hex")}`;
 }
 
 /** Every resource of the stack's state, providers included (secrets decrypted). */
@@ -59,18 +72,47 @@ function declaredConfig(pulumiYaml: string): Map<string, boolean> {
     return keys;
 }
 
+/** The example's tests under the suite's CLI, then under NEWEST_CLI. */
 export function describeSdkExample(example: SdkExample): void {
-    const exampleDir = path.join(repoRoot, "examples", example.example);
+    for (const cliVersion of [undefined, NEWEST_CLI]) describeUnderCli(example, cliVersion);
+}
 
-    describe(`e2e: examples/${example.example} (${example.language}, the generated SDK, the plugin embedded)`, function () {
+function describeUnderCli(example: SdkExample, cliVersion: string | undefined): void {
+    const exampleDir = path.join(repoRoot, "examples", example.example);
+    const cli = cliVersion ? `CLI ${cliVersion}` : "the suite's CLI";
+
+    describe(`e2e: examples/${example.example} (${example.language}, the generated SDK, the plugin embedded, ${cli})`, function () {
         this.timeout(ENGINE_TIMEOUT_MS);
-        const clientSecret = canary("client");
-        const s3Password = canary("s3-password");
-        const facebookPassword = canary("facebook-password");
-        const segmentPassword = canary("segment-password");
-        const textValue = canary("text");
+        replayCanariesOnFailure();
+        const label = (what: string) => `${example.example}-${cliVersion ?? "suite"}-${what}`;
+        const clientSecret = canary(label("client"));
+        const s3Password = canary(label("s3-password"));
+        const facebookPassword = canary(label("facebook-password"));
+        const segmentPassword = canary(label("segment-password"));
         const partnerClientSecret = "other-secret"; // the second seeded customer's: fixed by the service
-        const canaries = [clientSecret, s3Password, facebookPassword, segmentPassword, textValue, partnerClientSecret];
+        const fields: FieldCanaries = {
+            text: canary(label("text")),
+            select: OPTION_CANARIES.region,
+            multiSelect: [OPTION_CANARIES.fileFormats, "avro"],
+            number: numberCanary(label("max-file-size")),
+            date: dateCanary(label("start-date")),
+            partnerNumber: numberCanary(label("batch-size")),
+            partnerMultiSelect: [OPTION_CANARIES.eventTypes, "identify"],
+        };
+        const canaries: [string, string][] = [
+            ["the default provider's client secret", clientSecret],
+            ["the explicit provider's client secret", partnerClientSecret],
+            ["S3 secretAccessKey (Password)", s3Password],
+            ["Facebook clientSecret (Password)", facebookPassword],
+            ["Segment apiKey (Password, explicit provider)", segmentPassword],
+            ["S3 accessKeyId (Text)", fields.text],
+            ["S3 region (Select)", fields.select],
+            ["S3 fileFormats (Multi-Select)", OPTION_CANARIES.fileFormats],
+            ["S3 maxFileSizeMb (Number)", fields.number],
+            ["S3 startDate (Date)", fields.date],
+            ["Segment batchSize (Number, explicit provider)", fields.partnerNumber],
+            ["Segment eventTypes (Multi-Select, explicit provider)", OPTION_CANARIES.eventTypes],
+        ];
         let svc: E2EService;
         let partner: SeededCustomer;
         let partnerOutOfBand: OutOfBandClient;
@@ -80,8 +122,8 @@ export function describeSdkExample(example: SdkExample): void {
 
         before(async function () {
             this.timeout(30 * 60_000);
-            const engine = await ensureEngine();
-            const env = await example.prepare(engine.env);
+            const engine = await ensureEngine(cliVersion);
+            const env = await example.prepare(engine.env, cliVersion);
             svc = await startService({ firstCustomer: { clientSecret } });
             partner = svc.service.customers[1];
             assert.equal(partner.clientSecret, partnerClientSecret, "the second customer's seeded secret");
@@ -102,12 +144,16 @@ export function describeSdkExample(example: SdkExample): void {
                 config,
                 secretConfig,
                 env,
+                cliVersion,
             });
-            // The Text canary is a plain value written in the program, as the program's values are.
+            // The other canaries are values written in the program, as the program's own values are.
             const file = path.join(stack.workDir, example.programFile);
-            const program = await fs.readFile(file, "utf8");
-            assert.equal(occurrences(program, example.accessKeyLiteral), 1, `${example.programFile} has ${example.accessKeyLiteral} once`);
-            await fs.writeFile(file, program.replace(example.accessKeyLiteral, textValue));
+            let program = await fs.readFile(file, "utf8");
+            for (const [written, replacement] of example.canaryEdits(fields)) {
+                assert.equal(occurrences(program, written), 1, `${example.programFile} has ${written} once`);
+                program = program.replace(written, replacement);
+            }
+            await fs.writeFile(file, program);
             await example.adapt?.(stack.workDir, env);
         });
 
@@ -117,7 +163,8 @@ export function describeSdkExample(example: SdkExample): void {
             await svc?.service.stop();
         });
 
-        it("the README gives every command and sets every config key the program requires", async () => {
+        // The README does not depend on the CLI: checked once.
+        if (!cliVersion) it("the README gives every command and sets every config key the program requires", async () => {
             const readme = await fs.readFile(path.join(exampleDir, "README.md"), "utf8");
             const declared = declaredConfig(await fs.readFile(path.join(exampleDir, "Pulumi.yaml"), "utf8"));
             assert.match(readme, example.installStep, "the README installs the SDK");
@@ -148,9 +195,19 @@ export function describeSdkExample(example: SdkExample): void {
             assert.deepEqual(added.map((c) => c.connectorId).sort(), [S3, FACEBOOK].sort());
             const s3 = await svc.outOfBand.getConfiguration(svc.accountId, S3);
             assert.equal(fieldValue(s3, "bucket"), "acme-exports");
-            assert.ok(fieldValue(s3, "accessKeyId") === textValue, "the access key id is the program's Text value");
-            assert.equal(fieldValue(s3, "fileFormats"), "csv,parquet");
-            assert.equal(fieldValue(s3, "maxFileSizeMb"), "512");
+            // The service holds the canaries (so they were really used). Compared without
+            // assert.equal, which would print a canary on failure.
+            const segment = await partnerOutOfBand.getConfiguration(partner.subAccountIds[0], SEGMENT);
+            const stored: [string, unknown, string][] = [
+                ["S3 accessKeyId (Text)", fieldValue(s3, "accessKeyId"), fields.text],
+                ["S3 region (Select)", fieldValue(s3, "region"), fields.select],
+                ["S3 fileFormats (Multi-Select)", fieldValue(s3, "fileFormats"), fields.multiSelect.join(",")],
+                ["S3 maxFileSizeMb (Number)", fieldValue(s3, "maxFileSizeMb"), fields.number],
+                ["S3 startDate (Date)", fieldValue(s3, "startDate"), fields.date],
+                ["Segment batchSize (Number)", fieldValue(segment, "batchSize"), fields.partnerNumber],
+                ["Segment eventTypes (Multi-Select)", fieldValue(segment, "eventTypes"), fields.partnerMultiSelect.join(",")],
+            ];
+            for (const [field, got, wanted] of stored) assert.ok(got === wanted, `the service holds the canary of ${field}`);
             const facebook = await svc.outOfBand.getConfiguration(svc.accountId, FACEBOOK);
             assert.equal(fieldValue(facebook, "permissions"), "read,audiences");
             for (const other of svc.service.customers[0].subAccountIds.slice(1)) {
@@ -159,7 +216,6 @@ export function describeSdkExample(example: SdkExample): void {
             // The explicit provider: Segment in the second customer's sub-account, and only there.
             const partnerAdded = await partnerOutOfBand.listAdded(partner.subAccountIds[0]);
             assert.deepEqual(partnerAdded.map((c) => [c.connectorId, c.configured]), [[SEGMENT, true]]);
-            assert.equal(fieldValue(await partnerOutOfBand.getConfiguration(partner.subAccountIds[0], SEGMENT), "eventTypes"), "track,identify");
 
             const resources = await allResources(stack);
             const explicit = resources.find((r) => r.type === "pulumi:providers:embedded" && resourceName(r) === "partner");
@@ -176,10 +232,10 @@ export function describeSdkExample(example: SdkExample): void {
             const backend = await stack.backendText();
             const stackConfig = await stack.stackConfigText();
             assert.match(exported, /s3SourceConfiguration/, "the export holds the configurations");
-            for (const value of canaries) {
-                assertNoSecret(exported, value, "pulumi stack export");
-                assertNoSecret(backend, value, "the backend's files");
-                assertNoSecret(stackConfig, value, "Pulumi.<stack>.yaml");
+            for (const [what, value] of canaries) {
+                assertNoSecret(exported, value, `pulumi stack export (${what})`);
+                assertNoSecret(backend, value, `the backend's files (${what})`);
+                assertNoSecret(stackConfig, value, `Pulumi.<stack>.yaml (${what})`);
             }
             const deployment = JSON.parse(exported) as { deployment: { resources: { urn: string; type: string; inputs?: Record<string, unknown> }[] } };
             const explicit = deployment.deployment.resources.find((r) => r.type === "pulumi:providers:embedded" && r.urn.endsWith("::partner"));
@@ -239,10 +295,10 @@ export function describeSdkExample(example: SdkExample): void {
             const backend = await stack.backendText();
             const log = svc.logs.join("");
             assert.match(log, /\/es\/v2\/connectors/, "the service log was captured");
-            for (const value of canaries) {
-                assertNoSecret(printed, value, "the engine's output");
-                assertNoSecret(backend, value, "the backend's files");
-                assertNoSecret(log, value, "the service's log");
+            for (const [what, value] of canaries) {
+                assertNoSecret(printed, value, `the engine's output (${what})`);
+                assertNoSecret(backend, value, `the backend's files (${what})`);
+                assertNoSecret(log, value, `the service's log (${what})`);
             }
         });
     });

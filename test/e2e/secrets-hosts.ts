@@ -12,24 +12,9 @@
 // "conversions": in no connector's name, description or URL, nor in the stack's plain config);
 // their absence is the evidence.
 import { strict as assert } from "node:assert";
-import { randomBytes, randomInt } from "node:crypto";
+import { canary, dateCanary, numberCanary } from "./canaries";
 import { E2EStack, type ProgramConfigValue } from "./harness";
 import { apiKeyFields, fieldValue, S3, SEGMENT, serviceSettings, storageFields, type E2EService } from "./fixtures";
-
-export function canary(label: string): string {
-    return `canary-${label}-${randomBytes(6).toString("hex")}`;
-}
-
-/** A Number as the string "NNNN.NNNNNN" (1000..4999.x: within every Number field's range), which is also how the service stores it. */
-export function numberCanary(): string {
-    return `${1000 + randomInt(4000)}.${String(randomInt(100_000)).padStart(5, "0")}${1 + randomInt(9)}`;
-}
-
-/** A Date in the ISO 8601 form with microseconds: unlikely anywhere else. */
-export function dateCanary(): string {
-    const two = (n: number) => String(n).padStart(2, "0");
-    return `2031-${two(1 + randomInt(12))}-${two(1 + randomInt(28))}T${two(randomInt(24))}:${two(randomInt(60))}:${two(randomInt(60))}.${String(randomInt(1_000_000)).padStart(6, "0")}Z`;
-}
 
 /** Compared without assert.equal, which would print a canary on failure. */
 export function assertStored(stored: [string, unknown, string][]): void {
@@ -69,8 +54,8 @@ const dynamicSecrets = {
     fromSecretConfig2: canary("secret-config-2"),
     passedPlain: canary("plain"),
     textPlain: canary("text"),
-    number: numberCanary(),
-    date: dateCanary(),
+    number: numberCanary("number"),
+    date: dateCanary("date"),
     select: "ap-southeast-2",
     multiList: ["parquet", "avro"],
     multiString: "purchase, page",

@@ -6,7 +6,8 @@ import { strict as assert } from "node:assert";
 import { resourceName, type StateResource } from "./harness";
 import { apiKeyFields, FACEBOOK, fieldValue, S3, SEGMENT, startService, storageFields } from "./fixtures";
 import { customer, pluginStack, PROVIDER_TYPE } from "./plugin-fixtures";
-import { assertStored, canary, dateCanary, numberCanary, type SecretsHost } from "./secrets-hosts";
+import { canary, dateCanary, numberCanary } from "./canaries";
+import { assertStored, type SecretsHost } from "./secrets-hosts";
 
 const values = {
     // Passwords
@@ -17,12 +18,12 @@ const values = {
     bucket: canary("bucket-text"),
     adAccount: canary("ad-account-text"),
     // Number, Date
-    batchSize: numberCanary(),
-    maxFileSize: numberCanary(),
-    dailyLimit: numberCanary(),
-    backfillFrom: dateCanary(),
-    startDate: dateCanary(),
-    tokenIssuedOn: dateCanary(),
+    batchSize: numberCanary("batch-size"),
+    maxFileSize: numberCanary("max-file-size"),
+    dailyLimit: numberCanary("daily-limit"),
+    backfillFrom: dateCanary("backfill-from"),
+    startDate: dateCanary("start-date"),
+    tokenIssuedOn: dateCanary("token-issued-on"),
     // Select, Multi-Select (list and comma-separated)
     region: "ap-southeast-2",
     fileFormats: ["parquet", "avro"],

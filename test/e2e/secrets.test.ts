@@ -3,6 +3,7 @@
 // appear in `pulumi stack export`, the backend's files, the stack's config file, anything the
 // engine printed, or any service's log.
 import { strict as assert } from "node:assert";
+import { replayCanariesOnFailure } from "./canaries";
 import { assertNoSecret, ENGINE_TIMEOUT_MS } from "./harness";
 import { e2eSuite } from "./fixtures";
 import { dynamicHost, type SecretsHost, type SecretsStack } from "./secrets-hosts";
@@ -13,6 +14,7 @@ const HOSTS: SecretsHost[] = [dynamicHost, pluginHost];
 for (const host of HOSTS) {
     describe(`e2e: ${host.name}: secrets (stack export, backend files, engine output, service logs)`, function () {
         this.timeout(ENGINE_TIMEOUT_MS);
+        replayCanariesOnFailure();
         let made: SecretsStack;
         const e2e = e2eSuite({
             service: { firstCustomer: { clientSecret: host.clientSecret } },

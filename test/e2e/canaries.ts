@@ -1,0 +1,61 @@
+// Canaries of the secrets tests: values that appear nowhere else, one per field type of a
+// connector's secretConfig, so that finding one in the state, the backend's files, the engine's
+// output or a service's log proves a leak. Drawn from a seed: a failed test prints it (after
+// each test of a describe that calls replayCanariesOnFailure), and CANARY_SEED=<seed> replays
+// the same values; a label gives the same value wherever it is drawn.
+import { createHash } from "node:crypto";
+import { printSeedOnFailure, seedFrom } from "../property/seed";
+
+export const CANARY_SEED = seedFrom("CANARY_SEED");
+
+/** Inside a describe: after a failed test, prints the CANARY_SEED that replays its canaries. */
+export function replayCanariesOnFailure(): void {
+    printSeedOnFailure("CANARY_SEED", CANARY_SEED);
+}
+
+/** 32 bytes drawn from the seed and the label. */
+function draw(label: string): Buffer {
+    return createHash("sha256").update(`${CANARY_SEED}:${label}`).digest();
+}
+
+/** A Text or Password value: "canary-<label>-<12 hex digits>". */
+export function canary(label: string): string {
+    return `canary-${label}-${draw(label).subarray(0, 6).toString("hex")}`;
+}
+
+/**
+ * A Number, as the string "NNNN.NNNNNN" (1000..4999.x: within every Number field's range, and
+ * how the service stores it). It cannot carry a label: its 10 digits around the point are the
+ * evidence (3.6·10^9 values: a chance match elsewhere is negligible). A program may write it as a
+ * number literal: the last digit is never 0, so the number prints back as the same string.
+ */
+export function numberCanary(label: string): string {
+    const bytes = draw(label);
+    const fraction = String(bytes.readUInt32BE(4) % 100_000).padStart(5, "0");
+    return `${1000 + (bytes.readUInt32BE(0) % 4000)}.${fraction}${1 + (bytes.readUInt32BE(8) % 9)}`;
+}
+
+/** A Date in the ISO 8601 form with microseconds, in 2031: unlikely anywhere else. */
+export function dateCanary(label: string): string {
+    const bytes = draw(label);
+    const at = (i: number, n: number) => bytes.readUInt32BE(i * 4) % n;
+    const two = (n: number) => String(n).padStart(2, "0");
+    const micros = String(at(6, 1_000_000)).padStart(6, "0");
+    return `2031-${two(1 + at(0, 12))}-${two(1 + at(1, 28))}T${two(at(2, 24))}:${two(at(3, 60))}:${two(at(4, 60))}.${micros}Z`;
+}
+
+/**
+ * Select and Multi-Select canaries: their values must be among the seeded options
+ * (service/seed/catalogue.ts), so these are options that no connector's name, description or
+ * URL holds, nor any test program's plain config; their absence is the evidence.
+ */
+export const OPTION_CANARIES = {
+    /** Select: the storage connectors' region. */
+    region: "ap-southeast-2",
+    /** Multi-Select: the storage connectors' file formats. */
+    fileFormats: "parquet",
+    /** Multi-Select: the API-key connectors' event types. */
+    eventTypes: "purchase",
+    /** Multi-Select: the OAuth connectors' permissions. */
+    permissions: "conversions",
+} as const;
