@@ -16,15 +16,25 @@ export const GROUPS: { name: string; frame: RegExp }[] = [
   { name: "profiler (runtime trace)", frame: /^runtime\.(\(\*)?trace(?!back)|^runtime\.ReadTrace$|^runtime\/trace\./ },
   // The passphrase secrets manager derives its key once per command (config.NewSymmetricCrypterFromPassphrase).
   { name: "passphrase KDF (pbkdf2)", frame: /pbkdf2\.Key/ },
-  { name: "checkpoint persistence", frame: /backend\.\(\*SnapshotManager\)\.|diy\.\(\*diySnapshotPersister\)\.|diy\.\(\*diyBackend\)\.(saveCheckpoint|saveStack)$/ },
-  { name: "secrets encrypt/decrypt", frame: /\.(EncryptValue|DecryptValue|BatchEncrypt|BatchDecrypt)$|^crypto\/internal\/fips140\/aes|^crypto\/cipher\./ },
+  {
+    name: "checkpoint persistence",
+    frame:
+      /backend\.\(\*SnapshotManager\)\.|diy\.\(\*diySnapshotPersister\)\.|diy\.\(\*diyBackend\)\.(saveCheckpoint|saveStack)$/,
+  },
+  {
+    name: "secrets encrypt/decrypt",
+    frame: /\.(EncryptValue|DecryptValue|BatchEncrypt|BatchDecrypt)$|^crypto\/internal\/fips140\/aes|^crypto\/cipher\./,
+  },
   { name: "RegisterResource handler", frame: /deploy\.\(\*resmon\)\.RegisterResource/ },
   { name: "provider client", frame: /resource\/plugin\.\(\*provider\)\./ },
   { name: "step execution", frame: /resource\/deploy\.\(\*(stepExecutor|stepGenerator|deploymentExecutor)\)\./ },
   { name: "events/display", frame: /\/backend\/display\.|\/engine\.\(\*eventEmitter\)\.|\/engine\.NewEvent/ },
   { name: "gRPC/protobuf", frame: /^google\.golang\.org\/(grpc|protobuf)/ },
   { name: "JSON", frame: /^encoding\/json\./ },
-  { name: "GC/allocation", frame: /^runtime\.(gcBgMarkWorker|mallocgc|gcAssistAlloc|bgsweep|bgscavenge|gcStart|markroot|scanobject)/ },
+  {
+    name: "GC/allocation",
+    frame: /^runtime\.(gcBgMarkWorker|mallocgc|gcAssistAlloc|bgsweep|bgscavenge|gcStart|markroot|scanobject)/,
+  },
 ];
 
 const seconds = (text: string): number => {
@@ -47,7 +57,13 @@ export interface EngineProfile {
 /** pprof of the engine's CPU profile: the raw top (kept in `dir`) and the groups' seconds (from -traces). */
 export async function analyseCpuProfile(binary: string, cpuFile: string, dir: string): Promise<EngineProfile> {
   const pprof = async (...args: string[]) =>
-    (await execFileAsync("go", ["tool", "pprof", ...args, binary, cpuFile], { cwd: dir, env: { ...process.env, GOTOOLCHAIN: "local" }, maxBuffer: 1 << 30 })).stdout;
+    (
+      await execFileAsync("go", ["tool", "pprof", ...args, binary, cpuFile], {
+        cwd: dir,
+        env: { ...process.env, GOTOOLCHAIN: "local" },
+        maxBuffer: 1 << 30,
+      })
+    ).stdout;
   const top = await pprof("-top", "-cum", "-nodecount=40");
   await fs.writeFile(path.join(dir, "pprof-top.txt"), top);
   const header = /Duration: ([\d.]+\w+), Total samples = ([\d.]+\w+)/.exec(top);
@@ -59,7 +75,10 @@ export async function analyseCpuProfile(binary: string, cpuFile: string, dir: st
   let ungrouped = 0;
   // Each sample: its value on the first line, then one frame per line, ended by a line of dashes.
   for (const block of traces.split(/^-+\+-+$/m).slice(1)) {
-    const lines = block.split("\n").map((line) => line.trim().replace(/ \(inline\)$/, "")).filter((line) => line !== "");
+    const lines = block
+      .split("\n")
+      .map((line) => line.trim().replace(/ \(inline\)$/, ""))
+      .filter((line) => line !== "");
     const first = /^(\S+)\s+(.*)$/.exec(lines[0] ?? "");
     if (!first) continue;
     const value = seconds(first[1]);
@@ -74,7 +93,11 @@ export async function analyseCpuProfile(binary: string, cpuFile: string, dir: st
     cpuFile,
     durationSeconds: round(seconds(header[1])),
     totalSampleSeconds: round(seconds(header[2])),
-    groups: GROUPS.map((group, i) => ({ name: group.name, cumSeconds: round(cum[i]), exclusiveSeconds: round(exclusive[i]) })),
+    groups: GROUPS.map((group, i) => ({
+      name: group.name,
+      cumSeconds: round(cum[i]),
+      exclusiveSeconds: round(exclusive[i]),
+    })),
     ungroupedSeconds: round(ungrouped),
   };
 }

@@ -45,11 +45,25 @@ export function fleetSection(records: FleetBenchRecord[] | undefined): string[] 
     "| run | stacks | connectors/stack | how | concurrency | wall s | per stack s | loop / fleet | load |",
     "|---|---:|---:|---|---:|---:|---:|---:|---:|",
   ];
-  const sorted = [...records].sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0) || b.connectorsPerStack - a.connectorsPerStack || a.kind.localeCompare(b.kind) || (b.concurrency ?? 0) - (a.concurrency ?? 0));
+  const sorted = [...records].sort(
+    (a, b) =>
+      (a.run < b.run ? -1 : a.run > b.run ? 1 : 0) ||
+      b.connectorsPerStack - a.connectorsPerStack ||
+      a.kind.localeCompare(b.kind) ||
+      (b.concurrency ?? 0) - (a.concurrency ?? 0),
+  );
   for (const r of sorted) {
-    const loop = records.find((x) => x.run === r.run && x.kind === "sequential-preview" && x.stacks === r.stacks && x.connectorsPerStack === r.connectorsPerStack);
+    const loop = records.find(
+      (x) =>
+        x.run === r.run &&
+        x.kind === "sequential-preview" &&
+        x.stacks === r.stacks &&
+        x.connectorsPerStack === r.connectorsPerStack,
+    );
     const speedup = r.kind === "fleet-drift" && loop ? `${(loop.wallMs / r.wallMs).toFixed(2)}×` : "";
-    lines.push(`| ${r.run} | ${r.stacks} | ${r.connectorsPerStack} | \`${r.command}\` | ${r.concurrency ?? ""} | ${seconds(r.wallMs)} | ${seconds(r.perStackMs)} | ${speedup} | ${r.loadAverage ?? ""} |`);
+    lines.push(
+      `| ${r.run} | ${r.stacks} | ${r.connectorsPerStack} | \`${r.command}\` | ${r.concurrency ?? ""} | ${seconds(r.wallMs)} | ${seconds(r.perStackMs)} | ${speedup} | ${r.loadAverage ?? ""} |`,
+    );
   }
   return [...lines, ""];
 }

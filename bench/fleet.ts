@@ -35,20 +35,25 @@ function option(argv: string[], name: string, fallback: number): number {
 export function benchConnectors(count: number): Record<string, ConnectorSpec> {
   const sources = CATALOGUE.filter((c) => c.supportedType === "Source").slice(0, count);
   if (sources.length < count) throw new Error(`the catalogue has only ${sources.length} sources`);
-  return Object.fromEntries(sources.map((c, i) => {
-    const values: Record<string, string | number | string[]> = {};
-    const secrets: Record<string, { env: string }> = {};
-    for (const f of c.secretConfiguration?.fields ?? []) {
-      if (f.readonly) continue;
-      if (f.type === "Password") secrets[f.id] = { env: "BENCH_SECRET" };
-      else if (!f.required) continue;
-      else if (f.type === "Text") values[f.id] = `bench-${i}`;
-      else if (f.type === "Select") values[f.id] = f.options?.[0] ?? "";
-      else if (f.type === "Multi-Select") values[f.id] = [f.options?.[0] ?? ""];
-      else if (f.type === "Number") values[f.id] = f.min ?? 1;
-    }
-    return [`c${String(i + 1).padStart(2, "0")}`, { name: c.name, supportedType: "Source" as const, values, secrets }];
-  }));
+  return Object.fromEntries(
+    sources.map((c, i) => {
+      const values: Record<string, string | number | string[]> = {};
+      const secrets: Record<string, { env: string }> = {};
+      for (const f of c.secretConfiguration?.fields ?? []) {
+        if (f.readonly) continue;
+        if (f.type === "Password") secrets[f.id] = { env: "BENCH_SECRET" };
+        else if (!f.required) continue;
+        else if (f.type === "Text") values[f.id] = `bench-${i}`;
+        else if (f.type === "Select") values[f.id] = f.options?.[0] ?? "";
+        else if (f.type === "Multi-Select") values[f.id] = [f.options?.[0] ?? ""];
+        else if (f.type === "Number") values[f.id] = f.min ?? 1;
+      }
+      return [
+        `c${String(i + 1).padStart(2, "0")}`,
+        { name: c.name, supportedType: "Source" as const, values, secrets },
+      ];
+    }),
+  );
 }
 
 async function main(): Promise<void> {
@@ -71,10 +76,12 @@ async function main(): Promise<void> {
     BENCH_SECRET: "bench-secret-not-a-real-one",
   };
   const fleet = async (args: string[]) => {
-    const { stdout } = await execFileAsync(process.execPath, [cli, "fleet", ...args, "--dir", work], { env, maxBuffer: 256 * 1024 * 1024 })
-      .catch((e: { code?: number; stdout?: string; stderr?: string }) => {
-        throw new Error(`fleet ${args[0]} exited ${e.code}: ${(e.stderr ?? "").slice(-3000)}`);
-      });
+    const { stdout } = await execFileAsync(process.execPath, [cli, "fleet", ...args, "--dir", work], {
+      env,
+      maxBuffer: 256 * 1024 * 1024,
+    }).catch((e: { code?: number; stdout?: string; stderr?: string }) => {
+      throw new Error(`fleet ${args[0]} exited ${e.code}: ${(e.stderr ?? "").slice(-3000)}`);
+    });
     return stdout;
   };
   /** Writes the stack files of `count` connectors each (0: a stack of nothing but the provider). */
@@ -92,12 +99,31 @@ async function main(): Promise<void> {
     }
     return (await readProject(work)).stacks;
   };
-  const measure = async (kind: FleetBenchRecord["kind"], perStackConnectors: number, fn: () => Promise<void>, how: string, concurrency?: number) => {
+  const measure = async (
+    kind: FleetBenchRecord["kind"],
+    perStackConnectors: number,
+    fn: () => Promise<void>,
+    how: string,
+    concurrency?: number,
+  ) => {
     const started = performance.now();
     await fn();
     const wallMs = Math.round(performance.now() - started);
-    records.push({ run, kind, stacks, connectorsPerStack: perStackConnectors, ...(concurrency ? { concurrency } : {}), loadAverage: Number(os.loadavg()[0].toFixed(2)), wallMs, perStackMs: Math.round(wallMs / stacks), command: how, measuredAt: new Date().toISOString() });
-    process.stderr.write(`bench:fleet ${kind} (${perStackConnectors} connectors/stack${concurrency ? `, concurrency ${concurrency}` : ""}): ${(wallMs / 1000).toFixed(1)} s\n`);
+    records.push({
+      run,
+      kind,
+      stacks,
+      connectorsPerStack: perStackConnectors,
+      ...(concurrency ? { concurrency } : {}),
+      loadAverage: Number(os.loadavg()[0].toFixed(2)),
+      wallMs,
+      perStackMs: Math.round(wallMs / stacks),
+      command: how,
+      measuredAt: new Date().toISOString(),
+    });
+    process.stderr.write(
+      `bench:fleet ${kind} (${perStackConnectors} connectors/stack${concurrency ? `, concurrency ${concurrency}` : ""}): ${(wallMs / 1000).toFixed(1)} s\n`,
+    );
   };
   try {
     await fs.cp(path.join(repoRoot, "examples", "fleet"), work, { recursive: true });
@@ -109,13 +135,34 @@ async function main(): Promise<void> {
       await fleet(["up"]);
       await fleet(["up"]);
       const concurrency = Math.max(2, os.cpus().length * 2);
-      await measure("fleet-drift", count, async () => void (await fleet(["drift", "--concurrency", String(concurrency)])), "pulumi-embedded-connectors fleet drift", concurrency);
-      await measure("fleet-drift", count, async () => void (await fleet(["drift", "--concurrency", "1"])), "pulumi-embedded-connectors fleet drift --concurrency 1", 1);
-      await measure("sequential-preview", count, async () => {
-        for (const s of names) {
-          await execFileAsync(engine.command.command, ["preview", "--refresh", "--expect-no-changes", "--stack", s, "--non-interactive"], { cwd: work, env, maxBuffer: 64 * 1024 * 1024 });
-        }
-      }, "for s in $stacks; do pulumi preview --refresh --expect-no-changes --stack $s --non-interactive; done");
+      await measure(
+        "fleet-drift",
+        count,
+        async () => void (await fleet(["drift", "--concurrency", String(concurrency)])),
+        "pulumi-embedded-connectors fleet drift",
+        concurrency,
+      );
+      await measure(
+        "fleet-drift",
+        count,
+        async () => void (await fleet(["drift", "--concurrency", "1"])),
+        "pulumi-embedded-connectors fleet drift --concurrency 1",
+        1,
+      );
+      await measure(
+        "sequential-preview",
+        count,
+        async () => {
+          for (const s of names) {
+            await execFileAsync(
+              engine.command.command,
+              ["preview", "--refresh", "--expect-no-changes", "--stack", s, "--non-interactive"],
+              { cwd: work, env, maxBuffer: 64 * 1024 * 1024 },
+            );
+          }
+        },
+        "for s in $stacks; do pulumi preview --refresh --expect-no-changes --stack $s --non-interactive; done",
+      );
     }
     await fleet(["destroy"]);
   } finally {
@@ -141,7 +188,8 @@ export async function saveFleetRecords(command: string, records: FleetBenchRecor
   await renderBenchmarks(results, path.join(repoRoot, "BENCHMARKS.md"));
 }
 
-if (require.main === module) main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exitCode = 1;
-});
+if (require.main === module)
+  main().catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  });

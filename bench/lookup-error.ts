@@ -40,7 +40,12 @@ async function main(): Promise<void> {
   const engine = await ensureEngine();
   const service = await startServiceProcess();
   const customer = service.customers[0];
-  const settings = { baseUrl: service.baseUrl, clientId: customer.clientId, clientSecret: customer.clientSecret, accountId: customer.subAccountIds[0] };
+  const settings = {
+    baseUrl: service.baseUrl,
+    clientId: customer.clientId,
+    clientSecret: customer.clientSecret,
+    accountId: customer.subAccountIds[0],
+  };
   const programDir = path.join(repoRoot, "test", "e2e", "programs", "lookups");
   const measurements: Measurement[] = [];
   try {
@@ -77,7 +82,10 @@ async function main(): Promise<void> {
     `${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"}), Node ${process.version}, Pulumi CLI ${engine.command.version?.toString() ?? "unknown"}, ` +
     `load average (1 min) ${loadAtStart.toFixed(1)} at the start`;
   const command = `npm run bench:lookup-error -- --repeat ${repeat}`;
-  await fs.writeFile(path.join(repoRoot, "bench", "lookup-error.json"), `${JSON.stringify({ run, machine, command, measurements }, null, 2)}\n`);
+  await fs.writeFile(
+    path.join(repoRoot, "bench", "lookup-error.json"),
+    `${JSON.stringify({ run, machine, command, measurements }, null, 2)}\n`,
+  );
   const row = (host: string) => {
     const of = (shape: string) => measurements.find((m) => m.host === host && m.shape === shape)!;
     const lookup = of("readme");
@@ -100,7 +108,8 @@ async function main(): Promise<void> {
   await fs.mkdir(path.join(repoRoot, "bench", "sections"), { recursive: true });
   await fs.writeFile(path.join(repoRoot, "bench", "sections", "lookup-error.md"), section);
   const results = await loadResults(path.join(repoRoot, "bench", "results.json"));
-  if (results) await renderBenchmarks(results, path.join(repoRoot, "BENCHMARKS.md"), path.join(repoRoot, "bench", "analysis.md"));
+  if (results)
+    await renderBenchmarks(results, path.join(repoRoot, "BENCHMARKS.md"), path.join(repoRoot, "bench", "analysis.md"));
   process.stdout.write(`${section}\n`);
 }
 

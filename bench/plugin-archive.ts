@@ -66,10 +66,14 @@ async function unpack(releaseDir: string, dir: string): Promise<number> {
 /** The size of a .tar.gz of dir's files, packed as scripts/release.js packs them. */
 async function archivedBytes(dir: string): Promise<number> {
   const names = (await fs.readdir(dir)).sort();
-  const { stdout } = await execFileAsync("tar", ["--mtime=@0", "--owner=0", "--group=0", "--numeric-owner", "-cf", "-", "-C", dir, ...names], {
-    encoding: "buffer",
-    maxBuffer: 512 * 1024 * 1024,
-  });
+  const { stdout } = await execFileAsync(
+    "tar",
+    ["--mtime=@0", "--owner=0", "--group=0", "--numeric-owner", "-cf", "-", "-C", dir, ...names],
+    {
+      encoding: "buffer",
+      maxBuffer: 512 * 1024 * 1024,
+    },
+  );
   return gzipSync(stdout, { level: 9 }).length;
 }
 
@@ -90,13 +94,18 @@ function startOnce(dir: string): Promise<Start> {
     let result: Start | undefined;
     let failure: unknown;
     child.on("error", reject);
-    child.on("exit", () => (result ? resolve(result) : reject(failure ?? new Error(`the plugin in ${dir} ended before its port: ${stdout}`))));
+    child.on("exit", () =>
+      result ? resolve(result) : reject(failure ?? new Error(`the plugin in ${dir} ended before its port: ${stdout}`)),
+    );
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
       if (portSeen || !stdout.includes("\n")) return;
       portSeen = true;
       const portMs = performance.now() - started;
-      const client = new ResourceProviderClient(`127.0.0.1:${stdout.split("\n")[0].trim()}`, grpc.credentials.createInsecure());
+      const client = new ResourceProviderClient(
+        `127.0.0.1:${stdout.split("\n")[0].trim()}`,
+        grpc.credentials.createInsecure(),
+      );
       client.getSchema(new GetSchemaRequest(), (error) => {
         const schemaMs = performance.now() - started;
         client.close();
@@ -120,7 +129,8 @@ async function main(): Promise<void> {
   const repeatAt = process.argv.indexOf("--repeat");
   const repeat = repeatAt > 0 ? Number(process.argv[repeatAt + 1]) : 15;
   if (!Number.isInteger(repeat) || repeat < 1) throw new Error("--repeat takes a whole number from 1");
-  if (platform !== "linux-amd64" && platform !== "linux-arm64") throw new Error(`the Linux archives are measured on Linux, not ${platform}`);
+  if (platform !== "linux-amd64" && platform !== "linux-arm64")
+    throw new Error(`the Linux archives are measured on Linux, not ${platform}`);
   const run = new Date().toISOString();
   const loadAtStart = os.loadavg()[0];
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), "embedded-archive-bench-"));
@@ -129,14 +139,28 @@ async function main(): Promise<void> {
     const script = (name: string) => path.join(repoRoot, "scripts", name);
     const launcherRelease = path.join(tmp, "launcher-release");
     const seaRelease = path.join(tmp, "sea-release");
-    await execFileAsync(process.execPath, [script("release.js"), "--out", launcherRelease, "--plugin-only", "--launcher-only"], { cwd: repoRoot });
+    await execFileAsync(
+      process.execPath,
+      [script("release.js"), "--out", launcherRelease, "--plugin-only", "--launcher-only"],
+      { cwd: repoRoot },
+    );
     const releaseStarted = performance.now();
-    await execFileAsync(process.execPath, [script("release.js"), "--out", seaRelease, "--plugin-only"], { cwd: repoRoot });
+    await execFileAsync(process.execPath, [script("release.js"), "--out", seaRelease, "--plugin-only"], {
+      cwd: repoRoot,
+    });
     const releaseSeconds = (performance.now() - releaseStarted) / 1000;
     const noCacheDir = path.join(tmp, "sea-no-code-cache");
-    await execFileAsync(process.execPath, [script("sea-plugin.js"), "--platform", platform, "--out", noCacheDir, "--no-code-cache"], { cwd: repoRoot });
+    await execFileAsync(
+      process.execPath,
+      [script("sea-plugin.js"), "--platform", platform, "--out", noCacheDir, "--no-code-cache"],
+      { cwd: repoRoot },
+    );
     for (const [name, what, release] of [
-      ["launcher", `today's: the launcher and the bundle, run by the node on PATH (${process.version})`, launcherRelease],
+      [
+        "launcher",
+        `today's: the launcher and the bundle, run by the node on PATH (${process.version})`,
+        launcherRelease,
+      ],
       ["single executable", "Node.js 22 carrying the bundle and its code cache (npm run release)", seaRelease],
     ] as const) {
       const dir = path.join(tmp, name.replace(/ /g, "-"));
@@ -201,7 +225,12 @@ async function main(): Promise<void> {
     await fs.mkdir(path.join(repoRoot, "bench", "sections"), { recursive: true });
     await fs.writeFile(path.join(repoRoot, "bench", "sections", "plugin-archive.md"), section);
     const results = await loadResults(path.join(repoRoot, "bench", "results.json"));
-    if (results) await renderBenchmarks(results, path.join(repoRoot, "BENCHMARKS.md"), path.join(repoRoot, "bench", "analysis.md"));
+    if (results)
+      await renderBenchmarks(
+        results,
+        path.join(repoRoot, "BENCHMARKS.md"),
+        path.join(repoRoot, "bench", "analysis.md"),
+      );
     process.stdout.write(`${section}\n`);
   } finally {
     await fs.rm(tmp, { recursive: true, force: true });

@@ -14,7 +14,6 @@ import { highWaterKiB, PROVIDER_MARKERS } from "./rss";
 export const ROLES = ["engine", "language-host", "program", "provider", "service", "other"] as const;
 export type Role = (typeof ROLES)[number];
 
-
 const ticksPerSecond = (() => {
   try {
     return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
@@ -51,7 +50,10 @@ function readStat(pid: number | "self"): Stat | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, "utf8");
     // The command name (field 2) may hold spaces; fields after its closing parenthesis do not.
-    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ").map(Number);
+    const fields = text
+      .slice(text.lastIndexOf(")") + 2)
+      .split(" ")
+      .map(Number);
     return { ppid: fields[1], ticks: fields[11] + fields[12], childTicks: fields[13] + fields[14], start: fields[19] };
   } catch {
     return undefined; // ended between readdir and read
@@ -60,12 +62,13 @@ function readStat(pid: number | "self"): Stat | undefined {
 
 function readArgv(pid: number): string[] {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter((arg) => arg !== "");
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8")
+      .split("\0")
+      .filter((arg) => arg !== "");
   } catch {
     return [];
   }
 }
-
 
 export interface ProcessCpu {
   pid: number;
@@ -172,7 +175,9 @@ export function watchTreeCpu(intervalMs = 50): TreeCpuWatch {
       const wallSeconds = (performance.now() - startedAt) / 1000;
       const cpu = process.cpuUsage(cpuAtStart);
       const reapedTicks = (readStat("self")?.childTicks ?? 0) - reapedAtStart;
-      const roles = Object.fromEntries(ROLES.map((role) => [role, { cpuSeconds: 0, processes: 0, peakRssMiB: 0 }])) as Record<Role, RoleCpu>;
+      const roles = Object.fromEntries(
+        ROLES.map((role) => [role, { cpuSeconds: 0, processes: 0, peakRssMiB: 0 }]),
+      ) as Record<Role, RoleCpu>;
       const processes: ProcessCpu[] = [...tracked.values()].map((p) => ({
         pid: p.pid,
         role: classify(p.argv),
@@ -189,7 +194,10 @@ export function watchTreeCpu(intervalMs = 50): TreeCpuWatch {
       return {
         wallSeconds: round(wallSeconds, 2),
         roles,
-        attributedCpuSeconds: round(processes.reduce((sum, p) => sum + p.cpuSeconds, 0), 2),
+        attributedCpuSeconds: round(
+          processes.reduce((sum, p) => sum + p.cpuSeconds, 0),
+          2,
+        ),
         reapedCpuSeconds: round(reapedTicks / ticksPerSecond, 2),
         benchCpuSeconds: round((cpu.user + cpu.system) / 1e6, 2),
         pollerCpuSeconds: round(pollerMicros / 1e6, 2),

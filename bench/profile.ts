@@ -51,7 +51,10 @@ function parseArgs(argv: string[]): Args {
   };
   const provider = value("provider") ?? "floor";
   const n = Number(value("n") ?? 20);
-  const extra = (value("ops") ?? "").split(",").map((op) => op.trim()).filter((op) => op !== "");
+  const extra = (value("ops") ?? "")
+    .split(",")
+    .map((op) => op.trim())
+    .filter((op) => op !== "");
   const env: Record<string, string> = {};
   for (const pair of (value("env") ?? "").split(",").filter((p) => p !== "")) {
     const at = pair.indexOf("=");
@@ -89,11 +92,19 @@ function runCommand(command: string, args: string[], cwd: string, env: NodeJS.Pr
 /** The engine's "Resources:" summary as resourceChanges (create, update, delete, same). */
 function parseChanges(output: string): Record<string, number> {
   const kinds: Record<string, string> = {
-    created: "create", "to create": "create", updated: "update", "to update": "update", deleted: "delete", "to delete": "delete", unchanged: "same",
+    created: "create",
+    "to create": "create",
+    updated: "update",
+    "to update": "update",
+    deleted: "delete",
+    "to delete": "delete",
+    unchanged: "same",
   };
   const changes: Record<string, number> = {};
   const summary = output.slice(output.lastIndexOf("Resources:"));
-  for (const match of summary.matchAll(/^\s+(?:[-+~]\s+)?(\d+) (created|updated|deleted|unchanged|to create|to update|to delete)\b/gm)) {
+  for (const match of summary.matchAll(
+    /^\s+(?:[-+~]\s+)?(\d+) (created|updated|deleted|unchanged|to create|to update|to delete)\b/gm,
+  )) {
     changes[kinds[match[2]]] = Number(match[1]);
   }
   return changes;
@@ -113,9 +124,18 @@ interface Checkpoint {
 
 const CheckpointSchema = z.object({
   checkpoint: z.object({
-    latest: z.object({
-      resources: z.array(z.object({ inputs: z.record(z.string(), z.unknown()).optional(), outputs: z.record(z.string(), z.unknown()).optional() })).optional(),
-    }).optional(),
+    latest: z
+      .object({
+        resources: z
+          .array(
+            z.object({
+              inputs: z.record(z.string(), z.unknown()).optional(),
+              outputs: z.record(z.string(), z.unknown()).optional(),
+            }),
+          )
+          .optional(),
+      })
+      .optional(),
   }),
 });
 
@@ -140,7 +160,9 @@ async function measureCheckpoint(engine: Engine, stackName: string): Promise<Che
   let dynamicResources = 0;
   let providerStringBytes = 0;
   for (const resource of resources) {
-    const strings = [resource.inputs?.__provider, resource.outputs?.__provider].filter((v): v is string => typeof v === "string");
+    const strings = [resource.inputs?.__provider, resource.outputs?.__provider].filter(
+      (v): v is string => typeof v === "string",
+    );
     if (strings.length > 0) dynamicResources++;
     providerStringBytes += strings.reduce((sum, s) => sum + Buffer.byteLength(s), 0);
   }
@@ -171,7 +193,11 @@ interface Context {
   env: NodeJS.ProcessEnv;
 }
 
-async function profileOperation(context: Context, operation: Operation, expected: Record<string, number>): Promise<OperationProfile> {
+async function profileOperation(
+  context: Context,
+  operation: Operation,
+  expected: Record<string, number>,
+): Promise<OperationProfile> {
   const { args, engine, bench } = context;
   const dir = path.join(args.out, operation);
   await fs.mkdir(dir, { recursive: true });
@@ -183,10 +209,14 @@ async function profileOperation(context: Context, operation: Operation, expected
   const run = await runCommand(binary, cliArgs, bench.stack.workspace.workDir, context.env);
   const processes = watch.stop();
   await fs.writeFile(path.join(dir, "output.txt"), run.output);
-  if (run.code !== 0) throw new Error(`${operation}: the engine exited with ${run.code}; see ${path.join(dir, "output.txt")}`);
+  if (run.code !== 0)
+    throw new Error(`${operation}: the engine exited with ${run.code}; see ${path.join(dir, "output.txt")}`);
   const resourceChanges = parseChanges(run.output);
   for (const [kind, count] of Object.entries(expected)) {
-    if ((resourceChanges[kind] ?? 0) !== count) throw new Error(`${operation}: expected ${count} × ${kind}, the engine reported ${JSON.stringify(resourceChanges)}`);
+    if ((resourceChanges[kind] ?? 0) !== count)
+      throw new Error(
+        `${operation}: expected ${count} × ${kind}, the engine reported ${JSON.stringify(resourceChanges)}`,
+      );
   }
   // The engine names its profiles <prefix>.<pid>.{cpu,mem,trace}.
   const cpuFile = (await fs.readdir(dir)).find((name) => /^engine\.\d+\.cpu$/.test(name));
@@ -198,30 +228,53 @@ async function profileOperation(context: Context, operation: Operation, expected
 const cell = (value: number | undefined) => (value === undefined ? "–" : value.toFixed(2));
 
 function markdown(args: Args, operations: OperationProfile[], checkpoint: Checkpoint): string {
-  const settings = [`N = ${args.n}`, ...(args.parallel ? [`--parallel ${args.parallel}`] : []), ...Object.entries(args.env).map(([k, v]) => `${k}=${v}`)];
+  const settings = [
+    `N = ${args.n}`,
+    ...(args.parallel ? [`--parallel ${args.parallel}`] : []),
+    ...Object.entries(args.env).map(([k, v]) => `${k}=${v}`),
+  ];
   const lines = [`### ${args.provider}, ${settings.join(", ")}`, ""];
-  lines.push(`CPU seconds by process role (polled every 50 ms; reaped = the kernel's exact total of the ended processes):`, "");
+  lines.push(
+    `CPU seconds by process role (polled every 50 ms; reaped = the kernel's exact total of the ended processes):`,
+    "",
+  );
   lines.push(`| operation | wall s | ${ROLES.join(" | ")} | attributed | reaped | bench (poller) |`);
   lines.push(`|---|--:|${ROLES.map(() => "--:").join("|")}|--:|--:|--:|`);
   for (const op of operations) {
     const p = op.processes;
-    lines.push(`| ${op.operation} | ${cell(p.wallSeconds)} | ${ROLES.map((role) => cell(p.roles[role].cpuSeconds)).join(" | ")} | ${cell(p.attributedCpuSeconds)} | ${cell(p.reapedCpuSeconds)} | ${cell(p.benchCpuSeconds)} (${cell(p.pollerCpuSeconds)}) |`);
+    lines.push(
+      `| ${op.operation} | ${cell(p.wallSeconds)} | ${ROLES.map((role) => cell(p.roles[role].cpuSeconds)).join(" | ")} | ${cell(p.attributedCpuSeconds)} | ${cell(p.reapedCpuSeconds)} | ${cell(p.benchCpuSeconds)} (${cell(p.pollerCpuSeconds)}) |`,
+    );
   }
-  const profiled = operations.flatMap((op) => (op.engineProfile ? [{ operation: op.operation, profile: op.engineProfile }] : []));
+  const profiled = operations.flatMap((op) =>
+    op.engineProfile ? [{ operation: op.operation, profile: op.engineProfile }] : [],
+  );
   if (profiled.length > 0) {
     // Groups as rows, operations as columns: the table stays narrow whatever the groups.
-    lines.push("", `Engine CPU profile, seconds: cum (samples with a frame of the group) / excl (first group in this order):`, "");
-    lines.push(`| group | ${profiled.map((p) => p.operation).join(" | ")} |`, `|---|${profiled.map(() => "--:").join("|")}|`);
+    lines.push(
+      "",
+      `Engine CPU profile, seconds: cum (samples with a frame of the group) / excl (first group in this order):`,
+      "",
+    );
+    lines.push(
+      `| group | ${profiled.map((p) => p.operation).join(" | ")} |`,
+      `|---|${profiled.map(() => "--:").join("|")}|`,
+    );
     lines.push(`| all samples | ${profiled.map((p) => cell(p.profile.totalSampleSeconds)).join(" | ")} |`);
     GROUPS.forEach((group, i) => {
-      const values = profiled.map(({ profile }) => `${cell(profile.groups[i].cumSeconds)} / ${cell(profile.groups[i].exclusiveSeconds)}`);
+      const values = profiled.map(
+        ({ profile }) => `${cell(profile.groups[i].cumSeconds)} / ${cell(profile.groups[i].exclusiveSeconds)}`,
+      );
       lines.push(`| ${group.name} | ${values.join(" | ")} |`);
     });
     lines.push(`| ungrouped | ${profiled.map((p) => cell(p.profile.ungroupedSeconds)).join(" | ")} |`);
   }
   const c = checkpoint;
-  lines.push("", `Checkpoint after up: ${c.bytes} bytes, ${c.resources} resources, ${c.meanBytesPerResource} bytes/resource; ` +
-    `__provider strings ${c.providerStringBytes} bytes over ${c.dynamicResources} resources (${c.providerStringBytesPerDynamicResource} bytes each).`);
+  lines.push(
+    "",
+    `Checkpoint after up: ${c.bytes} bytes, ${c.resources} resources, ${c.meanBytesPerResource} bytes/resource; ` +
+      `__provider strings ${c.providerStringBytes} bytes over ${c.dynamicResources} resources (${c.providerStringBytesPerDynamicResource} bytes each).`,
+  );
   return lines.join("\n");
 }
 
@@ -232,7 +285,10 @@ async function main(): Promise<void> {
   await fs.mkdir(args.out, { recursive: true });
   const loadAtStart = os.loadavg()[0];
   // The seeded catalogue holds 72 connectors; N up to 500 in one sub-account needs more.
-  const ids = catalogueWithExtra(args.n).filter((c) => c.name.startsWith("Synthetic Source")).map((c) => c.connectorId).slice(0, args.n);
+  const ids = catalogueWithExtra(args.n)
+    .filter((c) => c.name.startsWith("Synthetic Source"))
+    .map((c) => c.connectorId)
+    .slice(0, args.n);
   let service: LocalService | undefined;
   let bench: BenchStack | undefined;
   try {
@@ -240,10 +296,25 @@ async function main(): Promise<void> {
     if (args.provider === "plugin-floor") await installFloorPlugin(engine);
     service = await startServiceProcess({ extraConnectors: args.n });
     const customer = service.customers[0];
-    const settings: ServiceSettings = { baseUrl: service.baseUrl, clientId: customer.clientId, clientSecret: customer.clientSecret, accountId: customer.subAccountIds[0] };
-    bench = await createBenchStack("fleet", settings, { provider: args.provider, connectorIds: JSON.stringify(ids), secretVersion: "1" }, args.env);
+    const settings: ServiceSettings = {
+      baseUrl: service.baseUrl,
+      clientId: customer.clientId,
+      clientSecret: customer.clientSecret,
+      accountId: customer.subAccountIds[0],
+    };
+    bench = await createBenchStack(
+      "fleet",
+      settings,
+      { provider: args.provider, connectorIds: JSON.stringify(ids), secretVersion: "1" },
+      args.env,
+    );
     // What createBenchStack gives the workspace's engine runs (engine.env, EMBEDDED_*, --env).
-    const embedded = { EMBEDDED_BASE_URL: settings.baseUrl, EMBEDDED_CLIENT_ID: settings.clientId, EMBEDDED_CLIENT_SECRET: settings.clientSecret, EMBEDDED_ACCOUNT_ID: settings.accountId };
+    const embedded = {
+      EMBEDDED_BASE_URL: settings.baseUrl,
+      EMBEDDED_CLIENT_ID: settings.clientId,
+      EMBEDDED_CLIENT_SECRET: settings.clientSecret,
+      EMBEDDED_ACCOUNT_ID: settings.accountId,
+    };
     const context: Context = { args, engine, bench, env: { ...process.env, ...engine.env, ...embedded, ...args.env } };
     const total = args.n + Math.ceil(args.n / 2) + 1; // + the stack itself
     const expected: Record<Operation, Record<string, number>> = {
@@ -266,7 +337,13 @@ async function main(): Promise<void> {
     const report = {
       command: `node dist/bench/profile.js ${process.argv.slice(2).join(" ")}`.trim(),
       measuredAt: new Date().toISOString(),
-      machine: { nproc: os.availableParallelism(), cpuModel: os.cpus()[0]?.model ?? "unknown", loadAverageAtStart: loadAtStart, node: process.version, pulumi: engine.command.version?.toString() ?? "unknown" },
+      machine: {
+        nproc: os.availableParallelism(),
+        cpuModel: os.cpus()[0]?.model ?? "unknown",
+        loadAverageAtStart: loadAtStart,
+        node: process.version,
+        pulumi: engine.command.version?.toString() ?? "unknown",
+      },
       provider: args.provider,
       n: args.n,
       parallel: args.parallel ?? null,
@@ -281,7 +358,9 @@ async function main(): Promise<void> {
     console.log(`\nprofile: wrote ${path.join(args.out, "profile.json")}`);
   } finally {
     // The stack, the service and the engine's temporary home go, whatever failed.
-    await bench?.dispose().catch((error: unknown) => console.error(`profile: removing the stack failed: ${String(error)}`));
+    await bench
+      ?.dispose()
+      .catch((error: unknown) => console.error(`profile: removing the stack failed: ${String(error)}`));
     await service?.stop();
     await disposeEngine();
   }

@@ -4,12 +4,24 @@
 // appended as is, so re-rendering never loses it.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { apiCalls, callsMatching, envText, findRecord as find, OPERATIONS, PROVIDERS, ROUTE, type BenchRecord, type Results, type Setting } from "./results";
+import {
+  apiCalls,
+  callsMatching,
+  envText,
+  findRecord as find,
+  OPERATIONS,
+  PROVIDERS,
+  ROUTE,
+  type BenchRecord,
+  type Results,
+  type Setting,
+} from "./results";
 import { fleetSection } from "./fleet-results";
 import { targets } from "./targets";
 
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
-const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined && b > 0 ? (a / b).toFixed(2) : "–");
+const ratio = (a: number | undefined, b: number | undefined) =>
+  a !== undefined && b !== undefined && b > 0 ? (a / b).toFixed(2) : "–";
 
 /** Every repetition's wall time, when there was more than one. */
 function runsOf(r: BenchRecord): string {
@@ -39,7 +51,8 @@ export function runOf(r: BenchRecord): string {
 
 function table(records: BenchRecord[], n: number, latencyMs: number, setting: Setting): string[] {
   const { parallel, env } = setting;
-  const wall = (provider: string, operation: string) => find(records, provider, n, latencyMs, operation, setting)?.wallMs;
+  const wall = (provider: string, operation: string) =>
+    find(records, provider, n, latencyMs, operation, setting)?.wallMs;
   // The plugin's columns only when the table has the plugin providers (older results have not).
   const plugins = OPERATIONS.some((op) => wall("plugin", op) !== undefined || wall("plugin-floor", op) !== undefined);
   const lines = [
@@ -65,13 +78,20 @@ function table(records: BenchRecord[], n: number, latencyMs: number, setting: Se
     }
   }
   if (runs.size > 1) {
-    lines.push("", `Rows from ${runs.size} runs (${[...runs].join("; ")}): a ratio between rows of different runs also compares the machine's load then.`);
+    lines.push(
+      "",
+      `Rows from ${runs.size} runs (${[...runs].join("; ")}): a ratio between rows of different runs also compares the machine's load then.`,
+    );
   }
   return [...lines, ""];
 }
 
 /** `analysisFile`: the prose appended after the tables (default: bench/analysis.md beside `file`). */
-export async function renderBenchmarks(results: Results, file: string, analysisFile = path.join(path.dirname(file), "bench", "analysis.md")): Promise<void> {
+export async function renderBenchmarks(
+  results: Results,
+  file: string,
+  analysisFile = path.join(path.dirname(file), "bench", "analysis.md"),
+): Promise<void> {
   const { machine, commands, records } = results;
   const byCell = new Map(records.map((r) => [`${r.parallel ?? 0}|${envText(r.env)}|${r.latencyMs}|${r.n}`, r]));
   const cells = [...byCell.values()]

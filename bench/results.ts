@@ -79,7 +79,9 @@ export function envText(env: Record<string, string> | undefined): string {
     .join(",");
 }
 
-export function recordKey(r: Pick<BenchRecord, "provider" | "n" | "latencyMs" | "operation" | "parallel" | "env">): string {
+export function recordKey(
+  r: Pick<BenchRecord, "provider" | "n" | "latencyMs" | "operation" | "parallel" | "env">,
+): string {
   const env = envText(r.env);
   return `${r.provider}|${r.n}|${r.latencyMs}|${r.operation}|${r.parallel ?? "default"}${env ? `|${env}` : ""}`;
 }
@@ -112,7 +114,12 @@ export function mergeResults(base: Results | undefined, next: Results): Results 
   const byKey = new Map(base.records.map((r) => [recordKey(r), r]));
   for (const r of next.records) byKey.set(recordKey(r), r);
   const fleet = next.fleet || base.fleet ? { fleet: mergeFleetRecords(base.fleet, next.fleet ?? []) } : {};
-  return { machine: next.machine, commands: [...base.commands, ...next.commands], records: [...byKey.values()], ...fleet };
+  return {
+    machine: next.machine,
+    commands: [...base.commands, ...next.commands],
+    records: [...byKey.values()],
+    ...fleet,
+  };
 }
 
 export async function saveResults(file: string, results: Results): Promise<void> {
@@ -162,7 +169,9 @@ export function engineSetup(
   setup: SetupName | undefined,
   invocation: { parallel?: number; env?: Record<string, string> },
 ): { parallel?: number; env?: Record<string, string> } {
-  return setup ? { parallel: SETUPS[setup].parallel, env: { ...SETUPS[setup].env } } : { parallel: invocation.parallel, env: invocation.env };
+  return setup
+    ? { parallel: SETUPS[setup].parallel, env: { ...SETUPS[setup].env } }
+    : { parallel: invocation.parallel, env: invocation.env };
 }
 
 /** The setting a named setup gives (SETUPS), in a table's terms. */

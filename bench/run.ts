@@ -71,17 +71,19 @@ function parseArgs(argv: string[]): Args {
   const repeat = value("repeat");
   const parallel = value("parallel");
   const env = value("env");
-  return checkDistinct(ArgsSchema.parse({
-    quick,
-    append: flag("append"),
-    n: n ? numbers(n) : quick ? [10, 100] : [10, 100, 500],
-    latency: latency ? numbers(latency) : quick ? [0] : [0, 50],
-    providers: (providers ? providers.split(",") : ["floor", "naive", "this"]).map(providerSpec),
-    repeat: repeat ? Number(repeat) : 1,
-    parallel: parallel ? Number(parallel) : undefined,
-    env: env ? parseEnv(env) : undefined,
-    out: value("out"),
-  }));
+  return checkDistinct(
+    ArgsSchema.parse({
+      quick,
+      append: flag("append"),
+      n: n ? numbers(n) : quick ? [10, 100] : [10, 100, 500],
+      latency: latency ? numbers(latency) : quick ? [0] : [0, 50],
+      providers: (providers ? providers.split(",") : ["floor", "naive", "this"]).map(providerSpec),
+      repeat: repeat ? Number(repeat) : 1,
+      parallel: parallel ? Number(parallel) : undefined,
+      env: env ? parseEnv(env) : undefined,
+      out: value("out"),
+    }),
+  );
 }
 
 /** `plugin` or `plugin:recommended` (a provider, and the name of a setup of SETUPS). */
@@ -141,7 +143,12 @@ interface Cell {
   run: string;
 }
 
-async function measure(service: LocalService, cell: Cell, operation: Operation, run: () => Promise<Changes>): Promise<BenchRecord> {
+async function measure(
+  service: LocalService,
+  cell: Cell,
+  operation: Operation,
+  run: () => Promise<Changes>,
+): Promise<BenchRecord> {
   const before = await service.stats();
   const rss = watchProviderRss();
   const started = performance.now();
@@ -169,7 +176,9 @@ async function measure(service: LocalService, cell: Cell, operation: Operation, 
   };
   const parallel = cell.parallel === undefined ? "" : ` p${cell.parallel}`;
   const env = cell.env === undefined ? "" : ` ${envText(cell.env)}`;
-  console.log(`bench: ${cell.provider} n=${cell.n} ${cell.latencyMs}ms${parallel}${env} ${operation}: ${wallMs} ms, ${JSON.stringify(calls)}, rss ${peakRssMiB} MiB`);
+  console.log(
+    `bench: ${cell.provider} n=${cell.n} ${cell.latencyMs}ms${parallel}${env} ${operation}: ${wallMs} ms, ${JSON.stringify(calls)}, rss ${peakRssMiB} MiB`,
+  );
   return record;
 }
 
@@ -183,7 +192,12 @@ function expectChanges(operation: Operation, changes: Changes, expected: Changes
   return changes;
 }
 
-async function runCell(service: LocalService, settings: ServiceSettings, ids: string[], cell: Cell): Promise<BenchRecord[]> {
+async function runCell(
+  service: LocalService,
+  settings: ServiceSettings,
+  ids: string[],
+  cell: Cell,
+): Promise<BenchRecord[]> {
   const connectorIds = ids.slice(0, cell.n);
   const total = cell.n + Math.ceil(cell.n / 2) + 1; // + the stack itself
   const configurations = Math.ceil(cell.n / 2);
@@ -194,15 +208,32 @@ async function runCell(service: LocalService, settings: ServiceSettings, ids: st
   try {
     const parallel = cell.parallel;
     const upChanges = async () => (await stack.up({ parallel })).summary.resourceChanges ?? {};
-    records.push(await measure(service, cell, "up", async () => expectChanges("up", await upChanges(), { create: total })));
+    records.push(
+      await measure(service, cell, "up", async () => expectChanges("up", await upChanges(), { create: total })),
+    );
     records.push(
       await measure(service, cell, "preview", async () =>
-        expectChanges("preview", (await stack.preview({ parallel })).changeSummary ?? {}, { same: total, update: 0, create: 0 }),
+        expectChanges("preview", (await stack.preview({ parallel })).changeSummary ?? {}, {
+          same: total,
+          update: 0,
+          create: 0,
+        }),
       ),
     );
-    records.push(await measure(service, cell, "refresh", async () => (await stack.refresh({ parallel })).summary.resourceChanges ?? {}));
+    records.push(
+      await measure(
+        service,
+        cell,
+        "refresh",
+        async () => (await stack.refresh({ parallel })).summary.resourceChanges ?? {},
+      ),
+    );
     await stack.setConfig("secretVersion", { value: "2" });
-    records.push(await measure(service, cell, "rotate", async () => expectChanges("rotate", await upChanges(), { update: configurations })));
+    records.push(
+      await measure(service, cell, "rotate", async () =>
+        expectChanges("rotate", await upChanges(), { update: configurations }),
+      ),
+    );
     records.push(
       await measure(service, cell, "destroy", async () =>
         expectChanges("destroy", (await stack.destroy({ parallel })).summary.resourceChanges ?? {}, { delete: total }),
@@ -277,7 +308,9 @@ async function main(): Promise<void> {
           for (const { provider, setup } of args.providers) {
             await service.reset();
             if (latencyMs > 0) await service.setFaults({ rules: [{ mode: "latency", latencyMs }] });
-            runs.push(...(await runCell(service, settings, ids, { provider, n, latencyMs, ...engineSetup(setup, args), run })));
+            runs.push(
+              ...(await runCell(service, settings, ids, { provider, n, latencyMs, ...engineSetup(setup, args), run })),
+            );
             await save();
           }
         }
@@ -288,7 +321,9 @@ async function main(): Promise<void> {
   }
   const saved = await save();
   await disposeEngine();
-  console.log(`bench: wrote ${path.relative(repoRoot, file)} and ${path.relative(repoRoot, markdown)} (${saved} records)`);
+  console.log(
+    `bench: wrote ${path.relative(repoRoot, file)} and ${path.relative(repoRoot, markdown)} (${saved} records)`,
+  );
 }
 
 main().catch(async (error: unknown) => {

@@ -25,7 +25,12 @@ const HOSTS = [
 const idsPerAdd = (r: BenchRecord) => r.n / Math.max(1, callsMatching(r, ROUTE.add));
 
 function issue16Targets(all: BenchRecord[]): string[] {
-  const lines = ["### Issue 16 (past the engine's floor at 500 connectors)", "", "| target | measured | met? |", "|---|---|---|"];
+  const lines = [
+    "### Issue 16 (past the engine's floor at 500 connectors)",
+    "",
+    "| target | measured | met? |",
+    "|---|---|---|",
+  ];
   const row = rowsOf(lines);
   const recommended = settingOf("recommended");
 
@@ -34,10 +39,24 @@ function issue16Targets(all: BenchRecord[]): string[] {
   let fastMet: boolean | undefined;
   for (const provider of ["plugin", "this"]) {
     const r = findRecord(all, provider, 500, 0, "up", recommended);
-    const floor = r && all.find((f) => f.provider === "floor" && f.n === 500 && f.latencyMs === 0 && f.operation === "up" && f.parallel === undefined && f.env === undefined && f.run === r.run && r.run !== undefined);
+    const floor =
+      r &&
+      all.find(
+        (f) =>
+          f.provider === "floor" &&
+          f.n === 500 &&
+          f.latencyMs === 0 &&
+          f.operation === "up" &&
+          f.parallel === undefined &&
+          f.env === undefined &&
+          f.run === r.run &&
+          r.run !== undefined,
+      );
     if (!r || !floor) continue;
     const speedup = floor.wallMs / r.wallMs;
-    fast.push(`${provider}: ${(r.wallMs / 1000).toFixed(1)} s against the floor's ${(floor.wallMs / 1000).toFixed(1)} s = ${speedup.toFixed(1)}× faster, ${idsPerAdd(r).toFixed(1)} ids/Add (${callsMatching(r, ROUTE.add)} Adds)`);
+    fast.push(
+      `${provider}: ${(r.wallMs / 1000).toFixed(1)} s against the floor's ${(floor.wallMs / 1000).toFixed(1)} s = ${speedup.toFixed(1)}× faster, ${idsPerAdd(r).toFixed(1)} ids/Add (${callsMatching(r, ROUTE.add)} Adds)`,
+    );
     // One provider with the setup meeting both is what a user can pick.
     fastMet = (fastMet ?? false) || (speedup >= 3 && idsPerAdd(r) >= 10);
   }
@@ -70,18 +89,35 @@ function issue16Targets(all: BenchRecord[]): string[] {
       }
     }
   }
-  row("Refresh at N=100, 0 ms ≤ 1.15 × its floor (`this` / floor, plugin / plugin-floor)", refresh.join("; ") || "–", refreshMet);
+  row(
+    "Refresh at N=100, 0 ms ≤ 1.15 × its floor (`this` / floor, plugin / plugin-floor)",
+    refresh.join("; ") || "–",
+    refreshMet,
+  );
   row("Every other operation at N=100 and 500, 0 ms ≤ 1.15 × its floor", others.join("; ") || "–", othersMet);
 
   const peak = (provider: string) => {
-    const values = all.filter((r) => r.provider === provider && r.n === 500 && r.latencyMs === 0 && r.parallel === undefined && r.env === undefined && r.peakRssMiB !== null);
+    const values = all.filter(
+      (r) =>
+        r.provider === provider &&
+        r.n === 500 &&
+        r.latencyMs === 0 &&
+        r.parallel === undefined &&
+        r.env === undefined &&
+        r.peakRssMiB !== null,
+    );
     return values.length ? Math.max(...values.map((r) => r.peakRssMiB ?? 0)) : undefined;
   };
   const [mine, floor, plugin, pluginFloor] = [peak("this"), peak("floor"), peak("plugin"), peak("plugin-floor")];
-  const pluginText = plugin === undefined ? "" : `; plugin ${plugin} MiB${pluginFloor === undefined ? "" : ` (plugin-floor ${pluginFloor} MiB)`}`;
+  const pluginText =
+    plugin === undefined
+      ? ""
+      : `; plugin ${plugin} MiB${pluginFloor === undefined ? "" : ` (plugin-floor ${pluginFloor} MiB)`}`;
   row(
     "Peak RSS of the provider process ≤ floor + 10 MiB at N=500, 0 ms (the plugin's reported)",
-    mine !== undefined && floor !== undefined ? `\`this\` ${mine} MiB, floor ${floor} MiB: +${(mine - floor).toFixed(1)} MiB${pluginText}` : `–${pluginText}`,
+    mine !== undefined && floor !== undefined
+      ? `\`this\` ${mine} MiB, floor ${floor} MiB: +${(mine - floor).toFixed(1)} MiB${pluginText}`
+      : `–${pluginText}`,
     mine !== undefined && floor !== undefined ? mine <= floor + 10 : undefined,
   );
   return [...lines, ""];
@@ -95,18 +131,36 @@ function issue6Targets(all: BenchRecord[], machine: Results["machine"]): string[
   // The targets are judged at the engine's default --parallel, without --env; other settings are shown beside.
   const records = all.filter((r) => r.parallel === undefined && r.env === undefined);
   const mine = records.filter((r) => r.provider === "this");
-  const lines = ["### Issue 6 (the provider against the naive one and the floor)", "", "| target | measured | met? |", "|---|---|---|"];
+  const lines = [
+    "### Issue 6 (the provider against the naive one and the floor)",
+    "",
+    "| target | measured | met? |",
+    "|---|---|---|",
+  ];
   const row = rowsOf(lines);
 
   const maxTokens = Math.max(...mine.map((r) => r.tokenRequests));
-  row("Token requests ≤ 1 per engine process", mine.length ? `max ${maxTokens} per operation (each operation is one engine process)` : "–", mine.length ? maxTokens <= 1 : undefined);
+  row(
+    "Token requests ≤ 1 per engine process",
+    mine.length ? `max ${maxTokens} per operation (each operation is one engine process)` : "–",
+    mine.length ? maxTokens <= 1 : undefined,
+  );
 
   const refreshes = mine.filter((r) => r.operation === "refresh");
   const refreshText = refreshes
-    .map((r) => `N=${r.n}/${r.latencyMs} ms: ${callsMatching(r, ROUTE.listAdded)} list (limit ${Math.ceil(r.n / 200) + 1}), ${callsMatching(r, ROUTE.getConnector)} Get`)
+    .map(
+      (r) =>
+        `N=${r.n}/${r.latencyMs} ms: ${callsMatching(r, ROUTE.listAdded)} list (limit ${Math.ceil(r.n / 200) + 1}), ${callsMatching(r, ROUTE.getConnector)} Get`,
+    )
     .join("; ");
-  const refreshMet = refreshes.every((r) => callsMatching(r, ROUTE.listAdded) <= Math.ceil(r.n / 200) + 1 && callsMatching(r, ROUTE.getConnector) === 0);
-  row("`refresh`: ≤ ceil(N/200)+1 list calls, no per-resource Get", refreshText || "–", refreshes.length ? refreshMet : undefined);
+  const refreshMet = refreshes.every(
+    (r) => callsMatching(r, ROUTE.listAdded) <= Math.ceil(r.n / 200) + 1 && callsMatching(r, ROUTE.getConnector) === 0,
+  );
+  row(
+    "`refresh`: ≤ ceil(N/200)+1 list calls, no per-resource Get",
+    refreshText || "–",
+    refreshes.length ? refreshMet : undefined,
+  );
 
   // The engine never runs more creates at once than its --parallel (default 4 × CPUs), so that
   // is also the most ids one Add can carry; shown beside the measured value.
@@ -119,10 +173,13 @@ function issue6Targets(all: BenchRecord[], machine: Results["machine"]): string[
   });
   const up100 = mine.filter((r) => r.operation === "up" && r.n === 100);
   const up100Met = up100.length ? up100.every((r) => idsPerAdd(r) >= 10) : undefined;
-  const widerMet = ups.filter((r) => r.n === 100 && r.parallel !== undefined && idsPerAdd(r) >= 10).map((r) => r.parallel);
-  const why = up100Met === false && widerMet.length
-    ? ` at the default --parallel ${defaultParallel}; yes at --parallel ${[...new Set(widerMet)].join(", ")}`
-    : "";
+  const widerMet = ups
+    .filter((r) => r.n === 100 && r.parallel !== undefined && idsPerAdd(r) >= 10)
+    .map((r) => r.parallel);
+  const why =
+    up100Met === false && widerMet.length
+      ? ` at the default --parallel ${defaultParallel}; yes at --parallel ${[...new Set(widerMet)].join(", ")}`
+      : "";
   row("`up` N=100: ≥ 10 ids per Add on average", perAdd.join("; ") || "–", up100Met, why);
 
   const floorChecks: string[] = [];
@@ -155,16 +212,21 @@ function issue6Targets(all: BenchRecord[], machine: Results["machine"]): string[
   row("50 ms, N=100: ≥ 3 × faster than naive for `up` and `refresh`", naiveChecks.join("; ") || "–", naiveMet);
 
   const rss500 = mine.filter((r) => r.n === 500 && r.peakRssMiB !== null).map((r) => r.peakRssMiB ?? 0);
-  const floorRss500 = records.filter((r) => r.provider === "floor" && r.n === 500 && r.peakRssMiB !== null).map((r) => r.peakRssMiB ?? 0);
+  const floorRss500 = records
+    .filter((r) => r.provider === "floor" && r.n === 500 && r.peakRssMiB !== null)
+    .map((r) => r.peakRssMiB ?? 0);
   const floorRssText = floorRss500.length ? ` (floor: ${Math.max(...floorRss500)} MiB)` : "";
   const rssAny = mine.filter((r) => r.peakRssMiB !== null);
   const largestN = Math.max(0, ...rssAny.map((r) => r.n));
   const rssLargest = rssAny.filter((r) => r.n === largestN).map((r) => r.peakRssMiB ?? 0);
   row(
     "Peak RSS of the provider process < 150 MiB at N=500",
-    rss500.length ? `${Math.max(...rss500)} MiB${floorRssText}` : rssLargest.length ? `not run at N=500; ${Math.max(...rssLargest)} MiB at N=${largestN}` : "–",
+    rss500.length
+      ? `${Math.max(...rss500)} MiB${floorRssText}`
+      : rssLargest.length
+        ? `not run at N=500; ${Math.max(...rssLargest)} MiB at N=${largestN}`
+        : "–",
     rss500.length ? Math.max(...rss500) < 150 : undefined,
   );
   return [...lines, ""];
 }
-

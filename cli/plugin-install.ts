@@ -18,9 +18,21 @@ export interface InstallResult {
 
 export async function installPlugin(pulumi = "pulumi", env: NodeJS.ProcessEnv = process.env): Promise<InstallResult> {
   if (!existsSync(path.join(PLUGIN_DIR, "pulumi-resource-embedded"))) {
-    throw new Error(`the plugin is missing from ${PLUGIN_DIR}; reinstall pulumi-embedded-connectors (in its repository: npm run build)`);
+    throw new Error(
+      `the plugin is missing from ${PLUGIN_DIR}; reinstall pulumi-embedded-connectors (in its repository: npm run build)`,
+    );
   }
-  const args = ["plugin", "install", "resource", "embedded", PLUGIN_VERSION, "--file", PLUGIN_DIR, "--reinstall", "--non-interactive"];
+  const args = [
+    "plugin",
+    "install",
+    "resource",
+    "embedded",
+    PLUGIN_VERSION,
+    "--file",
+    PLUGIN_DIR,
+    "--reinstall",
+    "--non-interactive",
+  ];
   try {
     const { stdout, stderr } = await promisify(execFile)(pulumi, args, { env });
     return { version: PLUGIN_VERSION, output: `${stdout}${stderr}`.trim() };

@@ -47,7 +47,8 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, show: bool
 
 async function must(command: string, args: string[], env: NodeJS.ProcessEnv, show = false): Promise<string> {
   const result = await run(command, args, env, show);
-  if (result.code !== 0) throw new Error(`\`${path.basename(command)} ${args.join(" ")}\` failed (exit code ${result.code})`);
+  if (result.code !== 0)
+    throw new Error(`\`${path.basename(command)} ${args.join(" ")}\` failed (exit code ${result.code})`);
   return result.stdout;
 }
 
@@ -71,7 +72,9 @@ function step(text: string): void {
 async function main(): Promise<void> {
   const down = process.argv.includes("--down");
   step("Pulumi CLI (scripts/ensure-pulumi.sh)");
-  const ensured = (await must("bash", [path.join(root, "scripts", "ensure-pulumi.sh")], process.env)).trim().split("\n");
+  const ensured = (await must("bash", [path.join(root, "scripts", "ensure-pulumi.sh")], process.env))
+    .trim()
+    .split("\n");
   const binDir = ensured[ensured.length - 1];
   const pulumi = path.join(binDir, "pulumi");
   const home = path.join(stateDir, "home");
@@ -122,11 +125,18 @@ async function main(): Promise<void> {
 
     step("pulumi up");
     await must(pulumi, ["up", "--yes", "--non-interactive", "--stack", STACK], env, true);
-    const outputs = JSON.parse(await must(pulumi, ["stack", "output", "--json", "--stack", STACK], env)) as QuickstartOutputs;
+    const outputs = JSON.parse(
+      await must(pulumi, ["stack", "output", "--json", "--stack", STACK], env),
+    ) as QuickstartOutputs;
     printCreated(outputs);
 
     step("drift check: pulumi preview --refresh --expect-no-changes");
-    await must(pulumi, ["preview", "--refresh", "--expect-no-changes", "--non-interactive", "--stack", STACK], env, true);
+    await must(
+      pulumi,
+      ["preview", "--refresh", "--expect-no-changes", "--non-interactive", "--stack", STACK],
+      env,
+      true,
+    );
     process.stdout.write("\nno drift: the sub-account matches the stack.\n");
     printNext(baseUrl);
   } finally {
@@ -145,8 +155,12 @@ function printCreated(outputs: QuickstartOutputs): void {
   for (const c of outputs.connectors ?? []) {
     const conf = (outputs.configurations ?? []).find((x) => x.connectorId === c.connectorId);
     const when = conf && conf.lastUpdated > 0 ? new Date(conf.lastUpdated * 1000).toISOString() : "never";
-    process.stdout.write(`  ${c.supportedType.padEnd(11)} ${c.name} (${c.connectorId}) configured=${conf?.configured ?? false}, last written ${when}\n`);
-    const values = Object.entries(conf?.values ?? {}).map(([k, v]) => `${k}=${v}`).join(", ");
+    process.stdout.write(
+      `  ${c.supportedType.padEnd(11)} ${c.name} (${c.connectorId}) configured=${conf?.configured ?? false}, last written ${when}\n`,
+    );
+    const values = Object.entries(conf?.values ?? {})
+      .map(([k, v]) => `${k}=${v}`)
+      .join(", ");
     if (values) process.stdout.write(`              values: ${values} (Password fields never come back)\n`);
   }
 }
@@ -158,7 +172,9 @@ async function writeEnvFile(binDir: string, home: string, demoPassphrase: boolea
     `export PATH="${binDir}:$PATH"`,
     `export PULUMI_HOME="${home}"`,
     `export PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true PULUMI_NODEJS_TRANSPILE_ONLY=true`,
-    demoPassphrase ? `export PULUMI_CONFIG_PASSPHRASE="${DEMO_PASSPHRASE}"  # the demo's, not a secret` : "# PULUMI_CONFIG_PASSPHRASE: yours",
+    demoPassphrase
+      ? `export PULUMI_CONFIG_PASSPHRASE="${DEMO_PASSPHRASE}"  # the demo's, not a secret`
+      : "# PULUMI_CONFIG_PASSPHRASE: yours",
   ];
   await fs.writeFile(path.join(stateDir, "env.sh"), `${lines.join("\n")}\n`);
 }

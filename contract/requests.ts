@@ -3,7 +3,15 @@
 // same requests; `ClientRequest<…>` is a request part as sent, `ServiceRequest<…>` as the
 // service reads it (query strings coerced, defaults filled in).
 import { z } from "zod";
-import { DEFAULT_PAGE_SIZE, ID_FORMAT, ID_PATTERN, MAX_ADD_IDS, MAX_PAGE_SIZE, MAX_TEXT_LENGTH, MIN_PAGE_SIZE } from "./ids";
+import {
+  DEFAULT_PAGE_SIZE,
+  ID_FORMAT,
+  ID_PATTERN,
+  MAX_ADD_IDS,
+  MAX_PAGE_SIZE,
+  MAX_TEXT_LENGTH,
+  MIN_PAGE_SIZE,
+} from "./ids";
 import { DATA_TYPES, DATA_TYPE_CATEGORIES, PLATFORM_TYPES, SUPPORTED_TYPES } from "./values";
 
 const ConnectorId = z.string().regex(ID_PATTERN, `must be ${ID_FORMAT}`);

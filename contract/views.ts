@@ -55,7 +55,13 @@ function defineViews<
   const urls = { docUrl: z.string().optional(), overviewUrl: z.string().optional() };
   const usage = { configured: z.boolean(), description: z.string(), srcConnections: count, destConnections: count };
 
-  const AddedConnectorView = object({ ...common, transfer: z.boolean(), ...usage, editable: z.boolean(), env: z.string() });
+  const AddedConnectorView = object({
+    ...common,
+    transfer: z.boolean(),
+    ...usage,
+    editable: z.boolean(),
+    env: z.string(),
+  });
   const FieldDescriptor = object({
     id: z.string(),
     label: z.string(),
@@ -119,7 +125,12 @@ function defineViews<
     }),
     /** One page of a list route. */
     page<T extends z.ZodType>(item: T) {
-      return object({ items: z.array(item), page: z.number().int().min(1), pageSize: z.number().int().min(1), total: count });
+      return object({
+        items: z.array(item),
+        page: z.number().int().min(1),
+        pageSize: z.number().int().min(1),
+        total: count,
+      });
     },
     /** `{ statusCode, statusMessage, response }`: every JSON answer but the token. */
     envelope<T extends z.ZodType>(payload: T) {

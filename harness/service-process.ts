@@ -32,7 +32,9 @@ const STOP_TIMEOUT_MS = 10_000;
 const START_TIMEOUT_MS = 30_000;
 
 export async function startServiceProcess(options: LocalOptions = {}): Promise<LocalService> {
-  const child: ChildProcess = fork(path.join(__dirname, "service-child.js"), [JSON.stringify(options)], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child: ChildProcess = fork(path.join(__dirname, "service-child.js"), [JSON.stringify(options)], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let next = 0;
   let exited: Error | undefined;

@@ -3,7 +3,12 @@
 // (no @pulumi/pulumi import) so that the dynamic-provider process can load it cheaply.
 import { X509Certificate } from "node:crypto";
 import type { ClientSettings } from "./client/client-settings";
-import { DEFAULT_CONCURRENCY, DEFAULT_MAX_RETRIES, DEFAULT_RETRY_TIMEOUT_MS, DEFAULT_TIMEOUTS } from "./client/defaults";
+import {
+  DEFAULT_CONCURRENCY,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_RETRY_TIMEOUT_MS,
+  DEFAULT_TIMEOUTS,
+} from "./client/defaults";
 import { parseBaseUrl } from "./client/validation";
 
 /**
@@ -25,47 +30,87 @@ export const DEFAULT_ADD_WINDOW_MS = 500;
  */
 export const SETTINGS = {
   baseUrl: {
-    key: "embedded:baseUrl", env: "EMBEDDED_BASE_URL", secret: false, type: "string",
+    key: "embedded:baseUrl",
+    env: "EMBEDDED_BASE_URL",
+    secret: false,
+    type: "string",
     description: "Base URL of the service. Required: `https://`, or `http://` only to a loopback host.",
   },
   clientId: {
-    key: "embedded:clientId", env: "EMBEDDED_CLIENT_ID", secret: false, type: "string",
+    key: "embedded:clientId",
+    env: "EMBEDDED_CLIENT_ID",
+    secret: false,
+    type: "string",
     description: "OAuth client id. Required.",
   },
   clientSecret: {
-    key: "embedded:clientSecret", env: "EMBEDDED_CLIENT_SECRET", secret: true, type: "string",
+    key: "embedded:clientSecret",
+    env: "EMBEDDED_CLIENT_SECRET",
+    secret: true,
+    type: "string",
     description: "OAuth client secret. Required; always a secret, never printed.",
   },
   accountId: {
-    key: "embedded:accountId", env: "EMBEDDED_ACCOUNT_ID", secret: false, type: "string",
+    key: "embedded:accountId",
+    env: "EMBEDDED_ACCOUNT_ID",
+    secret: false,
+    type: "string",
     description: "Default sub-account for resources and lookups that do not name one. Default: none.",
   },
   timeoutMs: {
-    key: "embedded:timeoutMs", env: "EMBEDDED_TIMEOUT_MS", secret: false, type: "integer", default: DEFAULT_TIMEOUT_MS, min: 1,
+    key: "embedded:timeoutMs",
+    env: "EMBEDDED_TIMEOUT_MS",
+    secret: false,
+    type: "integer",
+    default: DEFAULT_TIMEOUT_MS,
+    min: 1,
     description:
       "Longest wait for an answer's headers, and longest pause between two chunks of its body, in milliseconds; " +
       `not a cap on a whole request. Default: ${DEFAULT_TIMEOUT_MS}.`,
   },
   maxRetries: {
-    key: "embedded:maxRetries", env: "EMBEDDED_MAX_RETRIES", secret: false, type: "integer", default: DEFAULT_MAX_RETRIES, min: 0,
+    key: "embedded:maxRetries",
+    env: "EMBEDDED_MAX_RETRIES",
+    secret: false,
+    type: "integer",
+    default: DEFAULT_MAX_RETRIES,
+    min: 0,
     description: `Retries after the first attempt of a call that failed with a transient fault (5xx, no answer). Default: ${DEFAULT_MAX_RETRIES}.`,
   },
   retryTimeoutMs: {
-    key: "embedded:retryTimeoutMs", env: "EMBEDDED_RETRY_TIMEOUT_MS", secret: false, type: "integer", default: DEFAULT_RETRY_TIMEOUT_MS, min: 1,
+    key: "embedded:retryTimeoutMs",
+    env: "EMBEDDED_RETRY_TIMEOUT_MS",
+    secret: false,
+    type: "integer",
+    default: DEFAULT_RETRY_TIMEOUT_MS,
+    min: 1,
     description:
       "How long one call may keep waiting in all when the service says when to come back (429, or 503 with " +
       `Retry-After), in milliseconds. Default: ${DEFAULT_RETRY_TIMEOUT_MS} (${DEFAULT_RETRY_TIMEOUT_MS / 60_000} minutes).`,
   },
   concurrency: {
-    key: "embedded:concurrency", env: "EMBEDDED_CONCURRENCY", secret: false, type: "integer", default: DEFAULT_CONCURRENCY, min: 1,
+    key: "embedded:concurrency",
+    env: "EMBEDDED_CONCURRENCY",
+    secret: false,
+    type: "integer",
+    default: DEFAULT_CONCURRENCY,
+    min: 1,
     description: `Requests in flight per process and base URL. Default: ${DEFAULT_CONCURRENCY}.`,
   },
   addWindowMs: {
-    key: "embedded:addWindowMs", env: "EMBEDDED_ADD_WINDOW_MS", secret: false, type: "integer", default: DEFAULT_ADD_WINDOW_MS, min: 0,
+    key: "embedded:addWindowMs",
+    env: "EMBEDDED_ADD_WINDOW_MS",
+    secret: false,
+    type: "integer",
+    default: DEFAULT_ADD_WINDOW_MS,
+    min: 0,
     description: `Longest a create waits for others to share its Add call, in milliseconds; 0 sends every Add alone. Default: ${DEFAULT_ADD_WINDOW_MS}.`,
   },
   caCertificate: {
-    key: "embedded:caCertificate", env: "EMBEDDED_CA_CERTIFICATE", secret: false, type: "string",
+    key: "embedded:caCertificate",
+    env: "EMBEDDED_CA_CERTIFICATE",
+    secret: false,
+    type: "string",
     description: "PEM certificate of a private CA. Default: none (the system's CAs).",
   },
 } as const;
@@ -161,7 +206,9 @@ function required(name: SettingName, config: ConfigSource, env: NodeJS.ProcessEn
 
 /** The integer settings: each with its default and its smallest accepted value. */
 type IntegerSetting = { [K in SettingName]: (typeof SETTINGS)[K] extends { type: "integer" } ? K : never }[SettingName];
-const INTEGER_SETTINGS = Object.keys(SETTINGS).filter((name) => SETTINGS[name as SettingName].type === "integer") as IntegerSetting[];
+const INTEGER_SETTINGS = Object.keys(SETTINGS).filter(
+  (name) => SETTINGS[name as SettingName].type === "integer",
+) as IntegerSetting[];
 
 function integerSetting(name: IntegerSetting, config: ConfigSource, env: NodeJS.ProcessEnv): number {
   const { default: fallback, min } = SETTINGS[name];
@@ -249,7 +296,10 @@ export function resolveSettings(config: ConfigSource, env: NodeJS.ProcessEnv = p
  * Every problem of the settings, one per setting, instead of resolveSettings' first: the
  * plugin's CheckConfig lists them all at once.
  */
-export function settingsProblems(config: ConfigSource, env: NodeJS.ProcessEnv = process.env): { name: SettingName; message: string }[] {
+export function settingsProblems(
+  config: ConfigSource,
+  env: NodeJS.ProcessEnv = process.env,
+): { name: SettingName; message: string }[] {
   const problems: { name: SettingName; message: string }[] = [];
   const attempt = (name: SettingName, resolve: () => unknown): void => {
     try {

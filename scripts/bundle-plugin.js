@@ -30,7 +30,8 @@ const withoutUndiciEntry = {
   setup(build) {
     build.onResolve({ filter: /^undici$/ }, () => ({ path: "undici-entry", namespace: "without-undici-entry" }));
     build.onLoad({ filter: /.*/, namespace: "without-undici-entry" }, () => ({
-      contents: 'throw new Error("undici\'s entry is not bundled into the plugin: provider/client/undici-parts.ts loads its parts");',
+      contents:
+        'throw new Error("undici\'s entry is not bundled into the plugin: provider/client/undici-parts.ts loads its parts");',
       loader: "js",
     }));
   },
@@ -41,7 +42,16 @@ async function main() {
   const out = path.resolve(root, option("out", "dist/plugin"));
   const name = option("name", "embedded");
   fs.mkdirSync(out, { recursive: true });
-  const common = { bundle: true, platform: "node", target: "node20", format: "cjs", minify: true, legalComments: "eof", sourcemap: false, logLevel: "warning" };
+  const common = {
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    minify: true,
+    legalComments: "eof",
+    sourcemap: false,
+    logLevel: "warning",
+  };
   const bundleFile = path.join(out, `${name}-plugin.js`);
   await esbuild.build({ ...common, entryPoints: [entry], outfile: bundleFile, plugins: [withoutUndiciEntry] });
   const hash = crypto.createHash("sha256").update(fs.readFileSync(bundleFile)).digest("hex").slice(0, 16);

@@ -29,7 +29,11 @@ fs.writeFileSync(schemaFile, `${JSON.stringify(schema, null, 2)}\n`);
 // generators' packages are then already in the Go build cache.
 const env = { ...process.env, GOSUMDB: "off", GOFLAGS: "-mod=mod", CGO_ENABLED: "0" };
 try {
-  execFileSync("go", ["run", "-trimpath", ".", "--schema", schemaFile, "--out", out], { cwd: path.join(root, "tools", "sdkgen"), env, stdio: "inherit" });
+  execFileSync("go", ["run", "-trimpath", ".", "--schema", schemaFile, "--out", out], {
+    cwd: path.join(root, "tools", "sdkgen"),
+    env,
+    stdio: "inherit",
+  });
 } catch (error) {
   console.error(`generate-sdks: tools/sdkgen failed (${error.message})`);
   process.exit(1);

@@ -53,15 +53,20 @@ function archiveName(platform) {
 
 /** A tar.gz of files from dir, byte-for-byte the same from one build to the next. */
 function tarGz(file, dir, names) {
-  const tar = execFileSync("tar", ["--sort=name", "--mtime=@0", "--owner=0", "--group=0", "--numeric-owner", "-cf", "-", "-C", dir, ...names], {
-    maxBuffer: 256 * 1024 * 1024,
-  });
+  const tar = execFileSync(
+    "tar",
+    ["--sort=name", "--mtime=@0", "--owner=0", "--group=0", "--numeric-owner", "-cf", "-", "-C", dir, ...names],
+    {
+      maxBuffer: 256 * 1024 * 1024,
+    },
+  );
   fs.writeFileSync(file, zlib.gzipSync(tar, { level: 9 })); // no name, mtime 0
 }
 
 /** The archive of one platform: the single executable where there is one, else the launcher's plugin. */
 async function writePluginArchive(platform) {
-  if (launcherOnly || !(platform in SEA_PACKAGES)) return tarGz(path.join(out, archiveName(platform)), pluginDir, PLUGIN_FILES);
+  if (launcherOnly || !(platform in SEA_PACKAGES))
+    return tarGz(path.join(out, archiveName(platform)), pluginDir, PLUGIN_FILES);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `embedded-sea-${platform}-`));
   try {
     const names = await buildSeaPlugin(platform, dir);
@@ -74,7 +79,9 @@ async function writePluginArchive(platform) {
 async function main() {
   // The Node.js language host asks for the plugin version of the `pulumi` field; the plugin says it is the package's.
   if (packageJson.pulumi.version !== version) {
-    console.error(`release: package.json's pulumi.version (${packageJson.pulumi.version}) is not its version (${version}); make them equal`);
+    console.error(
+      `release: package.json's pulumi.version (${packageJson.pulumi.version}) is not its version (${version}); make them equal`,
+    );
     process.exit(1);
   }
   for (const name of PLUGIN_FILES) {
@@ -84,7 +91,9 @@ async function main() {
     }
   }
   if (!launcherOnly && !canBuildSea()) {
-    console.error(`release: this machine (${hostPlatform()}) cannot build the Linux archives' single executables; run on Linux, or pass --launcher-only`);
+    console.error(
+      `release: this machine (${hostPlatform()}) cannot build the Linux archives' single executables; run on Linux, or pass --launcher-only`,
+    );
     process.exit(1);
   }
   fs.rmSync(out, { recursive: true, force: true });
@@ -92,13 +101,22 @@ async function main() {
   for (const platform of PLATFORMS) await writePluginArchive(platform);
 
   if (!pluginOnly) {
-    execFileSync("npm", ["pack", "--silent", "--pack-destination", out], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync("npm", ["pack", "--silent", "--pack-destination", out], {
+      cwd: root,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     // The wheel and sdist, built by setuptools in the suite's virtualenv (no network), from a copy.
-    const venv = execFileSync("bash", [path.join(root, "scripts", "ensure-python.sh")], { cwd: root, encoding: "utf8" }).trim().split("\n").pop();
+    const venv = execFileSync("bash", [path.join(root, "scripts", "ensure-python.sh")], { cwd: root, encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .pop();
     const copy = fs.mkdtempSync(path.join(os.tmpdir(), "embedded-sdk-python-"));
     fs.cpSync(path.join(root, "sdk", "python"), copy, { recursive: true });
     const build = `from setuptools import build_meta as b; b.build_wheel(${JSON.stringify(out)}); b.build_sdist(${JSON.stringify(out)})`;
-    execFileSync(path.join(venv, "bin", "python"), ["-W", "ignore", "-c", build], { cwd: copy, stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync(path.join(venv, "bin", "python"), ["-W", "ignore", "-c", build], {
+      cwd: copy,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     fs.rmSync(copy, { recursive: true, force: true });
     const goFiles = fs.readdirSync(path.join(root, "sdk", "go"));
     tarGz(path.join(out, `pulumi-embedded-sdk-go-v${version}.tar.gz`), path.join(root, "sdk", "go"), goFiles);
@@ -107,7 +125,13 @@ async function main() {
   const sums = fs
     .readdirSync(out)
     .sort()
-    .map((name) => `${crypto.createHash("sha256").update(fs.readFileSync(path.join(out, name))).digest("hex")}  ${name}`);
+    .map(
+      (name) =>
+        `${crypto
+          .createHash("sha256")
+          .update(fs.readFileSync(path.join(out, name)))
+          .digest("hex")}  ${name}`,
+    );
   fs.writeFileSync(path.join(out, "SHA256SUMS"), `${sums.join("\n")}\n`);
   for (const name of fs.readdirSync(out).sort()) {
     console.error(`release: ${name} ${Math.round(fs.statSync(path.join(out, name)).size / 1024)} kB`);

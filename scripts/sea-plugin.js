@@ -33,7 +33,10 @@ function hostPlatform() {
 }
 
 function cacheRoot() {
-  return process.env.PULUMI_EMBEDDED_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-embedded-connectors");
+  return (
+    process.env.PULUMI_EMBEDDED_CACHE ||
+    path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-embedded-connectors")
+  );
 }
 
 /**
@@ -42,13 +45,20 @@ function cacheRoot() {
  */
 function nodeFor(platform) {
   const pkg = SEA_PACKAGES[platform];
-  if (!pkg) throw new Error(`no Node.js single executable for ${platform}: only ${Object.keys(SEA_PACKAGES).join(", ")}`);
+  if (!pkg)
+    throw new Error(`no Node.js single executable for ${platform}: only ${Object.keys(SEA_PACKAGES).join(", ")}`);
   const dir = path.join(cacheRoot(), `node-sea-v${NODE_VERSION}`, pkg);
   if (fs.existsSync(path.join(dir, "node"))) return dir;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "embedded-node-"));
   try {
     console.error(`sea-plugin: fetching Node.js ${NODE_VERSION} (npm package ${pkg})`);
-    const tgz = execFileSync("npm", ["pack", "--silent", "--pack-destination", work, `${pkg}@${NODE_VERSION}`], { cwd: work, encoding: "utf8" }).trim().split("\n").pop();
+    const tgz = execFileSync("npm", ["pack", "--silent", "--pack-destination", work, `${pkg}@${NODE_VERSION}`], {
+      cwd: work,
+      encoding: "utf8",
+    })
+      .trim()
+      .split("\n")
+      .pop();
     execFileSync("tar", ["-xzf", path.join(work, tgz), "-C", work, "package/bin/node", "package/LICENSE"]);
     const staged = path.join(work, "staged");
     fs.mkdirSync(staged);
@@ -83,9 +93,17 @@ async function buildSeaPlugin(platform, outDir, { codeCache = true } = {}) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "embedded-sea-"));
   try {
     const blob = path.join(work, "plugin.blob");
-    const config = { main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: codeCache && platform === host };
+    const config = {
+      main: bundle,
+      output: blob,
+      disableExperimentalSEAWarning: true,
+      useCodeCache: codeCache && platform === host,
+    };
     fs.writeFileSync(path.join(work, "sea-config.json"), JSON.stringify(config));
-    execFileSync(builder, ["--experimental-sea-config", path.join(work, "sea-config.json")], { cwd: work, stdio: ["ignore", "pipe", "pipe"] });
+    execFileSync(builder, ["--experimental-sea-config", path.join(work, "sea-config.json")], {
+      cwd: work,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const executable = path.join(outDir, "pulumi-resource-embedded");
     fs.copyFileSync(path.join(target, "node"), executable);
     fs.chmodSync(executable, 0o755);
@@ -118,7 +136,9 @@ if (require.main === module) {
     return at >= 0 ? process.argv[at + 1] : undefined;
   };
   const out = path.resolve(option("out") || path.join(root, "dist", "plugin-sea"));
-  buildSeaPlugin(option("platform") || hostPlatform(), out, { codeCache: !process.argv.includes("--no-code-cache") }).then(
+  buildSeaPlugin(option("platform") || hostPlatform(), out, {
+    codeCache: !process.argv.includes("--no-code-cache"),
+  }).then(
     (names) => console.log(path.join(out, names[0])),
     (error) => {
       console.error(error);

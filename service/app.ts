@@ -2,7 +2,12 @@
 // command line in server.ts and the tests decide how it is served).
 import fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import fastifySwagger from "@fastify/swagger";
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
 import { Admin } from "./domain/admin";
 import { Auth, storeCustomers } from "./domain/auth";
 import { Connectors } from "./domain/connectors";
@@ -58,7 +63,8 @@ export function buildApp(options: Partial<BuildAppOptions> = {}): FastifyInstanc
 
   // Tokens and admin keys never reach the log; bodies are not logged at all.
   const redact = { paths: ["req.headers.authorization", 'req.headers["x-admin-key"]'], censor: "[redacted]" };
-  const logger = opts.logger === true ? { redact } : typeof opts.logger === "object" ? { redact, ...opts.logger } : false;
+  const logger =
+    opts.logger === true ? { redact } : typeof opts.logger === "object" ? { redact, ...opts.logger } : false;
   const app = fastify({
     logger,
     bodyLimit: BODY_LIMIT,
@@ -89,7 +95,10 @@ export function buildApp(options: Partial<BuildAppOptions> = {}): FastifyInstanc
     try {
       done(null, JSON.parse(text));
     } catch {
-      const error = Object.assign(new Error("malformed JSON body"), { statusCode: 400, code: "FST_ERR_CTP_INVALID_JSON_BODY" });
+      const error = Object.assign(new Error("malformed JSON body"), {
+        statusCode: 400,
+        code: "FST_ERR_CTP_INVALID_JSON_BODY",
+      });
       done(error, undefined);
     }
   });
@@ -100,7 +109,8 @@ export function buildApp(options: Partial<BuildAppOptions> = {}): FastifyInstanc
       info: {
         title: "Embedded Connectors Service (local)",
         version: "2.0.0",
-        description: "The local reference implementation of the Embedded Connectors Service. Every JSON answer except the token is the envelope {statusCode, statusMessage, response}.",
+        description:
+          "The local reference implementation of the Embedded Connectors Service. Every JSON answer except the token is the envelope {statusCode, statusMessage, response}.",
       },
       components: { securitySchemes: { bearerAuth: { type: "http", scheme: "bearer" } } },
     },

@@ -1,7 +1,11 @@
 // Everything a route or plugin needs, built once per app (ServiceContext), the app's
 // type, and the per-route settings and per-request state the plugins read and write.
 import type {
-  FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault,
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
 } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Admin } from "./domain/admin";
@@ -25,7 +29,11 @@ export interface ServiceContext {
 }
 
 export type App = FastifyInstance<
-  RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
 >;
 
 /** Per-route settings read by the plugins (service/plugins/). */

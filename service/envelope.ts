@@ -10,6 +10,15 @@ export function ok<T>(response: T): { statusCode: 200; statusMessage: string; re
 }
 
 /** The envelope of a refusal: `response` is null unless the refusal carries one (a 409's counts). */
-export function errorEnvelope(status: number, message: string, extra: Partial<Strict<"ErrorEnvelope">> = {}): Strict<"ErrorEnvelope"> {
-  return { statusCode: status, statusMessage: message, response: extra.response ?? null, ...(extra.errors ? { errors: extra.errors } : {}) };
+export function errorEnvelope(
+  status: number,
+  message: string,
+  extra: Partial<Strict<"ErrorEnvelope">> = {},
+): Strict<"ErrorEnvelope"> {
+  return {
+    statusCode: status,
+    statusMessage: message,
+    response: extra.response ?? null,
+    ...(extra.errors ? { errors: extra.errors } : {}),
+  };
 }

@@ -105,7 +105,9 @@ export class FaultInjector {
   }
 
   get settings(): FaultSettings {
-    return { rules: this.rules.map((r, i) => ({ ...r, ...(r.count === undefined ? {} : { count: this.remaining[i] }) })) };
+    return {
+      rules: this.rules.map((r, i) => ({ ...r, ...(r.count === undefined ? {} : { count: this.remaining[i] }) })),
+    };
   }
 
   /** Decides what happens to one request of `routeKey` ("METHOD /pattern"). */

@@ -9,7 +9,8 @@ import { DEFAULT_CUSTOMERS, SUB_ACCOUNTS_PER_CUSTOMER, seedCustomers } from "./s
 function integer(min: number, max: number) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected an integer from ${min} to ${max}`);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new InvalidArgumentError(`expected an integer from ${min} to ${max}`);
     return n;
   };
 }
@@ -43,12 +44,27 @@ async function main(): Promise<void> {
     .option("--port <port>", "port to listen on (0 = a free port)", integer(0, 65535), 8787)
     .option("--host <host>", "address to bind", "127.0.0.1")
     .option("--db <path>", "SQLite database file, or :memory:", ".data/service.db")
-    .option("--token-ttl <seconds>", "lifetime of access tokens", integer(1, 86400 * 30), DEFAULT_OPTIONS.tokenTtlSeconds)
-    .option("--rate-limit <n>", "requests per second per client (0 = off)", integer(0, 1_000_000), DEFAULT_OPTIONS.rateLimitPerSecond)
+    .option(
+      "--token-ttl <seconds>",
+      "lifetime of access tokens",
+      integer(1, 86400 * 30),
+      DEFAULT_OPTIONS.tokenTtlSeconds,
+    )
+    .option(
+      "--rate-limit <n>",
+      "requests per second per client (0 = off)",
+      integer(0, 1_000_000),
+      DEFAULT_OPTIONS.rateLimitPerSecond,
+    )
     .option("--admin-key <key>", "enables /_admin/* with header x-admin-key")
     .option("--client-id <id>", "client id of the first seeded customer", demoCustomer.clientId)
     .option("--client-secret <secret>", "client secret of the first seeded customer", demoCustomer.clientSecret)
-    .option("--sub-accounts <n>", "sub-accounts per seeded customer (more later: POST /_admin/sub-accounts)", integer(1, 10_000), SUB_ACCOUNTS_PER_CUSTOMER)
+    .option(
+      "--sub-accounts <n>",
+      "sub-accounts per seeded customer (more later: POST /_admin/sub-accounts)",
+      integer(1, 10_000),
+      SUB_ACCOUNTS_PER_CUSTOMER,
+    )
     .option("--latency-ms <ms>", "added latency per request (jitter up to half of it)", integer(0, 60_000), 0)
     .option("--fault-rate <rate>", "share of requests answered 500/503", rate, 0)
     .option("--no-log", "no request log")

@@ -11,10 +11,27 @@ import { FLOOR_PACKAGE } from "./server";
 export async function installFloorPlugin(engine: Engine): Promise<string> {
   const script = path.join(repoRoot, "scripts", "bundle-plugin.js");
   const compiled = path.join(repoRoot, "dist", "bench", "plugin-floor");
-  const bundle = ["--entry", path.join(compiled, "main.js"), "--out", path.join(compiled, "plugin"), "--name", FLOOR_PACKAGE];
+  const bundle = [
+    "--entry",
+    path.join(compiled, "main.js"),
+    "--out",
+    path.join(compiled, "plugin"),
+    "--name",
+    FLOOR_PACKAGE,
+  ];
   const { stdout } = await execFileAsync(process.execPath, [script, ...bundle], { cwd: repoRoot });
   const dir = stdout.trim().split("\n").pop() ?? "";
-  const args = ["plugin", "install", "resource", FLOOR_PACKAGE, PLUGIN_VERSION, "--file", dir, "--reinstall", "--non-interactive"];
+  const args = [
+    "plugin",
+    "install",
+    "resource",
+    FLOOR_PACKAGE,
+    PLUGIN_VERSION,
+    "--file",
+    dir,
+    "--reinstall",
+    "--non-interactive",
+  ];
   await execFileAsync(path.join(engine.binDir, "pulumi"), args, { env: { ...process.env, ...engine.env } });
   return dir;
 }

@@ -21,8 +21,14 @@ interface FloorType {
 }
 
 const TYPES: ReadonlyMap<string, FloorType> = new Map([
-  [`${FLOOR_PACKAGE}:index:AddedConnector`, { outputs: (inputs: Props) => connectorOutputs(String(inputs.connectorId)), secrets: [] }],
-  [`${FLOOR_PACKAGE}:index:ConnectorConfiguration`, { outputs: configurationOutputs, secrets: ["secretConfig", ...CONFIGURATION_SECRET_OUTPUTS] }],
+  [
+    `${FLOOR_PACKAGE}:index:AddedConnector`,
+    { outputs: (inputs: Props) => connectorOutputs(String(inputs.connectorId)), secrets: [] },
+  ],
+  [
+    `${FLOOR_PACKAGE}:index:ConnectorConfiguration`,
+    { outputs: configurationOutputs, secrets: ["secretConfig", ...CONFIGURATION_SECRET_OUTPUTS] },
+  ],
 ]);
 
 function typeOf(urn: string, type: string): FloorType {
@@ -60,7 +66,11 @@ export function floorService(version: string): grpc.UntypedServiceImplementation
     // DIFF_UNKNOWN (the default): the engine compares the inputs itself.
     diffConfig: unary<proto.DiffRequest, proto.DiffResponse>(() => new proto.DiffResponse()),
     configure: unary<proto.ConfigureRequest, proto.ConfigureResponse>(() =>
-      new proto.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(false).setAcceptresources(false).setAcceptoutputs(false),
+      new proto.ConfigureResponse()
+        .setAcceptsecrets(true)
+        .setSupportspreview(false)
+        .setAcceptresources(false)
+        .setAcceptoutputs(false),
     ),
     check: unary<proto.CheckRequest, proto.CheckResponse>((req) => {
       const type = typeOf(req.getUrn(), req.getType());
@@ -73,19 +83,26 @@ export function floorService(version: string): grpc.UntypedServiceImplementation
       const type = typeOf(req.getUrn(), req.getType());
       const inputs = fromStruct(req.getProperties());
       const id = `floor/${String(inputs.props.connectorId)}`;
-      return new proto.CreateResponse().setId(id).setProperties(toStruct(outputsOf(type, inputs.props), [...type.secrets, ...inputs.secrets]));
+      return new proto.CreateResponse()
+        .setId(id)
+        .setProperties(toStruct(outputsOf(type, inputs.props), [...type.secrets, ...inputs.secrets]));
     }),
     read: unary<proto.ReadRequest, proto.ReadResponse>((req) => {
       const type = typeOf(req.getUrn(), req.getType());
       const state = fromStruct(req.getProperties());
       const inputs = fromStruct(req.getInputs());
       const secrets = [...type.secrets, ...state.secrets, ...inputs.secrets];
-      return new proto.ReadResponse().setId(req.getId()).setProperties(toStruct(state.props, secrets)).setInputs(toStruct(inputs.props, secrets));
+      return new proto.ReadResponse()
+        .setId(req.getId())
+        .setProperties(toStruct(state.props, secrets))
+        .setInputs(toStruct(inputs.props, secrets));
     }),
     update: unary<proto.UpdateRequest, proto.UpdateResponse>((req) => {
       const type = typeOf(req.getUrn(), req.getType());
       const news = fromStruct(req.getNews());
-      return new proto.UpdateResponse().setProperties(toStruct(outputsOf(type, news.props), [...type.secrets, ...news.secrets]));
+      return new proto.UpdateResponse().setProperties(
+        toStruct(outputsOf(type, news.props), [...type.secrets, ...news.secrets]),
+      );
     }),
     delete: unary<proto.DeleteRequest, Empty>(() => new Empty()),
   };
@@ -96,7 +113,9 @@ export async function serveFloor(version: string): Promise<{ port: number; serve
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   server.addService(ResourceProviderService, floorService(version));
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound)));
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    );
   });
   return { port, server };
 }

@@ -26,7 +26,8 @@ interface RunFlags extends Selection {
 function integer(min: number, max: number) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected an integer from ${min} to ${max}`);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new InvalidArgumentError(`expected an integer from ${min} to ${max}`);
     return n;
   };
 }
@@ -62,7 +63,9 @@ async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void>
   const onSignal = (signal: string) => {
     if (signal === "SIGTERM" && !abort.signal.aborted) abort.abort();
     if (stop.signal.aborted) return;
-    process.stderr.write(`${signal}: no further stack starts; the running ones finish the step under way; run the command again to finish\n`);
+    process.stderr.write(
+      `${signal}: no further stack starts; the running ones finish the step under way; run the command again to finish\n`,
+    );
     stop.abort();
   };
   const sigint = () => onSignal("SIGINT");
@@ -71,20 +74,23 @@ async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void>
   process.on("SIGTERM", sigterm);
   let stacks;
   try {
-    stacks = selected.stacks.length === 0 ? [] : await runFleet({
-      automation: loadAutomation(project),
-      projectDir: project.dir,
-      command,
-      stacks: selected.stacks,
-      concurrency: flags.concurrency,
-      program: loaded.program,
-      repairCommand: repairCommand(project.dir),
-      onStart: (s) => progress.start(s),
-      onFinish: (r) => progress.finish(r),
-      onRetry: (s) => progress.retry(s),
-      signal: abort.signal,
-      stop: stop.signal,
-    });
+    stacks =
+      selected.stacks.length === 0
+        ? []
+        : await runFleet({
+            automation: loadAutomation(project),
+            projectDir: project.dir,
+            command,
+            stacks: selected.stacks,
+            concurrency: flags.concurrency,
+            program: loaded.program,
+            repairCommand: repairCommand(project.dir),
+            onStart: (s) => progress.start(s),
+            onFinish: (r) => progress.finish(r),
+            onRetry: (s) => progress.retry(s),
+            signal: abort.signal,
+            stop: stop.signal,
+          });
   } finally {
     progress.done();
     process.off("SIGINT", sigint);
@@ -107,10 +113,13 @@ function withRunOptions(cmd: Command): Command {
   return cmd
     .option("--dir <dir>", "the program's directory (holding Pulumi.yaml and the stack files)", ".")
     .option("--stacks <a,b>", "only these stacks")
-    .option("--changed-since <ref>", "only the stacks whose Pulumi.<stack>.yaml changed since this git ref (every stack when the program changed)")
+    .option(
+      "--changed-since <ref>",
+      "only the stacks whose Pulumi.<stack>.yaml changed since this git ref (every stack when the program changed)",
+    )
     .option("--shard <i/n>", "only shard i of n (a stack's shard is a hash of its name)")
     .option("--concurrency <k>", "stacks run at once", positive, DEFAULT_CONCURRENCY)
-    .option("--json <file>", "write the report as JSON (schema: README, \"Many sub-accounts\")")
+    .option("--json <file>", 'write the report as JSON (schema: README, "Many sub-accounts")')
     .option("--markdown <file>", "write the report as Markdown (a PR comment, a CI job summary)")
     .option("--junit <file>", "write the report as JUnit XML (one test case per stack)")
     .option("--no-inline", "run the program through its language host per stack, even if it exports a function");
@@ -119,26 +128,41 @@ function withRunOptions(cmd: Command): Command {
 export function registerFleet(program: Command): void {
   const fleet = program
     .command("fleet")
-    .description("many sub-accounts: one program, one stack (Pulumi.<stack>.yaml) per sub-account; exit 0 clean, 2 drift (drift), 1 failure");
+    .description(
+      "many sub-accounts: one program, one stack (Pulumi.<stack>.yaml) per sub-account; exit 0 clean, 2 drift (drift), 1 failure",
+    );
 
   fleet
     .command("new <stack>")
-    .description("write Pulumi.<stack>.yaml: the sub-account, its customer, its connectors (non-secret values; secrets by name)")
+    .description(
+      "write Pulumi.<stack>.yaml: the sub-account, its customer, its connectors (non-secret values; secrets by name)",
+    )
     .requiredOption("--account-id <id>", "the sub-account id")
-    .option("--customer <name>", "which customer's credentials (a name the program maps to a client id and secret variable)")
-    .option("--connectors <file.json>", "the connectors: { key: { name, supportedType, values, secrets: { field: { config | env } } } }")
+    .option(
+      "--customer <name>",
+      "which customer's credentials (a name the program maps to a client id and secret variable)",
+    )
+    .option(
+      "--connectors <file.json>",
+      "the connectors: { key: { name, supportedType, values, secrets: { field: { config | env } } } }",
+    )
     .option("--dir <dir>", "the program's directory", ".")
     .option("--force", "overwrite an existing stack file")
-    .action(async (stack: string, flags: { accountId: string; customer?: string; connectors?: string; dir: string; force?: boolean }) => {
-      const project = await readProject(flags.dir);
-      const connectors = flags.connectors ? await readConnectorsFile(flags.connectors) : undefined;
-      const { file, commands } = await writeStackFile(project, stack, { ...flags, connectors });
-      process.stdout.write(`wrote ${path.relative(process.cwd(), file) || file}\n`);
-      if (commands.length > 0) {
-        process.stdout.write("set its secrets before `fleet up` (each command prompts for the value):\n");
-        for (const c of commands) process.stdout.write(`  ${c}\n`);
-      }
-    });
+    .action(
+      async (
+        stack: string,
+        flags: { accountId: string; customer?: string; connectors?: string; dir: string; force?: boolean },
+      ) => {
+        const project = await readProject(flags.dir);
+        const connectors = flags.connectors ? await readConnectorsFile(flags.connectors) : undefined;
+        const { file, commands } = await writeStackFile(project, stack, { ...flags, connectors });
+        process.stdout.write(`wrote ${path.relative(process.cwd(), file) || file}\n`);
+        if (commands.length > 0) {
+          process.stdout.write("set its secrets before `fleet up` (each command prompts for the value):\n");
+          for (const c of commands) process.stdout.write(`  ${c}\n`);
+        }
+      },
+    );
 
   for (const [name, description] of [
     ["preview", "what `up` would change in each stack (with a refresh first)"],
@@ -146,7 +170,9 @@ export function registerFleet(program: Command): void {
     ["drift", "compare each sub-account with its last apply: exit 2 when one drifted"],
     ["destroy", "remove every resource of each stack from its sub-account"],
   ] as const) {
-    withRunOptions(fleet.command(name).description(description)).action(async (flags: RunFlags) => runCommand(name, flags));
+    withRunOptions(fleet.command(name).description(description)).action(async (flags: RunFlags) =>
+      runCommand(name, flags),
+    );
   }
 
   fleet
@@ -169,9 +195,22 @@ export function registerFleet(program: Command): void {
     .option("--repo-dir <dir>", "the program's directory inside the repository")
     .option("--namespace <ns>", "the Kubernetes namespace", "default")
     .option("--service-account <name>", "the workspace's service account", "pulumi")
-    .option("--secret <name>", "the Secret holding backendUrl, passphrase and the customers' client secrets", "embedded-fleet")
-    .option("--secret-env <A,B>", "environment variables the program reads secrets from, each a key of --secret", "EMBEDDED_CLIENT_SECRET")
-    .option("--resync <seconds>", "how often the operator refreshes and re-applies (drift repaired within)", integer(60, 7 * 86400), 600)
+    .option(
+      "--secret <name>",
+      "the Secret holding backendUrl, passphrase and the customers' client secrets",
+      "embedded-fleet",
+    )
+    .option(
+      "--secret-env <A,B>",
+      "environment variables the program reads secrets from, each a key of --secret",
+      "EMBEDDED_CLIENT_SECRET",
+    )
+    .option(
+      "--resync <seconds>",
+      "how often the operator refreshes and re-applies (drift repaired within)",
+      integer(60, 7 * 86400),
+      600,
+    )
     .option("--out <dir>", "write one file per stack here (default: one multi-document YAML on stdout)")
     .option("--dir <dir>", "the program's directory", ".")
     .action(async (flags: Parameters<typeof writeOperatorManifests>[1] & { dir: string }) => {

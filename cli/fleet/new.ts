@@ -34,9 +34,15 @@ function checkConnectors(connectors: Record<string, ConnectorSpec>, from: string
       throw new Error(`${where} needs a catalogue name and supportedType Source or Destination`);
     }
     for (const [field, source] of Object.entries(spec.secrets ?? {})) {
-      const ok = typeof source === "object" && source !== null &&
-        (typeof (source as { config?: unknown }).config === "string" || typeof (source as { env?: unknown }).env === "string");
-      if (!ok) throw new Error(`${where}: secret field "${field}" must be { "config": "<secret config key>" } or { "env": "<VARIABLE>" }, never a value`);
+      const ok =
+        typeof source === "object" &&
+        source !== null &&
+        (typeof (source as { config?: unknown }).config === "string" ||
+          typeof (source as { env?: unknown }).env === "string");
+      if (!ok)
+        throw new Error(
+          `${where}: secret field "${field}" must be { "config": "<secret config key>" } or { "env": "<VARIABLE>" }, never a value`,
+        );
     }
   }
 }
@@ -72,7 +78,11 @@ export function renderStackFile(project: FleetProject, stack: string, opts: NewS
   return `${header.join("\n")}\n${toYaml({ config })}`;
 }
 
-export async function writeStackFile(project: FleetProject, stack: string, opts: NewStackOptions): Promise<{ file: string; commands: string[] }> {
+export async function writeStackFile(
+  project: FleetProject,
+  stack: string,
+  opts: NewStackOptions,
+): Promise<{ file: string; commands: string[] }> {
   if (!STACK_NAME.test(stack)) throw new Error(`stack name "${stack}" may hold only letters, digits, "-", "_" and "."`);
   if (!opts.accountId.trim()) throw new Error("--account-id must be a sub-account id");
   if (opts.connectors) checkConnectors(opts.connectors, "--connectors");
@@ -80,9 +90,13 @@ export async function writeStackFile(project: FleetProject, stack: string, opts:
   if (existsSync(file) && !opts.force) throw new Error(`${file} exists: edit it, or pass --force to write it again`);
   if (existsSync(file) && /^\s*encryptionsalt:|\bsecure:/m.test(await fs.readFile(file, "utf8"))) {
     // Writing it again would drop the stack's encryption salt and its encrypted secrets.
-    throw new Error(`${file} holds the stack's encrypted secrets (encryptionsalt, secure:): --force would lose them; edit the file instead`);
+    throw new Error(
+      `${file} holds the stack's encrypted secrets (encryptionsalt, secure:): --force would lose them; edit the file instead`,
+    );
   }
   await fs.writeFile(file, renderStackFile(project, stack, opts));
-  const commands = secretConfigKeys(opts.connectors ?? {}).map((k) => `pulumi config set --secret ${k} --stack ${stack}`);
+  const commands = secretConfigKeys(opts.connectors ?? {}).map(
+    (k) => `pulumi config set --secret ${k} --stack ${stack}`,
+  );
   return { file, commands };
 }

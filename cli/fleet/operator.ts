@@ -27,7 +27,11 @@ export const MAX_STACK_OBJECT_NAME = 42;
 
 /** A DNS-1123 name of at most 42 characters, unique per stack (a hash suffix when shortened). */
 export function objectNameOf(project: string, stack: string): string {
-  const clean = (s: string) => s.toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^-+|-+$/g, "");
+  const clean = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, "-")
+      .replace(/^-+|-+$/g, "");
   const full = clean(`${project}-${stack}`) || "stack";
   if (full.length <= MAX_STACK_OBJECT_NAME && full === `${project}-${stack}`) return full;
   const hash = createHash("sha256").update(`${project}/${stack}`).digest("hex").slice(0, 8);
@@ -40,14 +44,23 @@ export function stackManifest(project: FleetProject, stack: string, opts: Operat
     PULUMI_BACKEND_URL: secretRef("backendUrl"),
     PULUMI_CONFIG_PASSPHRASE: secretRef("passphrase"),
   };
-  for (const name of opts.secretEnv.split(",").map((s) => s.trim()).filter(Boolean)) envRefs[name] = secretRef(name);
+  for (const name of opts.secretEnv
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean))
+    envRefs[name] = secretRef(name);
   return {
     apiVersion: "pulumi.com/v1",
     kind: "Stack",
     metadata: {
       name: objectNameOf(project.name, stack),
       namespace: opts.namespace,
-      labels: { "app.kubernetes.io/part-of": project.name.toLowerCase().replace(/[^a-z0-9._-]+/g, "-").slice(0, 63) },
+      labels: {
+        "app.kubernetes.io/part-of": project.name
+          .toLowerCase()
+          .replace(/[^a-z0-9._-]+/g, "-")
+          .slice(0, 63),
+      },
       annotations: { "embedded-connectors/stack": stack },
     },
     spec: {
@@ -76,7 +89,10 @@ export async function writeOperatorManifests(project: FleetProject, opts: Operat
   }
   await fs.mkdir(opts.out, { recursive: true });
   for (const d of docs) {
-    await fs.writeFile(path.join(opts.out, `${objectNameOf(project.name, d.stack)}.yaml`), `# stack ${d.stack}\n${d.text}`);
+    await fs.writeFile(
+      path.join(opts.out, `${objectNameOf(project.name, d.stack)}.yaml`),
+      `# stack ${d.stack}\n${d.text}`,
+    );
   }
   process.stderr.write(`wrote ${docs.length} Stack manifest(s) to ${opts.out}\n`);
 }

@@ -20,7 +20,9 @@ export function loadAutomation(project: FleetProject): Automation {
   try {
     resolved = require.resolve("@pulumi/pulumi/automation", { paths: [project.dir] });
   } catch {
-    throw new Error(`cannot load @pulumi/pulumi from ${project.dir}: run \`npm install\` (or npm ci) in the program's project`);
+    throw new Error(
+      `cannot load @pulumi/pulumi from ${project.dir}: run \`npm install\` (or npm ci) in the program's project`,
+    );
   }
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(resolved) as Automation;
@@ -59,7 +61,9 @@ function registerTypeScript(project: FleetProject): void {
   try {
     tsNode = require.resolve("ts-node", { paths: [project.dir] });
   } catch {
-    throw new Error(`the program of ${project.dir} is TypeScript but ts-node is not installed there: \`npm install --save-dev ts-node typescript\``);
+    throw new Error(
+      `the program of ${project.dir} is TypeScript but ts-node is not installed there: \`npm install --save-dev ts-node typescript\``,
+    );
   }
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { register } = require(tsNode) as { register: (opts: object) => unknown };
@@ -89,6 +93,7 @@ export async function loadProgram(project: FleetProject, allowInline: boolean): 
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const loaded = require(entry) as { default?: unknown } | (() => unknown);
   const fn = typeof loaded === "function" ? loaded : loaded.default;
-  if (typeof fn !== "function") return { perStackBecause: `${path.basename(entry)}'s default export is not a function` };
+  if (typeof fn !== "function")
+    return { perStackBecause: `${path.basename(entry)}'s default export is not a function` };
   return { program: fn as InlineProgram };
 }

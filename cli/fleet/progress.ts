@@ -66,7 +66,9 @@ class LiveProgress implements Progress {
   private redraw(): void {
     this.clear();
     const now = Date.now();
-    const lines = [...this.running].map(([stack, since]) => `  ${this.command} ${stack}: running ${((now - since) / 1000).toFixed(0)} s`);
+    const lines = [...this.running].map(
+      ([stack, since]) => `  ${this.command} ${stack}: running ${((now - since) / 1000).toFixed(0)} s`,
+    );
     lines.push(`  ${this.finished}/${this.total} done`);
     this.stream.write(`${lines.join("\n")}\n`);
     this.drawn = lines.length;

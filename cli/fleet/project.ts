@@ -40,12 +40,17 @@ export async function readProject(dir: string): Promise<FleetProject> {
   const abs = path.resolve(dir);
   const projectFile = ["Pulumi.yaml", "Pulumi.yml"].map((f) => path.join(abs, f)).find((f) => existsSync(f));
   if (!projectFile) {
-    throw new Error(`no Pulumi.yaml in ${abs}: run the fleet in the program's directory, or pass --dir <program directory>`);
+    throw new Error(
+      `no Pulumi.yaml in ${abs}: run the fleet in the program's directory, or pass --dir <program directory>`,
+    );
   }
   const text = await fs.readFile(projectFile, "utf8");
   const name = topLevel(text, "name");
   const runtime = topLevel(text, "runtime");
   if (!name || !runtime) throw new Error(`${projectFile} has no ${name ? "runtime" : "name"}`);
-  const stacks = (await fs.readdir(abs)).map(stackOfFile).filter((s): s is string => s !== undefined).sort();
+  const stacks = (await fs.readdir(abs))
+    .map(stackOfFile)
+    .filter((s): s is string => s !== undefined)
+    .sort();
   return { dir: abs, name, runtime, main: topLevel(text, "main"), stacks };
 }

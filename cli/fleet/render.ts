@@ -34,31 +34,48 @@ export function renderMarkdown(report: FleetReport): string {
     }
     for (const r of st.resources) {
       const props = r.properties.map(code).join(", ");
-      lines.push(`| ${cell(st.stack)} | ${ICON[st.status]} ${st.status} | ${cell(r.name)} | ${code(r.type)} | ${r.operation} | ${cell(props)} |`);
+      lines.push(
+        `| ${cell(st.stack)} | ${ICON[st.status]} ${st.status} | ${cell(r.name)} | ${code(r.type)} | ${r.operation} | ${cell(props)} |`,
+      );
     }
   }
   const repairs = notable.filter((st) => st.repair);
   if (repairs.length > 0) {
-    lines.push("", "To put the drifted stacks back (or merge a change to their files that accepts the new state):", "", "```sh");
+    lines.push(
+      "",
+      "To put the drifted stacks back (or merge a change to their files that accepts the new state):",
+      "",
+      "```sh",
+    );
     for (const st of repairs) lines.push(st.repair as string);
     lines.push("```");
   }
   const failed = notable.filter((st) => st.status === "failed");
   for (const st of failed) {
-    lines.push("", `<details><summary>${cell(st.stack)}: failed</summary>`, "", "```", (st.error ?? "").replace(/```/g, "'''"), "```", "</details>");
+    lines.push(
+      "",
+      `<details><summary>${cell(st.stack)}: failed</summary>`,
+      "",
+      "```",
+      (st.error ?? "").replace(/```/g, "'''"),
+      "```",
+      "</details>",
+    );
   }
   return `${lines.join("\n")}\n`;
 }
 
 function xml(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    // XML 1.0 forbids most control characters; an engine message may carry them.
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "");
+  return (
+    text
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;")
+      // XML 1.0 forbids most control characters; an engine message may carry them.
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "")
+  );
 }
 
 function caseBody(st: StackReport): string {
@@ -76,7 +93,12 @@ function caseBody(st: StackReport): string {
 }
 
 function firstLine(text: string): string {
-  return text.split("\n").find((l) => l.trim().length > 0)?.slice(0, 300) ?? "";
+  return (
+    text
+      .split("\n")
+      .find((l) => l.trim().length > 0)
+      ?.slice(0, 300) ?? ""
+  );
 }
 
 export function renderJUnit(report: FleetReport): string {

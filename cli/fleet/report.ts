@@ -93,10 +93,13 @@ export function describeStack(s: StackReport): string {
   if (s.resources.length > 4) {
     // Many: counted by type and step (the reports keep each one).
     const counts = new Map<string, number>();
-    for (const r of s.resources) counts.set(`${typeName(r.type)} ${r.operation}`, (counts.get(`${typeName(r.type)} ${r.operation}`) ?? 0) + 1);
+    for (const r of s.resources)
+      counts.set(`${typeName(r.type)} ${r.operation}`, (counts.get(`${typeName(r.type)} ${r.operation}`) ?? 0) + 1);
     return `${s.status} (${seconds}): ${[...counts].map(([what, n]) => `${n} × ${what}`).join(", ")}`;
   }
-  const parts = s.resources.map((r) => `${typeName(r.type)} ${r.name} ${r.operation}${r.properties.length ? ` [${r.properties.join(", ")}]` : ""}`);
+  const parts = s.resources.map(
+    (r) => `${typeName(r.type)} ${r.name} ${r.operation}${r.properties.length ? ` [${r.properties.join(", ")}]` : ""}`,
+  );
   return `${s.status} (${seconds}): ${parts.join("; ")}`;
 }
 

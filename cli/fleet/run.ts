@@ -27,8 +27,21 @@ export interface FleetRunOptions {
 }
 
 /** Steps that change nothing in the sub-account. */
-const UNCHANGED: ReadonlySet<OpType> = new Set<OpType>(["same", "read", "refresh", "discard", "discard-replaced", "remove-pending-replace"]);
-const REPLACE: ReadonlySet<OpType> = new Set<OpType>(["replace", "create-replacement", "delete-replaced", "read-replacement", "import-replacement"]);
+const UNCHANGED: ReadonlySet<OpType> = new Set<OpType>([
+  "same",
+  "read",
+  "refresh",
+  "discard",
+  "discard-replaced",
+  "remove-pending-replace",
+]);
+const REPLACE: ReadonlySet<OpType> = new Set<OpType>([
+  "replace",
+  "create-replacement",
+  "delete-replaced",
+  "read-replacement",
+  "import-replacement",
+]);
 
 /** Keeps, per resource, what the engine says it would do (or did), with the property paths only. */
 export class StepRecorder {
@@ -37,7 +50,12 @@ export class StepRecorder {
 
   readonly onEvent = (event: EngineEvent): void => {
     const meta = event.resourcePreEvent?.metadata;
-    if (meta && !UNCHANGED.has(meta.op) && !meta.type.startsWith("pulumi:providers:") && meta.type !== "pulumi:pulumi:Stack") {
+    if (
+      meta &&
+      !UNCHANGED.has(meta.op) &&
+      !meta.type.startsWith("pulumi:providers:") &&
+      meta.type !== "pulumi:pulumi:Stack"
+    ) {
       const properties = Object.keys(meta.detailedDiff ?? {});
       const known = this.byUrn.get(meta.urn);
       const operation = REPLACE.has(meta.op) ? "replace" : meta.op;
@@ -46,7 +64,9 @@ export class StepRecorder {
         type: meta.type,
         name: nameOfUrn(meta.urn),
         operation: known?.operation === "replace" ? "replace" : operation,
-        properties: [...new Set([...(known?.properties ?? []), ...(properties.length > 0 ? properties : meta.diffs ?? [])])].sort(),
+        properties: [
+          ...new Set([...(known?.properties ?? []), ...(properties.length > 0 ? properties : (meta.diffs ?? []))]),
+        ].sort(),
       });
     }
     const diag = event.diagnosticEvent;
@@ -96,9 +116,21 @@ async function createMissingStacks(workspace: Workspace, names: string[]): Promi
   return failed;
 }
 
-async function runOne(opts: FleetRunOptions, workspace: Workspace, name: string, createError?: string): Promise<StackReport> {
+async function runOne(
+  opts: FleetRunOptions,
+  workspace: Workspace,
+  name: string,
+  createError?: string,
+): Promise<StackReport> {
   const started = Date.now();
-  if (createError !== undefined) return { stack: name, status: "failed", durationMs: 0, resources: [], error: `creating the stack failed: ${createError}` };
+  if (createError !== undefined)
+    return {
+      stack: name,
+      status: "failed",
+      durationMs: 0,
+      resources: [],
+      error: `creating the stack failed: ${createError}`,
+    };
   const recorder = new StepRecorder();
   const common = { onEvent: recorder.onEvent, signal: opts.signal, color: "never" as const };
   try {
@@ -120,7 +152,13 @@ async function runOne(opts: FleetRunOptions, workspace: Workspace, name: string,
       ...(status === "drifted" ? { repair: opts.repairCommand(name) } : {}),
     };
   } catch (err) {
-    return { stack: name, status: "failed", durationMs: Date.now() - started, resources: recorder.changes(), error: errorText(err, recorder.errors) };
+    return {
+      stack: name,
+      status: "failed",
+      durationMs: Date.now() - started,
+      resources: recorder.changes(),
+      error: errorText(err, recorder.errors),
+    };
   }
 }
 
@@ -129,13 +167,22 @@ export async function runFleet(opts: FleetRunOptions): Promise<StackReport[]> {
     workDir: opts.projectDir,
     ...(opts.program ? { program: opts.program } : {}),
   });
-  const createErrors = opts.command === "up" || opts.command === "preview" ? await createMissingStacks(workspace, opts.stacks) : new Map<string, string>();
+  const createErrors =
+    opts.command === "up" || opts.command === "preview"
+      ? await createMissingStacks(workspace, opts.stacks)
+      : new Map<string, string>();
   const queue = [...opts.stacks];
   const reports: StackReport[] = [];
   const worker = async (): Promise<void> => {
     for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
       if ((opts.stop ?? opts.signal)?.aborted) {
-        reports.push({ stack: name, status: "failed", durationMs: 0, resources: [], error: "not run: the fleet run was interrupted; run it again" });
+        reports.push({
+          stack: name,
+          status: "failed",
+          durationMs: 0,
+          resources: [],
+          error: "not run: the fleet run was interrupted; run it again",
+        });
         continue;
       }
       opts.onStart?.(name);

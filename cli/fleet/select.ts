@@ -95,15 +95,22 @@ export interface Selected {
 
 export async function selectStacks(project: FleetProject, selection: Selection): Promise<Selected> {
   if (project.stacks.length === 0) {
-    throw new Error(`no stack files (Pulumi.<stack>.yaml) in ${project.dir}: add one with \`pulumi-embedded-connectors fleet new <stack> --account-id <id>\``);
+    throw new Error(
+      `no stack files (Pulumi.<stack>.yaml) in ${project.dir}: add one with \`pulumi-embedded-connectors fleet new <stack> --account-id <id>\``,
+    );
   }
   let stacks = [...project.stacks];
   const reasons: string[] = [];
   if (selection.stacks !== undefined) {
-    const named = selection.stacks.split(",").map((s) => s.trim()).filter((s) => s.length > 0);
+    const named = selection.stacks
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0);
     const unknown = named.filter((s) => !project.stacks.includes(s));
     if (unknown.length > 0) {
-      throw new Error(`no stack file for ${unknown.join(", ")} in ${project.dir} (its stacks: ${project.stacks.join(", ")})`);
+      throw new Error(
+        `no stack file for ${unknown.join(", ")} in ${project.dir} (its stacks: ${project.stacks.join(", ")})`,
+      );
     }
     stacks = stacks.filter((s) => named.includes(s));
     reasons.push(`--stacks ${named.join(",")}`);
@@ -111,7 +118,11 @@ export async function selectStacks(project: FleetProject, selection: Selection):
   if (selection.changedSince !== undefined) {
     const changed = await changedStacks(project, selection.changedSince);
     stacks = stacks.filter((s) => changed.stacks.includes(s));
-    reasons.push(changed.allBecause ? `every stack: ${changed.allBecause}` : `${changed.stacks.length} stack file(s) changed since ${selection.changedSince}`);
+    reasons.push(
+      changed.allBecause
+        ? `every stack: ${changed.allBecause}`
+        : `${changed.stacks.length} stack file(s) changed since ${selection.changedSince}`,
+    );
   }
   if (selection.shard !== undefined) {
     const shard = parseShard(selection.shard);

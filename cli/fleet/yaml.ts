@@ -10,7 +10,9 @@ export function scalar(value: string | number | boolean | null): string {
   if (value === null) return "null";
   if (typeof value !== "string") return String(value);
   // ": " inside a plain scalar starts a mapping ("Foo: Bar"): such a string is quoted too.
-  return PLAIN.test(value) && !RESERVED.test(value) && !value.endsWith(":") && !value.includes(": ") ? value : JSON.stringify(value);
+  return PLAIN.test(value) && !RESERVED.test(value) && !value.endsWith(":") && !value.includes(": ")
+    ? value
+    : JSON.stringify(value);
 }
 
 function isScalar(value: YamlValue): value is string | number | boolean | null {

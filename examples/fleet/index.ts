@@ -32,7 +32,10 @@ interface Customer {
   baseUrl?: string;
 }
 
-const customers = JSON.parse(fs.readFileSync(path.join(__dirname, "customers.json"), "utf8")) as Record<string, Customer>;
+const customers = JSON.parse(fs.readFileSync(path.join(__dirname, "customers.json"), "utf8")) as Record<
+  string,
+  Customer
+>;
 
 function fromEnv(name: string, what: string): pulumi.Output<string> {
   const value = process.env[name];
@@ -50,7 +53,9 @@ async function fleetProgram(): Promise<Record<string, unknown>> {
   if (customerName !== undefined) {
     const customer = customers[customerName];
     if (!customer) {
-      throw new Error(`customer "${customerName}" is not in customers.json (its customers: ${Object.keys(customers).join(", ")})`);
+      throw new Error(
+        `customer "${customerName}" is not in customers.json (its customers: ${Object.keys(customers).join(", ")})`,
+      );
     }
     provider = new embedded.Provider(customerName, {
       baseUrl: customer.baseUrl,
@@ -69,9 +74,10 @@ async function fleetProgram(): Promise<Record<string, unknown>> {
     const added = new embedded.AddedConnector(key, { connectorId: found.connectorId }, { provider });
     const secretConfig: Record<string, pulumi.Input<SecretConfigValue>> = { ...spec.values };
     for (const [field, source] of Object.entries(spec.secrets ?? {})) {
-      secretConfig[field] = "config" in source
-        ? config.requireSecret(source.config)
-        : fromEnv(source.env, `connector ${key}, field ${field}`);
+      secretConfig[field] =
+        "config" in source
+          ? config.requireSecret(source.config)
+          : fromEnv(source.env, `connector ${key}, field ${field}`);
     }
     new embedded.ConnectorConfiguration(key, { connectorId: added.connectorId, secretConfig }, { provider });
     ids[key] = added.connectorId;

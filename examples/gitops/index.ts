@@ -22,14 +22,17 @@ const desired = JSON.parse(fs.readFileSync(path.join(__dirname, "connectors.json
   connectors: DesiredConnector[];
 };
 
-export const connectors: Record<string, pulumi.Output<{ connectorId: string; configured: boolean; lastUpdated: number }>> = {};
+export const connectors: Record<
+  string,
+  pulumi.Output<{ connectorId: string; configured: boolean; lastUpdated: number }>
+> = {};
 for (const spec of desired.connectors) {
   const found = ec.findConnectorOutput({ name: spec.name, supportedType: spec.supportedType });
   const added = new ec.AddedConnector(spec.key, { connectorId: found.connectorId });
   const secretConfig: Record<string, pulumi.Input<ec.SecretConfigValue>> = { ...spec.values };
   for (const [field, key] of Object.entries(spec.secrets)) secretConfig[field] = config.requireSecret(key);
   const configuration = new ec.ConnectorConfiguration(spec.key, { connectorId: added.connectorId, secretConfig });
-  connectors[spec.key] = pulumi.all([added.connectorId, configuration.configured, configuration.lastUpdated]).apply(
-    ([connectorId, configured, lastUpdated]) => ({ connectorId, configured, lastUpdated }),
-  );
+  connectors[spec.key] = pulumi
+    .all([added.connectorId, configuration.configured, configuration.lastUpdated])
+    .apply(([connectorId, configured, lastUpdated]) => ({ connectorId, configured, lastUpdated }));
 }

@@ -38,7 +38,11 @@ export class SubAccountBaseline extends pulumi.ComponentResource {
     const configured: Record<string, pulumi.Output<boolean>> = {};
     for (const spec of args.connectors) {
       // Names, not ids, in the reviewed files: the lookup fails at preview on a typo.
-      const found = ec.findConnectorOutput({ name: spec.name, supportedType: spec.supportedType, accountId: args.accountId });
+      const found = ec.findConnectorOutput({
+        name: spec.name,
+        supportedType: spec.supportedType,
+        accountId: args.accountId,
+      });
       const added = new ec.AddedConnector(
         `${name}-${spec.key}`,
         { connectorId: found.connectorId, accountId: args.accountId },

@@ -19,7 +19,10 @@ const readJson = <T>(file: string): T => JSON.parse(fs.readFileSync(file, "utf8"
 
 const baseline = readJson<{ connectors: BaselineConnector[] }>(path.join(__dirname, "connectors.json"));
 const accountsDir = path.join(__dirname, "accounts");
-const files = fs.readdirSync(accountsDir).filter((f) => f.endsWith(".json")).sort();
+const files = fs
+  .readdirSync(accountsDir)
+  .filter((f) => f.endsWith(".json"))
+  .sort();
 
 const applied: Record<string, SubAccountBaseline> = {};
 for (const file of files) {

@@ -3,7 +3,15 @@
 import type { z } from "zod";
 import type { ClientRequest } from "../../contract/requests";
 import { resolveSettings, type ClientSettings, type ResolvedSettings } from "./client-settings";
-import { AuthenticationError, EmbeddedApiError, gaveUpWaiting, InvalidArgumentError, NetworkError, ServerError, sentValuesOf } from "./errors";
+import {
+  AuthenticationError,
+  EmbeddedApiError,
+  gaveUpWaiting,
+  InvalidArgumentError,
+  NetworkError,
+  ServerError,
+  sentValuesOf,
+} from "./errors";
 import { createPool, decodeResponse, newRequestId, UndiciTransport, type Transport } from "./http";
 import { Limiter } from "./limiter";
 import { paginate, type PaginateOptions } from "./pagination";
@@ -135,7 +143,10 @@ export class EmbeddedClient {
 
   /** List Connectors: view L, every page. */
   listConnectors(accountId: string, filters: ConnectorFilters = {}): AsyncIterable<CatalogueConnector> {
-    return this.list("listConnectors", loose.CatalogueConnector, { accountId: checkAccountId(accountId), ...filtersOf(filters) });
+    return this.list("listConnectors", loose.CatalogueConnector, {
+      accountId: checkAccountId(accountId),
+      ...filtersOf(filters),
+    });
   }
 
   /** Add Connector: atomic; ids already added come back in `alreadyAdded`. */
@@ -148,7 +159,11 @@ export class EmbeddedClient {
   }
 
   /** List Added Connectors: view A, every page (`options.allAtOnce`: see PaginateOptions). */
-  listAddedConnectors(accountId: string, filters: ConnectorFilters = {}, options: PaginateOptions = {}): AsyncIterable<AddedConnectorView> {
+  listAddedConnectors(
+    accountId: string,
+    filters: ConnectorFilters = {},
+    options: PaginateOptions = {},
+  ): AsyncIterable<AddedConnectorView> {
     return this.list(
       "listAddedConnectors",
       loose.AddedConnectorView,
@@ -205,10 +220,14 @@ export class EmbeddedClient {
   ): AsyncIterable<z.infer<T>> {
     const schema = loose.page(item);
     // Arguments are checked by the caller before this returns, so a bad id throws at once.
-    return paginate(async (page, pageSize) => {
-      const answer = await this.call(operation, { query: { ...query, page, pageSize } });
-      return parseEnvelope(schema, answer.json, answer.ctx);
-    }, this.settings.pageSize, options);
+    return paginate(
+      async (page, pageSize) => {
+        const answer = await this.call(operation, { query: { ...query, page, pageSize } });
+        return parseEnvelope(schema, answer.json, answer.ctx);
+      },
+      this.settings.pageSize,
+      options,
+    );
   }
 
   private async fetchToken(): Promise<IssuedToken> {
@@ -244,7 +263,14 @@ export class EmbeddedClient {
     for (;;) {
       const token = route.authenticated ? await this.tokens.get() : undefined;
       attempt++;
-      const request = { method: route.method, target, headers: this.headers(token, body !== undefined), body, route: label, requestId: newRequestId() };
+      const request = {
+        method: route.method,
+        target,
+        headers: this.headers(token, body !== undefined),
+        body,
+        route: label,
+        requestId: newRequestId(),
+      };
       try {
         const queuedAt = this.now();
         const response = await this.limiter.run(() => {
@@ -266,9 +292,20 @@ export class EmbeddedClient {
         }
         const waiting = waitsForService(error);
         const elapsedMs = this.now() - started;
-        const decision = shouldRetry({ error, attempt: attempt - waits - (waiting ? 1 : 0), waits, elapsedMs, waitedMs, retrySafe: route.retrySafe, policy: this.settings.retry, random: this.random });
+        const decision = shouldRetry({
+          error,
+          attempt: attempt - waits - (waiting ? 1 : 0),
+          waits,
+          elapsedMs,
+          waitedMs,
+          retrySafe: route.retrySafe,
+          policy: this.settings.retry,
+          random: this.random,
+        });
         if (!decision.retry) {
-          const final = waiting ? gaveUpWaiting(error, elapsedMs, waits + 1, this.settings.retry.retryTimeoutMs) : error;
+          const final = waiting
+            ? gaveUpWaiting(error, elapsedMs, waits + 1, this.settings.retry.retryTimeoutMs)
+            : error;
           if (final instanceof EmbeddedApiError && retried) final.earlierAttemptUnanswered = true;
           throw final;
         }
@@ -298,9 +335,18 @@ function configureBodyOf(body: ConfigureBody): ConfigureBody {
   if (secretConfig === null || typeof secretConfig !== "object" || Array.isArray(secretConfig)) {
     throw new InvalidArgumentError("secretConfig", "secretConfig must be an object of field id to value");
   }
-  for (const [key, value] of [["name", name], ["secretName", secretName]] as const) {
-    if (value !== undefined && typeof value !== "string") throw new InvalidArgumentError(key, `${key} must be a string`);
+  for (const [key, value] of [
+    ["name", name],
+    ["secretName", secretName],
+  ] as const) {
+    if (value !== undefined && typeof value !== "string")
+      throw new InvalidArgumentError(key, `${key} must be a string`);
   }
   // Only the contract's fields go out, whatever else the caller's object holds.
-  return { configurationId, ...(name !== undefined ? { name } : {}), ...(secretName !== undefined ? { secretName } : {}), secretConfig };
+  return {
+    configurationId,
+    ...(name !== undefined ? { name } : {}),
+    ...(secretName !== undefined ? { secretName } : {}),
+    secretConfig,
+  };
 }

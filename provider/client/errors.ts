@@ -53,7 +53,9 @@ export class EmbeddedApiError extends Error {
   constructor(kind: ErrorKind, retryable: boolean, init: ApiErrorInit) {
     const status = init.status > 0 ? `${init.status} ` : "";
     const detail = init.detail ? `: ${init.detail}` : "";
-    super(`${init.route}: ${status}${init.statusMessage}${detail} (request id ${init.requestId})`, { cause: init.cause });
+    super(`${init.route}: ${status}${init.statusMessage}${detail} (request id ${init.requestId})`, {
+      cause: init.cause,
+    });
     this.name = new.target.name;
     this.kind = kind;
     this.status = init.status;
@@ -207,14 +209,22 @@ interface ServiceText {
  * dropped (never the failure's message, which might quote what it scrubbed): the status's
  * generic text remains, and the caller still has the status and the request id.
  */
-function serviceTextOf(res: ErrorResponse, body: Record<string, unknown>, scrub: (text: string) => string): ServiceText {
+function serviceTextOf(
+  res: ErrorResponse,
+  body: Record<string, unknown>,
+  scrub: (text: string) => string,
+): ServiceText {
   const generic = STATUS_CODES[res.status] ?? "unexpected status";
   try {
     const given = body.statusMessage;
     const statusMessage = typeof given === "string" && given.trim() !== "" ? scrub(given) : generic;
     return { statusMessage, fieldErrors: fieldErrorsOf(body, scrub) };
   } catch {
-    return { statusMessage: generic, fieldErrors: [], withheld: "the service's message is left out (it could not be cleared of the values sent)" };
+    return {
+      statusMessage: generic,
+      fieldErrors: [],
+      withheld: "the service's message is left out (it could not be cleared of the values sent)",
+    };
   }
 }
 
@@ -227,8 +237,18 @@ const joinDetail = (...parts: (string | undefined)[]) => parts.filter((p) => p !
 export function errorFromResponse(res: ErrorResponse, scrub?: (text: string) => string): EmbeddedApiError {
   const body = isRecord(res.body) ? res.body : {};
   // Everything of the answer that reaches a message goes through this.
-  const { statusMessage, fieldErrors, withheld } = serviceTextOf(res, body, scrub ?? ((t) => scrubServiceText(t, res.secrets ?? [], res.sentValues ?? [])));
-  const init: ApiErrorInit = { status: res.status, statusMessage, requestId: res.requestId, route: res.route, detail: withheld };
+  const { statusMessage, fieldErrors, withheld } = serviceTextOf(
+    res,
+    body,
+    scrub ?? ((t) => scrubServiceText(t, res.secrets ?? [], res.sentValues ?? [])),
+  );
+  const init: ApiErrorInit = {
+    status: res.status,
+    statusMessage,
+    requestId: res.requestId,
+    route: res.route,
+    detail: withheld,
+  };
   switch (res.status) {
     case 400: {
       // Field names only: server messages may quote values.
@@ -275,10 +295,23 @@ export function mayHaveBeenApplied(error: unknown): boolean {
 }
 
 /** The last answer of a call that waited as long as it may, saying for how long and what to raise. */
-export function gaveUpWaiting(error: RateLimitError | ServerError, elapsedMs: number, waits: number, timeoutMs: number): EmbeddedApiError {
+export function gaveUpWaiting(
+  error: RateLimitError | ServerError,
+  elapsedMs: number,
+  waits: number,
+  timeoutMs: number,
+): EmbeddedApiError {
   const detail =
     `the service said to come back later ${waits} time(s); gave up after waiting ${Math.round(elapsedMs / 1000)} s in all. ` +
     `Raise embedded:retryTimeoutMs (EMBEDDED_RETRY_TIMEOUT_MS, now ${timeoutMs} ms), or lower embedded:concurrency`;
-  const init = { status: error.status, statusMessage: error.statusMessage, requestId: error.requestId, route: error.route, detail, cause: error, retryAfterMs: error.retryAfterMs };
+  const init = {
+    status: error.status,
+    statusMessage: error.statusMessage,
+    requestId: error.requestId,
+    route: error.route,
+    detail,
+    cause: error,
+    retryAfterMs: error.retryAfterMs,
+  };
   return error instanceof RateLimitError ? new RateLimitError(init) : new ServerError(init);
 }

@@ -130,7 +130,15 @@ export {
 } from "./http";
 export { Limiter, type LimiterOptions } from "./limiter";
 export { MAX_PAGE_SIZE, collect, paginate, type PageFetcher, type PaginateOptions } from "./pagination";
-export { DEFAULT_RETRY_POLICY, backoffDelayMs, parseRetryAfterMs, shouldRetry, type RetryDecision, type RetryInput, type RetryPolicy } from "./retry";
+export {
+  DEFAULT_RETRY_POLICY,
+  backoffDelayMs,
+  parseRetryAfterMs,
+  shouldRetry,
+  type RetryDecision,
+  type RetryInput,
+  type RetryPolicy,
+} from "./retry";
 export { ROUTES, buildTarget, routeLabel, type HttpMethod, type OperationName, type RouteDefinition } from "./routes";
 export {
   DATA_TYPES,
@@ -151,4 +159,12 @@ export {
   type SupportedType,
 } from "./schemas";
 export { TokenManager, type IssuedToken, type TokenFetcher, type TokenManagerOptions } from "./token";
-export { ID_PATTERN, MAX_ADD_IDS, checkAccountId, checkConnectorIds, checkId, isLoopbackHost, parseBaseUrl } from "./validation";
+export {
+  ID_PATTERN,
+  MAX_ADD_IDS,
+  checkAccountId,
+  checkConnectorIds,
+  checkId,
+  isLoopbackHost,
+  parseBaseUrl,
+} from "./validation";

@@ -106,10 +106,13 @@ export class Limiter {
     }
     if (this.waiting.length > 0 && this.paused && !this.timerArmed) {
       this.timerArmed = true;
-      this.setTimer(() => {
-        this.timerArmed = false;
-        this.drain();
-      }, Math.min(this.pausedUntil - this.now(), MAX_TIMER_MS));
+      this.setTimer(
+        () => {
+          this.timerArmed = false;
+          this.drain();
+        },
+        Math.min(this.pausedUntil - this.now(), MAX_TIMER_MS),
+      );
     }
   }
 }

@@ -33,7 +33,8 @@ export async function* paginate<T>(
   pageSize: number = MAX_PAGE_SIZE,
   options: PaginateOptions = {},
 ): AsyncGenerator<T, void, undefined> {
-  if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError(`pageSize must be an integer >= 1, got ${pageSize}`);
+  if (!Number.isInteger(pageSize) || pageSize < 1)
+    throw new RangeError(`pageSize must be an integer >= 1, got ${pageSize}`);
   let seen = 0;
   let maxPages = Number.POSITIVE_INFINITY;
   const ahead = new Map<number, Promise<Page<T>>>();

@@ -92,9 +92,15 @@ export function shouldRetry(input: RetryInput): RetryDecision {
     // process until then); without it, back off.
     // A Retry-After of 0 (or a date past) would repeat at once, without end: back off then too.
     const given = error.retryAfterMs;
-    const delayMs = given !== undefined && given > 0 ? given : Math.max(policy.baseDelayMs, backoffDelayMs((input.waits ?? 0) + 1, policy, random));
+    const delayMs =
+      given !== undefined && given > 0
+        ? given
+        : Math.max(policy.baseDelayMs, backoffDelayMs((input.waits ?? 0) + 1, policy, random));
     if (elapsedMs + delayMs > policy.retryTimeoutMs) {
-      return { retry: false, reason: `waiting ${delayMs} ms more would pass the retry timeout of ${policy.retryTimeoutMs} ms` };
+      return {
+        retry: false,
+        reason: `waiting ${delayMs} ms more would pass the retry timeout of ${policy.retryTimeoutMs} ms`,
+      };
     }
     return { retry: true, delayMs };
   }

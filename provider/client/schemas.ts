@@ -34,7 +34,6 @@ export type ConnectorConfigurationView = Loose<"ConnectorConfigurationView">;
 export type AddResult = Loose<"AddResult">;
 export type AccessTokenResponse = Loose<"AccessToken">;
 
-
 /** "response.items[3].srcConnections" from a zod issue path. */
 export function formatPath(path: readonly PropertyKey[]): string {
   let out = "";
@@ -55,7 +54,12 @@ export interface BodyContext {
  * Validates a decoded JSON body. Zod's messages name the expected and received types,
  * never the values, so a malformed token answer cannot leak the token.
  */
-export function parseBody<T extends z.ZodType>(schema: T, body: unknown, ctx: BodyContext, at: readonly PropertyKey[] = []): z.infer<T> {
+export function parseBody<T extends z.ZodType>(
+  schema: T,
+  body: unknown,
+  ctx: BodyContext,
+  at: readonly PropertyKey[] = [],
+): z.infer<T> {
   const result = schema.safeParse(body);
   if (!result.success) {
     const issues = result.error.issues;

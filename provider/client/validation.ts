@@ -7,7 +7,9 @@ import { InvalidArgumentError } from "./errors";
 export { ID_PATTERN, MAX_ADD_IDS } from "../../contract/ids";
 
 function show(value: unknown): string {
-  return typeof value === "string" ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) : typeof value;
+  return typeof value === "string"
+    ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)
+    : typeof value;
 }
 
 /** Connector and configuration ids: the contract's format (contract/ids.ts). */
@@ -24,14 +26,18 @@ export function checkId(argument: string, value: unknown): string {
  */
 export function checkAccountId(value: unknown): string {
   if (typeof value !== "string" || value.trim() === "" || /[\s\p{Cc}]/u.test(value) || value.length > 128) {
-    throw new InvalidArgumentError("accountId", `accountId must be a non-empty sub-account id without spaces, got ${show(value)}`);
+    throw new InvalidArgumentError(
+      "accountId",
+      `accountId must be a non-empty sub-account id without spaces, got ${show(value)}`,
+    );
   }
   return value;
 }
 
 /** 1 to 50 valid ids; duplicates are dropped (order kept), since the service refuses them. */
 export function checkConnectorIds(values: unknown): string[] {
-  if (!Array.isArray(values)) throw new InvalidArgumentError("connectorIds", "connectorIds must be a list of connector ids");
+  if (!Array.isArray(values))
+    throw new InvalidArgumentError("connectorIds", "connectorIds must be a list of connector ids");
   const ids = [...new Set(values.map((v: unknown, i) => checkId(`connectorIds[${i}]`, v)))];
   if (ids.length === 0 || ids.length > MAX_ADD_IDS) {
     throw new InvalidArgumentError("connectorIds", `connectorIds must hold 1 to ${MAX_ADD_IDS} ids, got ${ids.length}`);
@@ -46,7 +52,8 @@ export function checkConnectorIds(values: unknown): string[] {
  */
 export function checkFilters(filters: unknown, supportedTypes: readonly string[]): Record<string, string | undefined> {
   if (filters === undefined || filters === null) return {};
-  if (typeof filters !== "object" || Array.isArray(filters)) throw new InvalidArgumentError("filters", "filters must be an object");
+  if (typeof filters !== "object" || Array.isArray(filters))
+    throw new InvalidArgumentError("filters", "filters must be an object");
   const given = filters as Record<string, unknown>;
   const out: Record<string, string | undefined> = {};
   for (const key of ["dataType", "dataTypeCategory", "platformType", "supportedType", "name"]) {
@@ -56,7 +63,10 @@ export function checkFilters(filters: unknown, supportedTypes: readonly string[]
       throw new InvalidArgumentError(key, `${key} must be a non-empty string, got ${show(value)}`);
     }
     if (key === "supportedType" && !supportedTypes.includes(value)) {
-      throw new InvalidArgumentError(key, `supportedType must be one of ${supportedTypes.join(", ")}, got ${show(value)}`);
+      throw new InvalidArgumentError(
+        key,
+        `supportedType must be one of ${supportedTypes.join(", ")}, got ${show(value)}`,
+      );
     }
     out[key] = value;
   }

@@ -31,7 +31,10 @@ export const ADDED_CONNECTOR = {
     },
   },
   outputs: {
-    platformId: { type: "string", description: "The platform's id; a platform often has a Source and a Destination connector." },
+    platformId: {
+      type: "string",
+      description: "The platform's id; a platform often has a Source and a Destination connector.",
+    },
     name: { type: "string", description: 'The display name, e.g. "Amazon S3".' },
     logo: { type: "string", description: "URL of the logo." },
     dataType: { type: "string", description: 'E.g. "reporting", "Custom Audiences".' },

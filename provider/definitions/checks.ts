@@ -33,13 +33,20 @@ export function containsUnknown(value: unknown): boolean {
 }
 
 /** One failure per named input that is given (known, not null) with the wrong type. */
-export function typeFailures(properties: Properties, values: Record<string, unknown>, names: readonly string[]): InputFailure[] {
+export function typeFailures(
+  properties: Properties,
+  values: Record<string, unknown>,
+  names: readonly string[],
+): InputFailure[] {
   const failures: InputFailure[] = [];
   for (const name of names) {
     const value = values[name];
     if (value === undefined || value === null || containsUnknown(value)) continue;
     if (!hasType(value, properties[name].type)) {
-      failures.push({ property: name, reason: `${name} must be ${typeName(properties[name].type)}, got ${kindOf(value)}` });
+      failures.push({
+        property: name,
+        reason: `${name} must be ${typeName(properties[name].type)}, got ${kindOf(value)}`,
+      });
     }
   }
   return failures;
@@ -101,12 +108,22 @@ type Check<R extends { inputs?: Record<string, unknown>; failures?: InputFailure
  * client's text about it, a URL) is replaced, so a failure never prints it. (secretConfig's
  * messages name no value at all: configuration-rules.ts.)
  */
-export function secretAwareCheck<R extends { inputs?: Record<string, unknown>; failures?: InputFailure[] }>(check: Check<R>) {
-  return async (olds: Record<string, unknown>, news: Record<string, unknown>, secretInputs?: Iterable<string>): Promise<R> => {
+export function secretAwareCheck<R extends { inputs?: Record<string, unknown>; failures?: InputFailure[] }>(
+  check: Check<R>,
+) {
+  return async (
+    olds: Record<string, unknown>,
+    news: Record<string, unknown>,
+    secretInputs?: Iterable<string>,
+  ): Promise<R> => {
     const { [SECRET_INPUTS]: named, ...given } = news;
-    const secrets = new Set(secretInputs ?? (Array.isArray(named) ? named.filter((n): n is string => typeof n === "string") : []));
+    const secrets = new Set(
+      secretInputs ?? (Array.isArray(named) ? named.filter((n): n is string => typeof n === "string") : []),
+    );
     const result = await check(olds, given, secrets);
-    const values = [...secrets].map((name) => given[name]).filter((v): v is string => typeof v === "string" && v !== "" && v !== UNKNOWN);
+    const values = [...secrets]
+      .map((name) => given[name])
+      .filter((v): v is string => typeof v === "string" && v !== "" && v !== UNKNOWN);
     // Longest first, so that a value containing another is replaced whole.
     values.sort((a, b) => b.length - a.length);
     const failures = result.failures?.map((failure) => ({

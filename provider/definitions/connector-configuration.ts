@@ -6,14 +6,15 @@ export const CONNECTOR_CONFIGURATION = {
   description:
     "The secret configuration of a connector (the service's Configure Connector, a PUT of the whole configuration). " +
     "Detects out-of-band writes through `lastUpdated`. Deleting it leaves the saved configuration in place (the " +
-    "service has no \"unconfigure\"; the provider logs a warning): removing the connector (its AddedConnector) drops " +
+    'service has no "unconfigure"; the provider logs a warning): removing the connector (its AddedConnector) drops ' +
     "the configuration. Drift is shown by field name, never by value: `fieldDigests` and `drift`. Id: `<accountId>/<connectorId>`.",
   inputs: {
     connectorId: {
       type: "string",
       required: true,
       replaceOnChange: true,
-      description: "The 16-character id of an added connector (pass the AddedConnector's `connectorId`). Changing it replaces the resource.",
+      description:
+        "The 16-character id of an added connector (pass the AddedConnector's `connectorId`). Changing it replaces the resource.",
     },
     accountId: {
       type: "string",
@@ -27,7 +28,10 @@ export const CONNECTOR_CONFIGURATION = {
       description: "Default: the first secret configuration's id (the only one the service can save).",
     },
     name: { type: "string", description: "Name of the configuration. Default: the service's." },
-    secretName: { type: "string", description: "Name of the key in the service's secret manager. Default: the service's." },
+    secretName: {
+      type: "string",
+      description: "Name of the key in the service's secret manager. Default: the service's.",
+    },
     secretConfig: {
       type: { map: { oneOf: ["string", "number", { array: "string" }] } },
       required: true,

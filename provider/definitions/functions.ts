@@ -9,13 +9,33 @@ const accountId = {
 
 /** What every view of a connector holds. */
 const summary = {
-  connectorId: { type: "string", required: true, description: "The 16-character connector id (what `AddedConnector` takes)." },
-  platformId: { type: "string", required: true, description: "The platform's id; a platform often has a Source and a Destination connector." },
+  connectorId: {
+    type: "string",
+    required: true,
+    description: "The 16-character connector id (what `AddedConnector` takes).",
+  },
+  platformId: {
+    type: "string",
+    required: true,
+    description: "The platform's id; a platform often has a Source and a Destination connector.",
+  },
   name: { type: "string", required: true, description: 'The display name, e.g. "Amazon S3".' },
   logo: { type: "string", required: true, description: "URL of the logo." },
-  dataType: { type: "string", required: true, description: 'E.g. "reporting", "Custom Audiences" (the service may add values).' },
-  dataTypeCategory: { type: "string", required: true, description: 'E.g. "audience activation" (the service may add values).' },
-  platformType: { type: "string", required: true, description: 'E.g. "Cloud Storage Provider" (the service may add values).' },
+  dataType: {
+    type: "string",
+    required: true,
+    description: 'E.g. "reporting", "Custom Audiences" (the service may add values).',
+  },
+  dataTypeCategory: {
+    type: "string",
+    required: true,
+    description: 'E.g. "audience activation" (the service may add values).',
+  },
+  platformType: {
+    type: "string",
+    required: true,
+    description: 'E.g. "Cloud Storage Provider" (the service may add values).',
+  },
   supportedType: { type: { enum: SUPPORTED_TYPES }, required: true, description: "`Source` or `Destination`." },
 } as const satisfies Properties;
 
@@ -34,7 +54,10 @@ const usage = {
 
 const filters = {
   dataType: { type: { enum: DATA_TYPES }, description: "Only connectors of this data type." },
-  dataTypeCategory: { type: { enum: DATA_TYPE_CATEGORIES }, description: "Only connectors of this data type category." },
+  dataTypeCategory: {
+    type: { enum: DATA_TYPE_CATEGORIES },
+    description: "Only connectors of this data type category.",
+  },
   platformType: { type: { enum: PLATFORM_TYPES }, description: "Only connectors of this platform type." },
   supportedType: { type: { enum: SUPPORTED_TYPES }, description: "Only sources, or only destinations." },
   name: { type: "string", description: "Case-insensitive substring of the name." },
@@ -52,7 +75,11 @@ export const ADDED_CONNECTOR_SUMMARY = {
   properties: {
     ...summary,
     ...usage,
-    editable: { type: "boolean", required: true, description: "Whether the connector is editable (the service's flag)." },
+    editable: {
+      type: "boolean",
+      required: true,
+      description: "Whether the connector is editable (the service's flag).",
+    },
     env: { type: "string", required: true, description: "The environment it was added from." },
   },
 } as const satisfies ObjectTypeDefinition;
@@ -70,7 +97,11 @@ export const CONFIGURATION_FIELD = {
     id: { type: "string", required: true, description: "The key to use in `ConnectorConfiguration.secretConfig`." },
     label: { type: "string", required: true, description: "The field's display name." },
     description: { type: "string", description: "What the field is for, when the service says." },
-    type: { type: "string", required: true, description: '"Text", "Password", "Number", "Date", "Select", "Multi-Select" (the service may add types).' },
+    type: {
+      type: "string",
+      required: true,
+      description: '"Text", "Password", "Number", "Date", "Select", "Multi-Select" (the service may add types).',
+    },
     required: { type: "boolean", required: true, description: "Whether `secretConfig` must set it." },
     readonly: { type: "boolean", required: true, description: "Whether it cannot be set." },
     value: {
@@ -87,7 +118,12 @@ export const CONFIGURATION_FIELD = {
   },
 } as const satisfies ObjectTypeDefinition;
 
-export const OBJECT_TYPES = [CATALOGUE_CONNECTOR, ADDED_CONNECTOR_SUMMARY, SUPPORTED_CONNECTOR, CONFIGURATION_FIELD] as const;
+export const OBJECT_TYPES = [
+  CATALOGUE_CONNECTOR,
+  ADDED_CONNECTOR_SUMMARY,
+  SUPPORTED_CONNECTOR,
+  CONFIGURATION_FIELD,
+] as const;
 
 const listOf = (type: ObjectTypeDefinition) => ({ array: { ref: type.name } }) as const;
 
@@ -109,7 +145,11 @@ export const LIST_CONNECTORS = {
   inputs: { ...filters, accountId },
   outputs: {
     accountId: { type: "string", required: true, description: "The sub-account whose catalogue this is." },
-    connectors: { type: listOf(CATALOGUE_CONNECTOR), required: true, description: "Every page, in the service's order." },
+    connectors: {
+      type: listOf(CATALOGUE_CONNECTOR),
+      required: true,
+      description: "Every page, in the service's order.",
+    },
   },
 } as const satisfies FunctionDefinition;
 
@@ -118,7 +158,11 @@ export const FIND_CONNECTOR = {
   description: "The one catalogue connector with this exact name and side; an error listing near matches otherwise.",
   inputs: {
     name: { type: "string", required: true, description: "The exact connector name (case-sensitive)." },
-    supportedType: { type: { enum: SUPPORTED_TYPES }, required: true, description: "`Source` or `Destination`: a platform often has one of each." },
+    supportedType: {
+      type: { enum: SUPPORTED_TYPES },
+      required: true,
+      description: "`Source` or `Destination`: a platform often has one of each.",
+    },
     accountId,
   },
   outputs: CATALOGUE_CONNECTOR.properties,
@@ -130,7 +174,11 @@ export const LIST_ADDED_CONNECTORS = {
   inputs: { ...filters, accountId },
   outputs: {
     accountId: { type: "string", required: true, description: "The sub-account listed." },
-    connectors: { type: listOf(ADDED_CONNECTOR_SUMMARY), required: true, description: "Every page (view A), with connection counts." },
+    connectors: {
+      type: listOf(ADDED_CONNECTOR_SUMMARY),
+      required: true,
+      description: "Every page (view A), with connection counts.",
+    },
   },
 } as const satisfies FunctionDefinition;
 
@@ -138,13 +186,21 @@ export const LIST_SUPPORTED_CONNECTORS = {
   name: "listSupportedConnectors",
   description: "The connectors that can be paired with a given one (List Supported Connectors), all pages.",
   inputs: {
-    connectorId: { type: "string", required: true, description: "The given connector: a source (→ its destinations) or a destination (→ its sources)." },
+    connectorId: {
+      type: "string",
+      required: true,
+      description: "The given connector: a source (→ its destinations) or a destination (→ its sources).",
+    },
     accountId,
   },
   outputs: {
     accountId: { type: "string", required: true, description: "The sub-account asked about." },
     connectorId: { type: "string", required: true, description: "The given connector." },
-    connectors: { type: listOf(SUPPORTED_CONNECTOR), required: true, description: "The connectors that can be paired with it (view S), all pages." },
+    connectors: {
+      type: listOf(SUPPORTED_CONNECTOR),
+      required: true,
+      description: "The connectors that can be paired with it (view S), all pages.",
+    },
   },
 } as const satisfies FunctionDefinition;
 
@@ -153,22 +209,37 @@ export const GET_CONNECTOR_CONFIGURATION = {
   description:
     "Field descriptors and state of a connector's configuration. Through the plugin, no saved value: an Invoke response " +
     "is printed as it is by `pulumi up --debug`. Password fields never carry a value.",
-  inputs: { connectorId: { type: "string", required: true, description: "Any catalogue connector, added or not." }, accountId },
+  inputs: {
+    connectorId: { type: "string", required: true, description: "Any catalogue connector, added or not." },
+    accountId,
+  },
   outputs: {
     accountId: { type: "string", required: true, description: "The sub-account asked about." },
     connectorId: { type: "string", required: true, description: "The connector asked about." },
-    configurationId: { type: "string", description: "The first secret configuration's id (the one ConnectorConfiguration saves)." },
+    configurationId: {
+      type: "string",
+      description: "The first secret configuration's id (the one ConnectorConfiguration saves).",
+    },
     configured: { type: "boolean", required: true, description: "Whether the configuration has been saved." },
     lastUpdated: { type: "integer", required: true, description: "Unix seconds; 0 when never configured." },
     secretName: { type: "string", description: "Name of the key in the service's secret manager." },
-    editable: { type: "boolean", required: true, description: "Whether the connector is editable (the service's flag)." },
+    editable: {
+      type: "boolean",
+      required: true,
+      description: "Whether the connector is editable (the service's flag).",
+    },
     env: { type: "string", required: true, description: "The environment of the configuration." },
     fields: {
       type: listOf(CONFIGURATION_FIELD),
       required: true,
-      description: "Descriptors of the secret fields, with their saved values (a secret; Output form only); Password fields never carry a value.",
+      description:
+        "Descriptors of the secret fields, with their saved values (a secret; Output form only); Password fields never carry a value.",
     },
-    connectionFields: { type: listOf(CONFIGURATION_FIELD), required: true, description: "Descriptors of the connection-level fields." },
+    connectionFields: {
+      type: listOf(CONFIGURATION_FIELD),
+      required: true,
+      description: "Descriptors of the connection-level fields.",
+    },
   },
 } as const satisfies FunctionDefinition;
 

@@ -6,7 +6,14 @@ import { ADDED_CONNECTOR } from "./added-connector";
 import { CONNECTOR_CONFIGURATION } from "./connector-configuration";
 import { FUNCTIONS, OBJECT_TYPES } from "./functions";
 import { functionSecrets } from "./secrets";
-import { allProperties, secretKeys, type FunctionDefinition, type Properties, type PropertyType, type ResourceDefinition } from "./property";
+import {
+  allProperties,
+  secretKeys,
+  type FunctionDefinition,
+  type Properties,
+  type PropertyType,
+  type ResourceDefinition,
+} from "./property";
 
 /** The plugin's package name: type tokens are `embedded:index:<Name>`. */
 export const PACKAGE_NAME = "embedded";
@@ -100,7 +107,8 @@ export function packageSchema(version: string): Json {
     pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     config: { variables: settings },
     provider: {
-      description: "The provider of one customer's credentials and defaults; unset arguments fall back to the environment.",
+      description:
+        "The provider of one customer's credentials and defaults; unset arguments fall back to the environment.",
       inputProperties: settings,
       properties: Object.fromEntries(Object.entries(settings).filter(([name]) => !secretKeys(SETTINGS).includes(name))),
     },
@@ -109,7 +117,12 @@ export function packageSchema(version: string): Json {
     types: Object.fromEntries(
       OBJECT_TYPES.map((type) => [
         token(type.name),
-        { type: "object", description: type.description, properties: propertySpecs(type.properties), required: requiredOf(type.properties) },
+        {
+          type: "object",
+          description: type.description,
+          properties: propertySpecs(type.properties),
+          required: requiredOf(type.properties),
+        },
       ]),
     ),
     language: { nodejs: { packageName: "pulumi-embedded-connectors" } },

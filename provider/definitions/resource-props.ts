@@ -26,12 +26,17 @@ export function resourceProps(definition: ResourceDefinition, args: object | und
 export function dynamicResourceProps(definition: ResourceDefinition, args: object | undefined): pulumi.Inputs {
   const props = resourceProps(definition, args);
   const names = Object.keys(definition.inputs).filter((name) => props[name] !== undefined);
-  const secret = Promise.all(names.map(async (name) => ((await pulumi.isSecret(pulumi.output(props[name]))) ? [name] : [])));
+  const secret = Promise.all(
+    names.map(async (name) => ((await pulumi.isSecret(pulumi.output(props[name]))) ? [name] : [])),
+  );
   return { ...props, [SECRET_INPUTS]: pulumi.output(secret.then((found) => found.flat())) };
 }
 
 /** The resource option `additionalSecretOutputs`: the caller's, and the definition's secret outputs whatever it says. */
-export function withSecretOutputs<T extends pulumi.CustomResourceOptions>(definition: ResourceDefinition, opts: T | undefined): T {
+export function withSecretOutputs<T extends pulumi.CustomResourceOptions>(
+  definition: ResourceDefinition,
+  opts: T | undefined,
+): T {
   const names = [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secretKeys(definition.outputs)])];
   return { ...opts, additionalSecretOutputs: names } as T;
 }

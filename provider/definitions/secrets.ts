@@ -2,7 +2,13 @@
 // apply these and never name a secret property themselves. A function's output is secret when
 // it is marked so or holds a property that is (through lists, maps and object types).
 import { OBJECT_TYPES } from "./functions";
-import { secretKeys, type FunctionDefinition, type Properties, type PropertyType, type ResourceDefinition } from "./property";
+import {
+  secretKeys,
+  type FunctionDefinition,
+  type Properties,
+  type PropertyType,
+  type ResourceDefinition,
+} from "./property";
 
 /** A resource's always-secret properties: its secret inputs and outputs. */
 export function resourceSecrets(definition: ResourceDefinition): string[] {

@@ -87,6 +87,13 @@ export interface AddedConnector extends AddedConnectorOutputs {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class AddedConnector extends pulumi.dynamic.Resource {
   constructor(name: string, args: AddedConnectorArgs, opts?: pulumi.CustomResourceOptions) {
-    super(addedConnectorProvider(), name, dynamicResourceProps(ADDED_CONNECTOR, args), opts, "embedded-connectors", "AddedConnector");
+    super(
+      addedConnectorProvider(),
+      name,
+      dynamicResourceProps(ADDED_CONNECTOR, args),
+      opts,
+      "embedded-connectors",
+      "AddedConnector",
+    );
   }
 }

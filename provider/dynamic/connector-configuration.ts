@@ -7,9 +7,9 @@ import { delegatingProvider } from "./delegating-provider";
 import { dynamicResourceProps, withSecretOutputs } from "../definitions/resource-props";
 
 /** Loads resources/connector-configuration-impl.js at call time (see delegating-provider.ts). */
-export const connectorConfigurationProvider = delegatingProvider<typeof import("../resources/connector-configuration-impl")>(
-  "pulumi-embedded-connectors/dist/provider/resources/connector-configuration-impl.js",
-);
+export const connectorConfigurationProvider = delegatingProvider<
+  typeof import("../resources/connector-configuration-impl")
+>("pulumi-embedded-connectors/dist/provider/resources/connector-configuration-impl.js");
 
 /**
  * A value of a configuration field: Text, Password, Date, Select → string; Number → number (or
@@ -77,7 +77,10 @@ export interface ConnectorConfigurationOutputs {
 // secretConfig is an input only (definitions/connector-configuration.ts, `inputOnly`).
 const interfacesMatchDefinition: [
   SameKeys<ConnectorConfigurationArgs, typeof CONNECTOR_CONFIGURATION.inputs>,
-  SameKeys<ConnectorConfigurationOutputs, Omit<typeof CONNECTOR_CONFIGURATION.inputs, "secretConfig"> & typeof CONNECTOR_CONFIGURATION.outputs>,
+  SameKeys<
+    ConnectorConfigurationOutputs,
+    Omit<typeof CONNECTOR_CONFIGURATION.inputs, "secretConfig"> & typeof CONNECTOR_CONFIGURATION.outputs
+  >,
 ] = [true, true];
 void interfacesMatchDefinition;
 
@@ -96,6 +99,13 @@ export class ConnectorConfiguration extends pulumi.dynamic.Resource {
   constructor(name: string, args: ConnectorConfigurationArgs, opts?: pulumi.CustomResourceOptions) {
     // secretConfig is wrapped as a secret whatever the caller's options say (its outputs hold no value).
     const props = dynamicResourceProps(CONNECTOR_CONFIGURATION, args);
-    super(connectorConfigurationProvider(), name, props, withSecretOutputs(CONNECTOR_CONFIGURATION, opts), "embedded-connectors", "ConnectorConfiguration");
+    super(
+      connectorConfigurationProvider(),
+      name,
+      props,
+      withSecretOutputs(CONNECTOR_CONFIGURATION, opts),
+      "embedded-connectors",
+      "ConnectorConfiguration",
+    );
   }
 }

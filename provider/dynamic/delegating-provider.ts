@@ -49,7 +49,10 @@ export function delegatingProvider<Implementation extends ProviderImplementation
   };
 }
 
-function providerFor<Implementation extends ProviderImplementation>(implementationPath: string, owner: string): pulumi.dynamic.ResourceProvider {
+function providerFor<Implementation extends ProviderImplementation>(
+  implementationPath: string,
+  owner: string,
+): pulumi.dynamic.ResourceProvider {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const load = (): Implementation => require(implementationPath);
   // The operations whose failures the host also prints itself (report-once.ts); loaded by

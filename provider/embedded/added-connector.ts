@@ -30,6 +30,11 @@ export class AddedConnector extends pulumi.CustomResource {
   }
 
   constructor(name: string, args: AddedConnectorArgs, opts: pulumi.CustomResourceOptions = {}) {
-    super(AddedConnector.__pulumiType, name, resourceProps(ADDED_CONNECTOR, opts.id ? undefined : args), withPluginOptions(opts));
+    super(
+      AddedConnector.__pulumiType,
+      name,
+      resourceProps(ADDED_CONNECTOR, opts.id ? undefined : args),
+      withPluginOptions(opts),
+    );
   }
 }

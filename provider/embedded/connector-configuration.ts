@@ -31,6 +31,11 @@ export class ConnectorConfiguration extends pulumi.CustomResource {
 
   constructor(name: string, args: ConnectorConfigurationArgs, opts: pulumi.CustomResourceOptions = {}) {
     const props = resourceProps(CONNECTOR_CONFIGURATION, opts.id ? undefined : args);
-    super(ConnectorConfiguration.__pulumiType, name, props, withPluginOptions(withSecretOutputs(CONNECTOR_CONFIGURATION, opts)));
+    super(
+      ConnectorConfiguration.__pulumiType,
+      name,
+      props,
+      withPluginOptions(withSecretOutputs(CONNECTOR_CONFIGURATION, opts)),
+    );
   }
 }

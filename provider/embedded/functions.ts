@@ -39,10 +39,13 @@ import { withPluginOptions } from "./provider";
  */
 function pluginFunction<A extends object, R>(definition: FunctionDefinition) {
   const invoke = (args: A, opts?: pulumi.InvokeOptions): Promise<R> =>
-    (pulumi.runtime.invoke(token(definition.name), args, withPluginOptions(opts)) as Promise<R>).catch((error: unknown) => {
-      throw asRefusal(error);
-    });
-  const call = async (args: A, opts?: pulumi.InvokeOptions): Promise<R> => promiseResult(definition, await invoke(args, opts));
+    (pulumi.runtime.invoke(token(definition.name), args, withPluginOptions(opts)) as Promise<R>).catch(
+      (error: unknown) => {
+        throw asRefusal(error);
+      },
+    );
+  const call = async (args: A, opts?: pulumi.InvokeOptions): Promise<R> =>
+    promiseResult(definition, await invoke(args, opts));
   const output = (args: InputArgs<A>, opts?: pulumi.InvokeOptions): pulumi.Output<R> =>
     outputForm(definition, (resolved: A) => invoke(resolved, opts))(args);
   return [call, output] as const;
@@ -73,23 +76,33 @@ const listAddedForms = pluginFunction<ListAddedConnectorsArgs, ListAddedConnecto
 /** The connectors added to a sub-account (List Added Connectors), all pages. */
 export const listAddedConnectors: Call<ListAddedConnectorsArgs, ListAddedConnectorsResult> = listAddedForms[0];
 /** {@link listAddedConnectors} taking Inputs. */
-export const listAddedConnectorsOutput: OutputCall<ListAddedConnectorsArgs, ListAddedConnectorsResult> = listAddedForms[1];
+export const listAddedConnectorsOutput: OutputCall<ListAddedConnectorsArgs, ListAddedConnectorsResult> =
+  listAddedForms[1];
 
-const listSupportedForms = pluginFunction<ListSupportedConnectorsArgs, ListSupportedConnectorsResult>(LIST_SUPPORTED_CONNECTORS);
+const listSupportedForms = pluginFunction<ListSupportedConnectorsArgs, ListSupportedConnectorsResult>(
+  LIST_SUPPORTED_CONNECTORS,
+);
 /** The connectors that can be paired with a given one (List Supported Connectors), all pages. */
-export const listSupportedConnectors: Call<ListSupportedConnectorsArgs, ListSupportedConnectorsResult> = listSupportedForms[0];
+export const listSupportedConnectors: Call<ListSupportedConnectorsArgs, ListSupportedConnectorsResult> =
+  listSupportedForms[0];
 /** {@link listSupportedConnectors} taking Inputs. */
-export const listSupportedConnectorsOutput: OutputCall<ListSupportedConnectorsArgs, ListSupportedConnectorsResult> = listSupportedForms[1];
+export const listSupportedConnectorsOutput: OutputCall<ListSupportedConnectorsArgs, ListSupportedConnectorsResult> =
+  listSupportedForms[1];
 
-const getConfigurationForms = pluginFunction<GetConnectorConfigurationArgs, GetConnectorConfigurationResult>(GET_CONNECTOR_CONFIGURATION);
+const getConfigurationForms = pluginFunction<GetConnectorConfigurationArgs, GetConnectorConfigurationResult>(
+  GET_CONNECTOR_CONFIGURATION,
+);
 /**
  * Field descriptors and state of a connector's configuration, without the saved values: the
  * plugin never sends them (the Node SDK's `--debug` prints Invoke responses as they arrive).
  * The package's own `getConnectorConfigurationOutput` (not the plugin's) has them, as a secret.
  */
-export const getConnectorConfiguration: Call<GetConnectorConfigurationArgs, GetConnectorConfigurationResult> = getConfigurationForms[0];
+export const getConnectorConfiguration: Call<GetConnectorConfigurationArgs, GetConnectorConfigurationResult> =
+  getConfigurationForms[0];
 /**
  * {@link getConnectorConfiguration} taking Inputs: descriptors and state, no saved value.
  */
-export const getConnectorConfigurationOutput: OutputCall<GetConnectorConfigurationArgs, GetConnectorConfigurationResult> =
-  getConfigurationForms[1];
+export const getConnectorConfigurationOutput: OutputCall<
+  GetConnectorConfigurationArgs,
+  GetConnectorConfigurationResult
+> = getConfigurationForms[1];

@@ -18,7 +18,10 @@ export async function getConnector(args: GetConnectorArgs): Promise<GetConnector
   return inProgram((ctx) => lookups.getConnector(ctx, args));
 }
 /** {@link getConnector} taking Inputs. */
-export const getConnectorOutput: (args: InputArgs<GetConnectorArgs>) => pulumi.Output<GetConnectorResult> = outputForm(GET_CONNECTOR, getConnector);
+export const getConnectorOutput: (args: InputArgs<GetConnectorArgs>) => pulumi.Output<GetConnectorResult> = outputForm(
+  GET_CONNECTOR,
+  getConnector,
+);
 
 export interface ListConnectorsArgs extends ConnectorFilters {
   /** Sub-account. Default: `embedded:accountId`, else EMBEDDED_ACCOUNT_ID. */
@@ -36,7 +39,8 @@ export async function listConnectors(args: ListConnectorsArgs = {}): Promise<Lis
   return inProgram((ctx) => lookups.listConnectors(ctx, args));
 }
 /** {@link listConnectors} taking Inputs. */
-export const listConnectorsOutput: (args: InputArgs<ListConnectorsArgs>) => pulumi.Output<ListConnectorsResult> = outputForm(LIST_CONNECTORS, listConnectors);
+export const listConnectorsOutput: (args: InputArgs<ListConnectorsArgs>) => pulumi.Output<ListConnectorsResult> =
+  outputForm(LIST_CONNECTORS, listConnectors);
 
 export interface FindConnectorArgs {
   /** The exact connector name (case-sensitive). Required. */
@@ -55,5 +59,5 @@ export async function findConnector(args: FindConnectorArgs): Promise<FindConnec
   return inProgram((ctx) => lookups.findConnector(ctx, args));
 }
 /** {@link findConnector} taking Inputs: `findConnectorOutput({ … }).connectorId` is an `Output<string>`. */
-export const findConnectorOutput: (args: InputArgs<FindConnectorArgs>) => pulumi.Output<FindConnectorResult> = outputForm(FIND_CONNECTOR, findConnector);
-
+export const findConnectorOutput: (args: InputArgs<FindConnectorArgs>) => pulumi.Output<FindConnectorResult> =
+  outputForm(FIND_CONNECTOR, findConnector);

@@ -19,7 +19,10 @@ export interface LookupContext {
   accountId(explicit: string | undefined): string;
 }
 
-export async function getConnector(ctx: LookupContext, args: { connectorId: string; accountId?: string }): Promise<GetConnectorResult> {
+export async function getConnector(
+  ctx: LookupContext,
+  args: { connectorId: string; accountId?: string },
+): Promise<GetConnectorResult> {
   return ctx.client.getConnector(ctx.accountId(args.accountId), args.connectorId);
 }
 
@@ -42,9 +45,14 @@ export async function findConnector(
   if (exact.length === 1) return exact[0];
   const wanted = `connector named ${JSON.stringify(args.name)} with supportedType ${args.supportedType}`;
   if (exact.length > 1) {
-    throw new Error(`more than one ${wanted}: ${exact.map((c) => c.connectorId).join(", ")}; use getConnector with an id`);
+    throw new Error(
+      `more than one ${wanted}: ${exact.map((c) => c.connectorId).join(", ")}; use getConnector with an id`,
+    );
   }
-  const near = nearMatches(args.name, sameSide.map((c) => c.name));
+  const near = nearMatches(
+    args.name,
+    sameSide.map((c) => c.name),
+  );
   const hint = near.length > 0 ? `; near matches: ${near.map((n) => JSON.stringify(n)).join(", ")}` : "";
   throw new Error(`no ${wanted} in the catalogue of sub-account ${accountId}${hint}`);
 }
@@ -55,7 +63,10 @@ export async function listAddedConnectors(
 ): Promise<{ accountId: string; connectors: AddedConnectorSummary[] }> {
   const { accountId: explicit, ...filters } = args;
   const accountId = ctx.accountId(explicit);
-  return { accountId, connectors: await collect(ctx.client.listAddedConnectors(accountId, filters, { allAtOnce: true })) };
+  return {
+    accountId,
+    connectors: await collect(ctx.client.listAddedConnectors(accountId, filters, { allAtOnce: true })),
+  };
 }
 
 export async function listSupportedConnectors(
@@ -66,7 +77,6 @@ export async function listSupportedConnectors(
   const connectors = await collect(ctx.client.listSupportedConnectors(accountId, args.connectorId));
   return { accountId, connectorId: args.connectorId, connectors };
 }
-
 
 export async function getConnectorConfiguration(
   ctx: LookupContext,

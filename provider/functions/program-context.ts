@@ -1,8 +1,13 @@
 // Lookup functions run in the program process: settings from `new pulumi.Config("embedded")`,
 // then the environment (the same rules as the provider, provider/settings.ts).
 import * as pulumi from "@pulumi/pulumi";
-import { getClient, type ConnectorFilters as ClientConnectorFilters, type DataType as ClientDataType,
-  type DataTypeCategory as ClientDataTypeCategory, type PlatformType as ClientPlatformType } from "../client";
+import {
+  getClient,
+  type ConnectorFilters as ClientConnectorFilters,
+  type DataType as ClientDataType,
+  type DataTypeCategory as ClientDataTypeCategory,
+  type PlatformType as ClientPlatformType,
+} from "../client";
 import type { LookupContext } from "./lookups";
 import { configSourceFromNamespace, resolveAccountId, resolveSettings, toClientSettings } from "../settings";
 import type { ConnectorFilters, DataType, DataTypeCategory, PlatformType } from "./types";

@@ -10,7 +10,10 @@ import type { InputArgs } from "./types";
  * Lifts a lookup into its Output form: waits for the Inputs, keeps their secretness, and is a
  * secret Output when the definition says the result holds secrets (definitions/secrets.ts).
  */
-export function outputForm<A extends object, R>(definition: FunctionDefinition, fn: (args: A) => Promise<R>): (args: InputArgs<A>) => pulumi.Output<R> {
+export function outputForm<A extends object, R>(
+  definition: FunctionDefinition,
+  fn: (args: A) => Promise<R>,
+): (args: InputArgs<A>) => pulumi.Output<R> {
   const secret = functionSecrets(definition).length > 0;
   return (args) => {
     const result = pulumi.output(args).apply((resolved) => fn(resolved as unknown as A)) as unknown as pulumi.Output<R>;

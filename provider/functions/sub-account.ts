@@ -1,10 +1,20 @@
 // Sub-account lookups: listAddedConnectors, listSupportedConnectors, getConnectorConfiguration.
 import type * as pulumi from "@pulumi/pulumi";
-import { GET_CONNECTOR_CONFIGURATION, LIST_ADDED_CONNECTORS, LIST_SUPPORTED_CONNECTORS } from "../definitions/functions";
+import {
+  GET_CONNECTOR_CONFIGURATION,
+  LIST_ADDED_CONNECTORS,
+  LIST_SUPPORTED_CONNECTORS,
+} from "../definitions/functions";
 import { inProgram } from "./program-context";
 import { outputForm, promiseResult } from "./result-forms";
 import * as lookups from "./lookups";
-import type { AddedConnectorSummary, ConnectorFilters, GetConnectorConfigurationResult, InputArgs, SupportedConnector } from "./types";
+import type {
+  AddedConnectorSummary,
+  ConnectorFilters,
+  GetConnectorConfigurationResult,
+  InputArgs,
+  SupportedConnector,
+} from "./types";
 
 export type { GetConnectorConfigurationResult } from "./types";
 
@@ -24,8 +34,9 @@ export async function listAddedConnectors(args: ListAddedConnectorsArgs = {}): P
   return inProgram((ctx) => lookups.listAddedConnectors(ctx, args));
 }
 /** {@link listAddedConnectors} taking Inputs. */
-export const listAddedConnectorsOutput: (args: InputArgs<ListAddedConnectorsArgs>) => pulumi.Output<ListAddedConnectorsResult> =
-  outputForm(LIST_ADDED_CONNECTORS, listAddedConnectors);
+export const listAddedConnectorsOutput: (
+  args: InputArgs<ListAddedConnectorsArgs>,
+) => pulumi.Output<ListAddedConnectorsResult> = outputForm(LIST_ADDED_CONNECTORS, listAddedConnectors);
 
 export interface ListSupportedConnectorsArgs {
   /** The given connector: a source (→ its destinations) or a destination (→ its sources). Required. */
@@ -43,12 +54,15 @@ export interface ListSupportedConnectorsResult {
 }
 
 /** The connectors that can be paired with a given one (List Supported Connectors), all pages. */
-export async function listSupportedConnectors(args: ListSupportedConnectorsArgs): Promise<ListSupportedConnectorsResult> {
+export async function listSupportedConnectors(
+  args: ListSupportedConnectorsArgs,
+): Promise<ListSupportedConnectorsResult> {
   return inProgram((ctx) => lookups.listSupportedConnectors(ctx, args));
 }
 /** {@link listSupportedConnectors} taking Inputs. */
-export const listSupportedConnectorsOutput: (args: InputArgs<ListSupportedConnectorsArgs>) => pulumi.Output<ListSupportedConnectorsResult> =
-  outputForm(LIST_SUPPORTED_CONNECTORS, listSupportedConnectors);
+export const listSupportedConnectorsOutput: (
+  args: InputArgs<ListSupportedConnectorsArgs>,
+) => pulumi.Output<ListSupportedConnectorsResult> = outputForm(LIST_SUPPORTED_CONNECTORS, listSupportedConnectors);
 
 export interface GetConnectorConfigurationArgs {
   /** Any catalogue connector, added or not. Required. */
@@ -65,7 +79,9 @@ function withValues(args: GetConnectorConfigurationArgs): Promise<GetConnectorCo
  * Field descriptors and state of a connector's configuration, without the saved values: a
  * Promise cannot keep them secret. {@link getConnectorConfigurationOutput} has them, as a secret.
  */
-export async function getConnectorConfiguration(args: GetConnectorConfigurationArgs): Promise<GetConnectorConfigurationResult> {
+export async function getConnectorConfiguration(
+  args: GetConnectorConfigurationArgs,
+): Promise<GetConnectorConfigurationResult> {
   return promiseResult(GET_CONNECTOR_CONFIGURATION, await withValues(args));
 }
 /**

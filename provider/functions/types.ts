@@ -14,21 +14,49 @@ export type SupportedType = "Source" | "Destination";
 
 /** The `dataType` filter values of the service's specification. */
 export type DataType =
-  | "Custom Audiences" | "identity management" | "reporting" | "data store" | "Campaign" | "customer match"
-  | "offline conversions" | "analytics" | "campaign posting" | "Audiences - Data API" | "audiences"
-  | "custom file audiences" | "geo events" | "events" | "ads management" | "raw real-time conversion events"
-  | "Conversions" | "audience DMP segments" | "Insights" | "transcoding" | "click conversions" | "ads analytics"
-  | "ID match" | "raw offline conversion events" | "raw events data stream" | "Audiences - CRM API";
+  | "Custom Audiences"
+  | "identity management"
+  | "reporting"
+  | "data store"
+  | "Campaign"
+  | "customer match"
+  | "offline conversions"
+  | "analytics"
+  | "campaign posting"
+  | "Audiences - Data API"
+  | "audiences"
+  | "custom file audiences"
+  | "geo events"
+  | "events"
+  | "ads management"
+  | "raw real-time conversion events"
+  | "Conversions"
+  | "audience DMP segments"
+  | "Insights"
+  | "transcoding"
+  | "click conversions"
+  | "ads analytics"
+  | "ID match"
+  | "raw offline conversion events"
+  | "raw events data stream"
+  | "Audiences - CRM API";
 
 /** The `dataTypeCategory` filter values of the service's specification. */
 export type DataTypeCategory =
-  | "audience activation" | "identity management" | "reporting" | "data store" | "campaign management" | "events";
+  "audience activation" | "identity management" | "reporting" | "data store" | "campaign management" | "events";
 
 /** The `platformType` filter values of the service's specification. */
 export type PlatformType =
-  | "Social Media Platform" | "CRM Platform" | "Demand-Side Platform (DSP)" | "Cloud Storage Provider"
-  | "Media Management System" | "Identity Management" | "Supply-Side Platform (SSP)"
-  | "Customer Data Platform (CDP)" | "E-Commerce Platform" | "Data Provider";
+  | "Social Media Platform"
+  | "CRM Platform"
+  | "Demand-Side Platform (DSP)"
+  | "Cloud Storage Provider"
+  | "Media Management System"
+  | "Identity Management"
+  | "Supply-Side Platform (SSP)"
+  | "Customer Data Platform (CDP)"
+  | "E-Commerce Platform"
+  | "Data Provider";
 
 /** Filters of List Connectors and List Added Connectors, applied by the service. */
 export interface ConnectorFilters {

@@ -29,7 +29,10 @@ const LOOKUPS: ReadonlyMap<string, { definition: FunctionDefinition; run: Lookup
       [LIST_SUPPORTED_CONNECTORS, lookups.listSupportedConnectors],
       [GET_CONNECTOR_CONFIGURATION, lookups.getConnectorConfiguration],
     ] as const
-  ).map(([definition, run]) => [token(definition.name), { definition, run: run as Lookup, secrets: functionSecrets(definition), inputOnly: [] }]),
+  ).map(([definition, run]) => [
+    token(definition.name),
+    { definition, run: run as Lookup, secrets: functionSecrets(definition), inputOnly: [] },
+  ]),
 );
 
 // Every function of the definitions has a lookup.
@@ -55,7 +58,10 @@ export function argumentFailures(definition: FunctionDefinition, args: Props): I
   }
   for (const name of Object.keys(args)) {
     if (!Object.hasOwn(definition.inputs, name)) {
-      failures.push({ property: name, reason: `${definition.name} has no argument ${JSON.stringify(name)}; its arguments are: ${Object.keys(definition.inputs).join(", ")}` });
+      failures.push({
+        property: name,
+        reason: `${definition.name} has no argument ${JSON.stringify(name)}; its arguments are: ${Object.keys(definition.inputs).join(", ")}`,
+      });
     }
   }
   return failures;
@@ -63,13 +69,19 @@ export function argumentFailures(definition: FunctionDefinition, args: Props): I
 
 export async function invoke(functionToken: string, args: Props): Promise<InvokeResult> {
   const lookup = LOOKUPS.get(functionToken);
-  if (!lookup) throw new Error(`the embedded provider has no function ${JSON.stringify(functionToken)}; it has ${[...LOOKUPS.keys()].join(", ")}`);
+  if (!lookup)
+    throw new Error(
+      `the embedded provider has no function ${JSON.stringify(functionToken)}; it has ${[...LOOKUPS.keys()].join(", ")}`,
+    );
   const failures = argumentFailures(lookup.definition, args);
   if (failures.length > 0) return { failures };
   const { client } = currentClient();
   // What the definition marks secret (a field's saved value) never crosses the engine: the Node
   // SDK's `--debug` line prints every Invoke response as it arrived, secret wrappers and all,
   // and the Python and Go SDKs' plain forms unwrap or refuse secrets.
-  const result = withoutSecretValues(lookup.definition.outputs, await lookup.run({ client, accountId: accountIdFor }, args as never));
+  const result = withoutSecretValues(
+    lookup.definition.outputs,
+    await lookup.run({ client, accountId: accountIdFor }, args as never),
+  );
   return { result, failures: [], kind: lookup };
 }

@@ -20,7 +20,15 @@ export const PROVIDER_SETTINGS: Outgoing = { secrets: secretKeys(SETTINGS), inpu
  * secret (in any of `arrived`) wrapped as secrets, once. As outputs, the input-only properties
  * are left out (also when an older state still holds them).
  */
-export function outgoing(kind: Outgoing, props: Props, arrived: readonly Unwrapped[], as: "inputs" | "outputs"): Struct {
-  const kept = as === "outputs" ? Object.fromEntries(Object.entries(props).filter(([name]) => !kind.inputOnly.includes(name))) : props;
+export function outgoing(
+  kind: Outgoing,
+  props: Props,
+  arrived: readonly Unwrapped[],
+  as: "inputs" | "outputs",
+): Struct {
+  const kept =
+    as === "outputs"
+      ? Object.fromEntries(Object.entries(props).filter(([name]) => !kind.inputOnly.includes(name)))
+      : props;
   return toStruct(kept, [...kind.secrets, ...arrived.flatMap((unwrapped) => [...unwrapped.secrets])]);
 }

@@ -42,7 +42,11 @@ export function checkConfig(news: Props, env: NodeJS.ProcessEnv = process.env): 
   for (const [name, value] of Object.entries(news)) {
     if (!isSetting(name)) {
       if (ENGINE_KEYS.has(name) || name.startsWith("__")) inputs[name] = value;
-      else failures.push({ property: name, reason: `unknown setting ${JSON.stringify(name)}; the settings are: ${NAMES.join(", ")}` });
+      else
+        failures.push({
+          property: name,
+          reason: `unknown setting ${JSON.stringify(name)}; the settings are: ${NAMES.join(", ")}`,
+        });
       continue;
     }
     if (value === UNKNOWN || value === null || value === undefined) {
@@ -51,7 +55,8 @@ export function checkConfig(news: Props, env: NodeJS.ProcessEnv = process.env): 
     }
     const setting = SETTINGS[name];
     if (setting.type === "integer") {
-      const number = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
+      const number =
+        typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
       inputs[name] = Number.isInteger(number) ? number : value;
     } else if (typeof value !== "string") {
       failures.push({ property: name, reason: `${name} must be a string, got a ${typeof value}` });

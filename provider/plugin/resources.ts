@@ -16,13 +16,22 @@ import type { Props } from "./wire";
 /** What each `*-impl` module offers (the dynamic provider's operations). */
 interface Implementation {
   /** `secretInputs`: the inputs that arrived secret (named by kind, never quoted, in failures). */
-  check(olds: Props, news: Props, secretInputs?: Iterable<string>): Promise<{ inputs?: Props; failures?: { property: string; reason: string }[] }>;
+  check(
+    olds: Props,
+    news: Props,
+    secretInputs?: Iterable<string>,
+  ): Promise<{ inputs?: Props; failures?: { property: string; reason: string }[] }>;
   /** `detailedDiff`: property path → change (the plugin's detailed diff), when the implementation names them. */
   diff(
     id: string,
     olds: Props,
     news: Props,
-  ): Promise<{ changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean; detailedDiff?: Record<string, { kind: "add" | "delete" | "update"; inputDiff: boolean }> }>;
+  ): Promise<{
+    changes?: boolean;
+    replaces?: string[];
+    deleteBeforeReplace?: boolean;
+    detailedDiff?: Record<string, { kind: "add" | "delete" | "update"; inputDiff: boolean }>;
+  }>;
   create(inputs: Props): Promise<{ id: string; outs?: Props }>;
   read(id: string, props?: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
   update(id: string, olds: Props, news: Props): Promise<{ outs?: Props }>;
@@ -42,7 +51,9 @@ function checkImportId(type: string, id: string): { accountId: string; connector
   const accountId = id.slice(0, at);
   const connectorId = id.slice(at + 1);
   if (at <= 0 || !isId(connectorId)) {
-    throw new Error(`cannot import ${type} ${JSON.stringify(id)}: the id must be <accountId>/<connectorId>, e.g. 239a5bbdbe543163/48e6ff62fb2b1dfa`);
+    throw new Error(
+      `cannot import ${type} ${JSON.stringify(id)}: the id must be <accountId>/<connectorId>, e.g. 239a5bbdbe543163/48e6ff62fb2b1dfa`,
+    );
   }
   return { accountId, connectorId };
 }
@@ -51,7 +62,9 @@ async function importAddedConnector(id: string): Promise<{ id: string; props: Pr
   const { accountId, connectorId } = checkImportId("AddedConnector", id);
   const found = await addedConnector.read(id, { accountId, connectorId, adoptExisting: false });
   if (!found.id || !found.props) {
-    throw new Error(`cannot import AddedConnector ${id}: connector ${connectorId} is not added to sub-account ${accountId}`);
+    throw new Error(
+      `cannot import AddedConnector ${id}: connector ${connectorId} is not added to sub-account ${accountId}`,
+    );
   }
   return { id: found.id, props: found.props, inputs: found.inputs ?? { connectorId, accountId, adoptExisting: false } };
 }
@@ -61,13 +74,26 @@ async function importConfiguration(id: string): Promise<{ id: string; props: Pro
   return connectorConfiguration.importExisting(id);
 }
 
-function resourceType(definition: ResourceDefinition, implementation: Implementation, importExisting: ResourceType["importExisting"]): ResourceType {
-  return { definition, implementation, importExisting, secrets: resourceSecrets(definition), inputOnly: inputOnlyKeys(definition) };
+function resourceType(
+  definition: ResourceDefinition,
+  implementation: Implementation,
+  importExisting: ResourceType["importExisting"],
+): ResourceType {
+  return {
+    definition,
+    implementation,
+    importExisting,
+    secrets: resourceSecrets(definition),
+    inputOnly: inputOnlyKeys(definition),
+  };
 }
 
 export const RESOURCE_TYPES: ReadonlyMap<string, ResourceType> = new Map([
   [token(ADDED_CONNECTOR.name), resourceType(ADDED_CONNECTOR, addedConnector, importAddedConnector)],
-  [token(CONNECTOR_CONFIGURATION.name), resourceType(CONNECTOR_CONFIGURATION, connectorConfiguration, importConfiguration)],
+  [
+    token(CONNECTOR_CONFIGURATION.name),
+    resourceType(CONNECTOR_CONFIGURATION, connectorConfiguration, importConfiguration),
+  ],
 ]);
 
 /** The type token of a URN (`urn:pulumi:stack::project::[parent$]type::name`). */
@@ -80,7 +106,10 @@ export function typeOfUrn(urn: string): string {
 export function resourceTypeOf(urn: string, type?: string): ResourceType {
   const name = type || typeOfUrn(urn);
   const found = RESOURCE_TYPES.get(name);
-  if (!found) throw new Error(`the embedded provider has no resource type ${JSON.stringify(name)}; it has ${[...RESOURCE_TYPES.keys()].join(", ")}`);
+  if (!found)
+    throw new Error(
+      `the embedded provider has no resource type ${JSON.stringify(name)}; it has ${[...RESOURCE_TYPES.keys()].join(", ")}`,
+    );
   return found;
 }
 

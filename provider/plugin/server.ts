@@ -66,7 +66,8 @@ function unary<Req, Res>(handle: (request: Req) => Promise<Res>): grpc.handleUna
 }
 
 function unimplemented(name: string): grpc.handleUnaryCall<unknown, unknown> {
-  return (_call, callback) => callback({ code: grpc.status.UNIMPLEMENTED, details: `${name} is not implemented by the embedded provider` }, null);
+  return (_call, callback) =>
+    callback({ code: grpc.status.UNIMPLEMENTED, details: `${name} is not implemented by the embedded provider` }, null);
 }
 
 /** The service implementation; `version` is the package's, `log` reaches the engine. */
@@ -92,19 +93,26 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
     construct: unimplemented("Construct"),
     call: unimplemented("Call"),
     getMapping: unary<proto.GetMappingRequest, proto.GetMappingResponse>(async () => new proto.GetMappingResponse()),
-    getMappings: unary<proto.GetMappingsRequest, proto.GetMappingsResponse>(async () => new proto.GetMappingsResponse()),
-    list: (call: grpc.ServerWritableStream<unknown, unknown>) => call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "List is not implemented" }),
+    getMappings: unary<proto.GetMappingsRequest, proto.GetMappingsResponse>(
+      async () => new proto.GetMappingsResponse(),
+    ),
+    list: (call: grpc.ServerWritableStream<unknown, unknown>) =>
+      call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "List is not implemented" }),
 
     checkConfig: unary<proto.CheckRequest, proto.CheckResponse>(async (req) => {
       const news = fromStruct(req.getNews());
       const { inputs, failures } = checkConfig(news.props);
-      return new proto.CheckResponse().setInputs(outgoing(PROVIDER_SETTINGS, inputs, [news], "inputs")).setFailuresList(checkFailures(failures));
+      return new proto.CheckResponse()
+        .setInputs(outgoing(PROVIDER_SETTINGS, inputs, [news], "inputs"))
+        .setFailuresList(checkFailures(failures));
     }),
     diffConfig: unary<proto.DiffRequest, proto.DiffResponse>(async (req) => {
       const changed = changedSettings(fromStruct(req.getOlds()).props, fromStruct(req.getNews()).props);
       // No setting replaces the provider: that would replace every resource it manages.
       return new proto.DiffResponse()
-        .setChanges(changed.length > 0 ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE)
+        .setChanges(
+          changed.length > 0 ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE,
+        )
         .setDiffsList(changed);
     }),
     configure: unary<proto.ConfigureRequest, proto.ConfigureResponse>(async (req) => {
@@ -120,7 +128,11 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
       }
       settingsUnknown = Object.values(settings).some(containsUnknown);
       useConfig(configSourceOf(settings));
-      return new proto.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(false).setAcceptresources(false).setAcceptoutputs(false);
+      return new proto.ConfigureResponse()
+        .setAcceptsecrets(true)
+        .setSupportspreview(false)
+        .setAcceptresources(false)
+        .setAcceptoutputs(false);
     }),
 
     invoke: unary<proto.InvokeRequest, proto.InvokeResponse>(async (req) => {
@@ -135,16 +147,24 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
       readByRefresh.delete(req.getUrn()); // an update's Diff follows its Check
       const olds = fromStruct(req.getOlds());
       const news = fromStruct(req.getNews());
-      const result = settingsUnknown ? { inputs: news.props, failures: [] } : await type.implementation.check(olds.props, news.props, news.secrets);
+      const result = settingsUnknown
+        ? { inputs: news.props, failures: [] }
+        : await type.implementation.check(olds.props, news.props, news.secrets);
       return new proto.CheckResponse()
         .setInputs(outgoing(type, result.inputs ?? news.props, [news], "inputs"))
         .setFailuresList(checkFailures(result.failures));
     }),
     diff: unary<proto.DiffRequest, proto.DiffResponse>(async (req) => {
       const type = resourceTypeOf(req.getUrn(), req.getType());
-      const result = await type.implementation.diff(req.getId(), fromStruct(req.getOlds()).props, fromStruct(req.getNews()).props);
+      const result = await type.implementation.diff(
+        req.getId(),
+        fromStruct(req.getOlds()).props,
+        fromStruct(req.getNews()).props,
+      );
       const response = new proto.DiffResponse()
-        .setChanges(result.changes ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE)
+        .setChanges(
+          result.changes ? proto.DiffResponse.DiffChanges.DIFF_SOME : proto.DiffResponse.DiffChanges.DIFF_NONE,
+        )
         .setReplacesList(result.replaces ?? [])
         .setDeletebeforereplace(result.deleteBeforeReplace ?? false);
       // A refresh calls Diff right after its Read (no Check between), with the outputs just read
@@ -167,12 +187,22 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
       const inputs = fromStruct(req.getProperties());
       try {
         const { id, outs } = await type.implementation.create(inputs.props);
-        return new proto.CreateResponse().setId(id).setProperties(outgoing(type, withInputs(inputs.props, outs), [inputs], "outputs"));
+        return new proto.CreateResponse()
+          .setId(id)
+          .setProperties(outgoing(type, withInputs(inputs.props, outs), [inputs], "outputs"));
       } catch (error) {
         // A partly created resource's properties go into the state too: as secret as its inputs.
         const partial = error as { id?: unknown; properties?: unknown } | null;
-        if (!(error instanceof Error) || typeof partial?.id !== "string" || !partial.properties || typeof partial.properties !== "object") throw error;
-        throw Object.assign(error, { wireProperties: outgoing(type, partial.properties as Props, [inputs], "outputs") });
+        if (
+          !(error instanceof Error) ||
+          typeof partial?.id !== "string" ||
+          !partial.properties ||
+          typeof partial.properties !== "object"
+        )
+          throw error;
+        throw Object.assign(error, {
+          wireProperties: outgoing(type, partial.properties as Props, [inputs], "outputs"),
+        });
       }
     }),
     read: unary<proto.ReadRequest, proto.ReadResponse>(async (req) => {
@@ -214,12 +244,17 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
 }
 
 /** Serves on a free loopback port; resolves with the port (the engine reads it from stdout). */
-export async function serve(version: string, engineAddress: string | undefined): Promise<{ port: number; server: grpc.Server; log: EngineLog }> {
+export async function serve(
+  version: string,
+  engineAddress: string | undefined,
+): Promise<{ port: number; server: grpc.Server; log: EngineLog }> {
   const log = new EngineLog(engineAddress);
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   server.addService(ResourceProviderService, providerService(version, log));
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound)));
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    );
   });
   return { port, server, log };
 }

@@ -17,7 +17,13 @@ import { useBaselineWasmCompiler } from "../runtime/baseline-wasm";
 /** The bundle's content hash, defined by scripts/bundle-plugin.js when it bundles this file. */
 declare const EMBEDDED_BUNDLE_HASH: string | undefined;
 
-type ModuleFunction = (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void;
+type ModuleFunction = (
+  exports: object,
+  require: NodeJS.Require,
+  module: { exports: object },
+  filename: string,
+  dirname: string,
+) => void;
 
 /** What every cache file of this bundle's name starts with, whatever its hash and node. */
 function cachePrefix(bundle: string): string {
@@ -47,7 +53,8 @@ function writeCache(bundle: string, file: string, script: vm.Script): void {
     fs.writeFileSync(temporary, data);
     fs.renameSync(temporary, file);
     for (const name of fs.readdirSync(dir)) {
-      if (name.startsWith(prefix) && name.endsWith(".v8cache") && path.join(dir, name) !== file) fs.rmSync(path.join(dir, name), { force: true });
+      if (name.startsWith(prefix) && name.endsWith(".v8cache") && path.join(dir, name) !== file)
+        fs.rmSync(path.join(dir, name), { force: true });
     }
   } catch {
     // Read-only plugin directory, full disk: the next start compiles as this one did.
@@ -63,9 +70,13 @@ export function runCached(bundle: string, hash: string): CacheUse {
   const file = cacheFileOf(bundle, hash);
   const cachedData = readCache(file);
   const source = fs.readFileSync(bundle, "utf8");
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, cachedData });
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: bundle,
+    cachedData,
+  });
   // Created when the process ends, so that it holds the functions compiled while it served.
-  if (cachedData === undefined || script.cachedDataRejected === true) process.once("exit", () => writeCache(bundle, file, script));
+  if (cachedData === undefined || script.cachedDataRejected === true)
+    process.once("exit", () => writeCache(bundle, file, script));
   const run = script.runInThisContext() as ModuleFunction;
   const module = { exports: {} };
   run.call(module.exports, module.exports, createRequire(bundle), module, bundle, path.dirname(bundle));
@@ -76,7 +87,8 @@ function start(): void {
   // Before compiling: the flag is part of what V8 checks a cache against, and the bundle sets it.
   useBaselineWasmCompiler();
   // Unbundled, this file is not beside a bundle (nor named <name>-start.js): nothing to run.
-  if (typeof EMBEDDED_BUNDLE_HASH !== "string") throw new Error("start.js runs only as bundled by scripts/bundle-plugin.js, as <name>-start.js");
+  if (typeof EMBEDDED_BUNDLE_HASH !== "string")
+    throw new Error("start.js runs only as bundled by scripts/bundle-plugin.js, as <name>-start.js");
   runCached(path.join(__dirname, path.basename(__filename).replace(/-start\.js$/, "-plugin.js")), EMBEDDED_BUNDLE_HASH);
 }
 

@@ -5,7 +5,14 @@ import { isId } from "../../contract/ids";
 import { ADDED_CONNECTOR } from "../definitions/added-connector";
 import { inPlaceKeys, replaceOnChangeKeys } from "../definitions/property";
 import { inputSchema, secretAwareCheck, shown, typeFailures, withDefaults } from "../definitions/checks";
-import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
+import type {
+  CheckFailure,
+  CheckResult,
+  CreateResult,
+  DiffResult,
+  ReadResult,
+  UpdateResult,
+} from "@pulumi/pulumi/dynamic";
 import type { AddedConnectorView } from "../client";
 import { AddOutcomeUnknownError, type AddOutcome } from "../runtime/add-coalescer";
 import { alreadyAddedMessage, inUseMessage, removeRefusedMessage } from "./added-connector-messages";
@@ -51,42 +58,49 @@ function outputsOf(view: AddedConnectorView, accountId: string, connectorId: str
 
 function parseInputs(props: Props): { connectorId: string; accountId: string; adoptExisting: boolean } {
   const inputs = addedConnectorInputs.parse(props);
-  return { connectorId: inputs.connectorId, accountId: accountIdFor(inputs.accountId), adoptExisting: inputs.adoptExisting ?? false };
+  return {
+    connectorId: inputs.connectorId,
+    accountId: accountIdFor(inputs.accountId),
+    adoptExisting: inputs.adoptExisting ?? false,
+  };
 }
 
 /**
  * One failure per property; never throws, so `pulumi preview` lists every problem at once. An
  * input that arrived secret is named by its kind, never quoted (definitions/checks.ts).
  */
-export const check = secretAwareCheck(async (_olds: Props, news: Props, secrets: ReadonlySet<string>): Promise<CheckResult> => {
-  const failures: CheckFailure[] = typeFailures(ADDED_CONNECTOR.inputs, news, ["adoptExisting"]);
-  const inputs: Props = withDefaults(ADDED_CONNECTOR.inputs, news);
-  const { connectorId, accountId } = news;
-  if (!isUnknown(connectorId) && (typeof connectorId !== "string" || !isId(connectorId))) {
-    failures.push({
-      property: "connectorId",
-      reason: `connectorId must be a 16-character alphanumeric connector id, got ${shown(connectorId, secrets.has("connectorId"))}`,
-    });
-  }
-  if (accountId === undefined || accountId === null) {
-    try {
-      inputs.accountId = accountIdFor(undefined);
-    } catch (error) {
-      failures.push({ property: "accountId", reason: error instanceof Error ? error.message : String(error) });
+export const check = secretAwareCheck(
+  async (_olds: Props, news: Props, secrets: ReadonlySet<string>): Promise<CheckResult> => {
+    const failures: CheckFailure[] = typeFailures(ADDED_CONNECTOR.inputs, news, ["adoptExisting"]);
+    const inputs: Props = withDefaults(ADDED_CONNECTOR.inputs, news);
+    const { connectorId, accountId } = news;
+    if (!isUnknown(connectorId) && (typeof connectorId !== "string" || !isId(connectorId))) {
+      failures.push({
+        property: "connectorId",
+        reason: `connectorId must be a 16-character alphanumeric connector id, got ${shown(connectorId, secrets.has("connectorId"))}`,
+      });
     }
-  } else {
-    const problem = accountIdProblem(accountId, secrets.has("accountId"));
-    if (problem) failures.push({ property: "accountId", reason: problem });
-  }
-  if (failures.length === 0 && typeof inputs.accountId === "string" && typeof connectorId === "string") {
-    runtime().declared.add(`${inputs.accountId}/${connectorId}`);
-  }
-  return { inputs, failures };
-});
+    if (accountId === undefined || accountId === null) {
+      try {
+        inputs.accountId = accountIdFor(undefined);
+      } catch (error) {
+        failures.push({ property: "accountId", reason: error instanceof Error ? error.message : String(error) });
+      }
+    } else {
+      const problem = accountIdProblem(accountId, secrets.has("accountId"));
+      if (problem) failures.push({ property: "accountId", reason: problem });
+    }
+    if (failures.length === 0 && typeof inputs.accountId === "string" && typeof connectorId === "string") {
+      runtime().declared.add(`${inputs.accountId}/${connectorId}`);
+    }
+    return { inputs, failures };
+  },
+);
 
 /** connectorId or accountId changed (or unknown yet) → replace; adoptExisting alone → update. */
 export async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult> {
-  if (typeof olds.accountId === "string" && typeof olds.connectorId === "string") settleRecord(olds.accountId, olds.connectorId);
+  if (typeof olds.accountId === "string" && typeof olds.connectorId === "string")
+    settleRecord(olds.accountId, olds.connectorId);
   const replaces: string[] = [];
   let newAccount = news.accountId;
   if (newAccount === undefined || newAccount === null) {
@@ -101,11 +115,13 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<DiffR
     if (isUnknown(value) || value !== olds[key]) replaces.push(key);
   }
   // A missing input counts as its default (adoptExisting: false), on both sides.
-  const [newInputs, oldInputs] = [withDefaults(ADDED_CONNECTOR.inputs, news), withDefaults(ADDED_CONNECTOR.inputs, olds)];
+  const [newInputs, oldInputs] = [
+    withDefaults(ADDED_CONNECTOR.inputs, news),
+    withDefaults(ADDED_CONNECTOR.inputs, olds),
+  ];
   const updated = IN_PLACE_KEYS.some((key) => isUnknown(newInputs[key]) || newInputs[key] !== oldInputs[key]);
   return { changes: replaces.length > 0 || updated, replaces, deleteBeforeReplace: false };
 }
-
 
 /**
  * Adds through the coalescer: concurrent creates of one sub-account share an Add call, and
@@ -136,7 +152,12 @@ async function createStep(inputs: Props): Promise<CreateResult> {
 }
 
 /** The create's result: the engine has the resource from here on, so its pending-Add record goes. */
-function created(view: AddedConnectorView, accountId: string, connectorId: string, adoptExisting: boolean): CreateResult {
+function created(
+  view: AddedConnectorView,
+  accountId: string,
+  connectorId: string,
+  adoptExisting: boolean,
+): CreateResult {
   settleRecord(accountId, connectorId);
   return { id: `${accountId}/${connectorId}`, outs: outputsOf(view, accountId, connectorId, adoptExisting) };
 }
@@ -145,7 +166,13 @@ function created(view: AddedConnectorView, accountId: string, connectorId: strin
 const ADD_UNFINISHED = "addUnfinished";
 
 /** The Add (shared through the coalescer) and the ownership rule; the connector's view when it is ours. */
-async function addOwn(connectorId: string, accountId: string, adoptExisting: boolean, windowMs: number, inputs: Props): Promise<AddedConnectorView> {
+async function addOwn(
+  connectorId: string,
+  accountId: string,
+  adoptExisting: boolean,
+  windowMs: number,
+  inputs: Props,
+): Promise<AddedConnectorView> {
   const { client } = currentClient();
   const state = runtime();
   let outcome: AddOutcome;
@@ -161,16 +188,29 @@ async function addOwn(connectorId: string, accountId: string, adoptExisting: boo
   try {
     existing = await state.added.find(client, accountId, connectorId);
   } catch (error) {
-    if (!outcome.owned && !adoptExisting) throw new Error(withRequestId(alreadyAddedMessage(connectorId, accountId, undefined, state.host, outcome.pending), error));
+    if (!outcome.owned && !adoptExisting)
+      throw new Error(
+        withRequestId(alreadyAddedMessage(connectorId, accountId, undefined, state.host, outcome.pending), error),
+      );
     throw failure(`reading connector ${connectorId} of sub-account ${accountId} after adding it failed`, error);
   }
-  if (!outcome.owned && !adoptExisting) throw new Error(alreadyAddedMessage(connectorId, accountId, existing?.name, state.host, outcome.pending));
-  if (!existing) throw new Error(`connector ${connectorId} was not found in sub-account ${accountId} after adding it; run \`pulumi up\` again`);
+  if (!outcome.owned && !adoptExisting)
+    throw new Error(alreadyAddedMessage(connectorId, accountId, existing?.name, state.host, outcome.pending));
+  if (!existing)
+    throw new Error(
+      `connector ${connectorId} was not found in sub-account ${accountId} after adding it; run \`pulumi up\` again`,
+    );
   return existing;
 }
 
 /** The engine's partial failure: the resource is recorded with its id, and the next `up` finishes it. */
-function unfinished(error: AddOutcomeUnknownError, inputs: Props, connectorId: string, accountId: string, adoptExisting: boolean): Error {
+function unfinished(
+  error: AddOutcomeUnknownError,
+  inputs: Props,
+  connectorId: string,
+  accountId: string,
+  adoptExisting: boolean,
+): Error {
   const message = withRequestId(
     `${error.message}. The resource is recorded as unfinished: the next \`pulumi up\` checks the sub-account and ` +
       `finishes it (or adds the connector), and \`pulumi refresh\` drops it if the connector is not there`,
@@ -249,7 +289,10 @@ async function updateStep(id: string, olds: Props, news: Props): Promise<UpdateR
   if (!view && olds[ADD_UNFINISHED] === true) {
     // Its Add was recorded as this stack's; if the connector is still missing, add it now,
     // under the usual rules (someone else's connector is not taken over).
-    view = await addOwn(connectorId, accountId, adoptExisting, settings.addWindowMs, { ...news, __provider: olds.__provider ?? news.__provider });
+    view = await addOwn(connectorId, accountId, adoptExisting, settings.addWindowMs, {
+      ...news,
+      __provider: olds.__provider ?? news.__provider,
+    });
     settleRecord(accountId, connectorId); // the record that Add wrote: the engine gets the outputs now
   }
   if (!view) {
@@ -290,8 +333,11 @@ async function removeStep(id: string, props: Props): Promise<void> {
         throw new Error(withRequestId(inUseMessage(name, connectorId, accountId, ...counts), error), { cause: error });
       }
       const said = (error as { statusMessage?: unknown }).statusMessage;
-      const reason = typeof said === "string" && said.trim() !== "" ? said.trim().replace(/\.+$/, "") : "no reason given";
-      throw new Error(withRequestId(removeRefusedMessage(name, connectorId, accountId, reason), error), { cause: error });
+      const reason =
+        typeof said === "string" && said.trim() !== "" ? said.trim().replace(/\.+$/, "") : "no reason given";
+      throw new Error(withRequestId(removeRefusedMessage(name, connectorId, accountId, reason), error), {
+        cause: error,
+      });
     }
     throw failure(`removing connector ${connectorId} from sub-account ${accountId} failed`, error);
   } finally {

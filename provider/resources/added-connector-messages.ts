@@ -19,7 +19,10 @@ export function alreadyAddedMessage(
   const label = name ? `"${name}" (${connectorId})` : connectorId;
   const importIt = `import it (\`pulumi import embedded:index:AddedConnector <name> ${accountId}/${connectorId}\`)`;
   if (pending) {
-    const adopt = host === "plugin" ? `set \`adoptExisting: true\` on this AddedConnector or ${importIt}` : `set \`adoptExisting: true\` on this AddedConnector`;
+    const adopt =
+      host === "plugin"
+        ? `set \`adoptExisting: true\` on this AddedConnector or ${importIt}`
+        : `set \`adoptExisting: true\` on this AddedConnector`;
     return (
       `connector ${label} is already added to sub-account ${accountId}, outside this resource. ` +
       `A pending-Add record of stack ${pending.owner} (written ${pending.startedAt} by process ${pending.pid}, file ${pending.file}) ` +
@@ -50,7 +53,8 @@ export function inUseMessage(
   dest: number | undefined,
 ): string {
   const label = name ? `"${name}" (${connectorId})` : connectorId;
-  const counts = src === undefined && dest === undefined ? "" : ` (srcConnections=${src ?? "?"}, destConnections=${dest ?? "?"})`;
+  const counts =
+    src === undefined && dest === undefined ? "" : ` (srcConnections=${src ?? "?"}, destConnections=${dest ?? "?"})`;
   return (
     `cannot remove connector ${label} from sub-account ${accountId}: it is used in connections${counts}. ` +
     `Delete those connections first, or set the resource option \`retainOnDelete: true\` and run \`pulumi up\` ` +
@@ -60,7 +64,12 @@ export function inUseMessage(
 }
 
 /** A 409 from Remove that is not about connections: the service's own reason (the client redacted it). */
-export function removeRefusedMessage(name: string | undefined, connectorId: string, accountId: string, reason: string): string {
+export function removeRefusedMessage(
+  name: string | undefined,
+  connectorId: string,
+  accountId: string,
+  reason: string,
+): string {
   const label = name ? `"${name}" (${connectorId})` : connectorId;
   return (
     `removing connector ${label} from sub-account ${accountId} was refused by the service (409, not about connections): ` +

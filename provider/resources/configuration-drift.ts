@@ -31,16 +31,22 @@ function isEmpty(value: unknown): boolean {
  * `secretConfig.<field>`. Without digests to compare (a state written before them, or under
  * another client secret), the whole secretConfig: the update re-writes it and records them.
  */
-export function secretConfigChanges(old: StoredConfiguration, desired: unknown, key: DigestKey | undefined): DetailedDiff {
+export function secretConfigChanges(
+  old: StoredConfiguration,
+  desired: unknown,
+  key: DigestKey | undefined,
+): DetailedDiff {
   const whole: DetailedDiff = { secretConfig: { kind: "update", inputDiff: true } };
-  if (!isRecord(desired) || containsUnknown(desired) || !old.fieldDigests || !key || old.digestKeyId !== key.id) return whole;
+  if (!isRecord(desired) || containsUnknown(desired) || !old.fieldDigests || !key || old.digestKeyId !== key.id)
+    return whole;
   const stored = old.fieldDigests;
   const changes: DetailedDiff = {};
   for (const [fieldId, value] of Object.entries(desired)) {
     if (isEmpty(value)) continue;
     const digest = stored[fieldId];
     if (digest === undefined) changes[`secretConfig.${fieldId}`] = { kind: "add", inputDiff: true };
-    else if (!matchesDigest(key, old.accountId, old.connectorId, fieldId, value, digest)) changes[`secretConfig.${fieldId}`] = { kind: "update", inputDiff: true };
+    else if (!matchesDigest(key, old.accountId, old.connectorId, fieldId, value, digest))
+      changes[`secretConfig.${fieldId}`] = { kind: "update", inputDiff: true };
   }
   for (const fieldId of Object.keys(stored)) {
     if (isEmpty(desired[fieldId])) changes[`secretConfig.${fieldId}`] = { kind: "delete", inputDiff: true };
@@ -68,7 +74,9 @@ export async function hiddenFieldChanges(
     // keep every desired field: the update re-writes them all
   }
   if (hidden.length === 0) return { lastUpdated: { kind: "update", inputDiff: false } };
-  return Object.fromEntries(hidden.map((fieldId) => [`secretConfig.${fieldId}`, { kind: "update" as const, inputDiff: true }]));
+  return Object.fromEntries(
+    hidden.map((fieldId) => [`secretConfig.${fieldId}`, { kind: "update" as const, inputDiff: true }]),
+  );
 }
 
 const DRIFT_PREFIX = "changed out of band at ";
@@ -103,14 +111,24 @@ export interface DriftInput {
  */
 export function driftText(before: DriftInput, view: ConnectorConfigurationView, live: Record<string, string>): string {
   const hidden = new Set(hiddenFields(view));
-  const changed = before.sameKey ? [...changedFields(before.fieldDigests, live).keys()].filter((fieldId) => !hidden.has(fieldId)) : [];
+  const changed = before.sameKey
+    ? [...changedFields(before.fieldDigests, live).keys()].filter((fieldId) => !hidden.has(fieldId))
+    : [];
   if (view.lastUpdated === before.appliedLastUpdated && changed.length === 0) return "";
-  if (view.lastUpdated === before.lastUpdated && changed.length === 0 && typeof before.drift === "string" && before.drift !== "") return before.drift;
+  if (
+    view.lastUpdated === before.lastUpdated &&
+    changed.length === 0 &&
+    typeof before.drift === "string" &&
+    before.drift !== ""
+  )
+    return before.drift;
   const names = [...new Set([...namedIn(before.drift), ...changed])].sort();
   const at = `${DRIFT_PREFIX}${whenOf(view.lastUpdated)}`;
   if (names.length > 0) return `${at}: ${names.join(", ")}`;
-  if (before.beforeDigests) return `${at}; which fields cannot be told: the state is from before field digests (the next up writes it once)`;
-  if (!before.sameKey) return `${at}; which fields cannot be told: the provider's client secret changed since the last write`;
+  if (before.beforeDigests)
+    return `${at}; which fields cannot be told: the state is from before field digests (the next up writes it once)`;
+  if (!before.sameKey)
+    return `${at}; which fields cannot be told: the provider's client secret changed since the last write`;
   // Short: the engine's display cuts a long string. "; " (not ": ") keeps it apart from a list of names.
   const passwords = [...hidden].filter((fieldId) => Object.hasOwn(before.fieldDigests, fieldId)).sort();
   if (passwords.length === 0) return `${at}; the same values were written again`;

@@ -47,7 +47,8 @@ function checkValue(field: FieldDescriptor, value: unknown): Checked {
   const listed = options.length > 0 ? options.join(", ") : "(none listed)";
   switch (field.type) {
     case "Number": {
-      const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
+      const n =
+        typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
       if (!Number.isFinite(n)) return { problem: `must be a finite number, got ${kindOf(value)}` };
       if (typeof field.min === "number" && n < field.min) return { problem: `must be at least ${field.min}` };
       if (typeof field.max === "number" && n > field.max) return { problem: `must be at most ${field.max}` };
@@ -55,7 +56,9 @@ function checkValue(field: FieldDescriptor, value: unknown): Checked {
     }
     case "Date":
       if (typeof value !== "string" || !DATE.test(value) || Number.isNaN(Date.parse(value))) {
-        return { problem: `must be a date (YYYY-MM-DD or ISO 8601), got ${typeof value === "string" ? "another string" : kindOf(value)}` };
+        return {
+          problem: `must be a date (YYYY-MM-DD or ISO 8601), got ${typeof value === "string" ? "another string" : kindOf(value)}`,
+        };
       }
       return { value };
     case "Select":
@@ -63,10 +66,16 @@ function checkValue(field: FieldDescriptor, value: unknown): Checked {
       return options.includes(value) ? { value } : { problem: `must be one of ${listed}` };
     case "Multi-Select": {
       // A list, or the comma-separated form the service also takes (items trimmed, as it does).
-      const items = Array.isArray(value) ? value : typeof value === "string" ? value.split(",").map((v) => v.trim()) : null;
+      const items = Array.isArray(value)
+        ? value
+        : typeof value === "string"
+          ? value.split(",").map((v) => v.trim())
+          : null;
       if (!items) return { problem: `takes a list of values, got ${kindOf(value)}` };
       const bad = items.filter((v) => !options.includes(v)).length;
-      return bad > 0 ? { problem: `takes only values among ${listed} (${bad} of ${items.length} are not)` } : { value: items };
+      return bad > 0
+        ? { problem: `takes only values among ${listed} (${bad} of ${items.length} are not)` }
+        : { value: items };
     }
     default:
       // Text, Password, and types this provider does not know: passed through, as a string.
@@ -104,7 +113,8 @@ export function validateSecretConfig(
       failures.push({ property, reason: `field "${key}" (${field.label}) is read-only and cannot be set` });
     } else if (!containsUnknown(value) && !isEmptyValue(value)) {
       const checked = checkValue(field, value);
-      if ("problem" in checked) failures.push({ property, reason: `field "${key}" (${field.label}, ${field.type}) ${checked.problem}` });
+      if ("problem" in checked)
+        failures.push({ property, reason: `field "${key}" (${field.label}, ${field.type}) ${checked.problem}` });
       else normalised[key] = checked.value;
     }
   }
@@ -125,7 +135,13 @@ function sameNormalisedForm(applied: unknown, given: unknown): boolean {
   if (isDeepStrictEqual(applied, given)) return true;
   if (typeof applied === "number" && typeof given === "string") return given.trim() !== "" && Number(given) === applied;
   if (Array.isArray(applied) && typeof given === "string") {
-    return given !== "" && isDeepStrictEqual(given.split(",").map((v) => v.trim()), applied);
+    return (
+      given !== "" &&
+      isDeepStrictEqual(
+        given.split(",").map((v) => v.trim()),
+        applied,
+      )
+    );
   }
   return false;
 }
@@ -139,7 +155,10 @@ export function normalisesTo(applied: unknown, given: unknown): boolean {
   const record = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
   if (!record(applied) || !record(given)) return isDeepStrictEqual(applied, given);
   const keys = Object.keys(given);
-  return keys.length === Object.keys(applied).length && keys.every((k) => Object.hasOwn(applied, k) && sameNormalisedForm(applied[k], given[k]));
+  return (
+    keys.length === Object.keys(applied).length &&
+    keys.every((k) => Object.hasOwn(applied, k) && sameNormalisedForm(applied[k], given[k]))
+  );
 }
 
 /** The non-Password field values the service returns (Password values never come back). */

@@ -6,11 +6,24 @@ import { isId } from "../../contract/ids";
 import { inputSchema, secretAwareCheck, shown, typeFailures } from "../definitions/checks";
 import { CONNECTOR_CONFIGURATION } from "../definitions/connector-configuration";
 import { inPlaceKeys, replaceOnChangeKeys, type ValuesOf } from "../definitions/property";
-import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
+import type {
+  CheckFailure,
+  CheckResult,
+  CreateResult,
+  DiffResult,
+  ReadResult,
+  UpdateResult,
+} from "@pulumi/pulumi/dynamic";
 import type { ConnectorConfigurationView } from "../client";
 import { accountIdFor, cachedConfiguration, currentClient, currentConfiguration, runtime } from "../runtime/runtime";
 import { descriptorsOf, normalisesTo, validateSecretConfig, valuesOf } from "./configuration-rules";
-import { driftText, hiddenFieldChanges, secretConfigChanges, withoutLegacyOutputs, type DetailedDiff } from "./configuration-drift";
+import {
+  driftText,
+  hiddenFieldChanges,
+  secretConfigChanges,
+  withoutLegacyOutputs,
+  type DetailedDiff,
+} from "./configuration-drift";
 import { digestKeyOf, digestsOfInputs, liveDigests, type DigestKey } from "./field-digests";
 import { accountIdProblem, splitId } from "./resource-ids";
 import { isUnknown } from "../definitions/checks";
@@ -51,69 +64,85 @@ function nullishToUndefined(props: Props): Props {
  * Validates ids and secretConfig against the live descriptors; reads only (GET). An input that
  * arrived secret is named by its kind, never quoted (definitions/checks.ts).
  */
-export const check = secretAwareCheck(async (olds: Props, news: Props, secrets: ReadonlySet<string>): Promise<CheckResult> => {
-  const failures: CheckFailure[] = typeFailures(CONNECTOR_CONFIGURATION.inputs, news, ["configurationId", "name", "secretName"]);
-  const inputs: Props = { ...news };
-  const { connectorId, configurationId, secretConfig } = news;
-  const idOk = typeof connectorId === "string" && isId(connectorId);
-  if (!isUnknown(connectorId) && !idOk) {
-    failures.push({ property: "connectorId", reason: `connectorId must be a 16-character alphanumeric connector id, got ${shown(connectorId, secrets.has("connectorId"))}` });
-  }
-  let accountId = news.accountId;
-  if (accountId === undefined || accountId === null) {
-    try {
-      accountId = inputs.accountId = accountIdFor(undefined);
-    } catch (error) {
-      failures.push({ property: "accountId", reason: error instanceof Error ? error.message : String(error) });
+export const check = secretAwareCheck(
+  async (olds: Props, news: Props, secrets: ReadonlySet<string>): Promise<CheckResult> => {
+    const failures: CheckFailure[] = typeFailures(CONNECTOR_CONFIGURATION.inputs, news, [
+      "configurationId",
+      "name",
+      "secretName",
+    ]);
+    const inputs: Props = { ...news };
+    const { connectorId, configurationId, secretConfig } = news;
+    const idOk = typeof connectorId === "string" && isId(connectorId);
+    if (!isUnknown(connectorId) && !idOk) {
+      failures.push({
+        property: "connectorId",
+        reason: `connectorId must be a 16-character alphanumeric connector id, got ${shown(connectorId, secrets.has("connectorId"))}`,
+      });
     }
-  } else {
-    const problem = accountIdProblem(accountId, secrets.has("accountId"));
-    if (problem) failures.push({ property: "accountId", reason: problem });
-  }
-  const configOk = secretConfig !== null && typeof secretConfig === "object" && !Array.isArray(secretConfig);
-  if (!isUnknown(secretConfig) && !configOk) {
-    failures.push({ property: "secretConfig", reason: `secretConfig must be an object of field id to value, got ${Array.isArray(secretConfig) ? "a list" : typeof secretConfig}` });
-  }
-  if (failures.length > 0 || !idOk || typeof accountId !== "string" || isUnknown(accountId)) return { inputs, failures };
-  if (sameAsApplied(olds, inputs)) {
-    // What the state holds passed this check and the service's own validation when it was
-    // applied; nothing will be sent for it, so a no-change preview costs no call.
-    inputs.configurationId = olds.configurationId;
-    inputs.secretConfig = olds.secretConfig; // its normalised form, which the state holds
-    return { inputs, failures };
-  }
+    let accountId = news.accountId;
+    if (accountId === undefined || accountId === null) {
+      try {
+        accountId = inputs.accountId = accountIdFor(undefined);
+      } catch (error) {
+        failures.push({ property: "accountId", reason: error instanceof Error ? error.message : String(error) });
+      }
+    } else {
+      const problem = accountIdProblem(accountId, secrets.has("accountId"));
+      if (problem) failures.push({ property: "accountId", reason: problem });
+    }
+    const configOk = secretConfig !== null && typeof secretConfig === "object" && !Array.isArray(secretConfig);
+    if (!isUnknown(secretConfig) && !configOk) {
+      failures.push({
+        property: "secretConfig",
+        reason: `secretConfig must be an object of field id to value, got ${Array.isArray(secretConfig) ? "a list" : typeof secretConfig}`,
+      });
+    }
+    if (failures.length > 0 || !idOk || typeof accountId !== "string" || isUnknown(accountId))
+      return { inputs, failures };
+    if (sameAsApplied(olds, inputs)) {
+      // What the state holds passed this check and the service's own validation when it was
+      // applied; nothing will be sent for it, so a no-change preview costs no call.
+      inputs.configurationId = olds.configurationId;
+      inputs.secretConfig = olds.secretConfig; // its normalised form, which the state holds
+      return { inputs, failures };
+    }
 
-  let view: ConnectorConfigurationView;
-  try {
-    const { client, settings } = currentClient();
-    view = await cachedConfiguration(client, settings.baseUrl, accountId, connectorId as string);
-  } catch (error) {
-    const status = statusOf(error);
-    const property = status === 403 || status === 400 ? "accountId" : "connectorId";
-    const connector = secrets.has("connectorId") ? shown(connectorId, true) : connectorId;
-    const what = status === 404 ? `there is no connector ${connector} in the catalogue` : `could not read the fields of connector ${connector}`;
-    const message = error instanceof Error ? error.message : String(error);
-    failures.push({ property, reason: withRequestId(`${what} (sub-account ${accountId}): ${message}`, error) });
+    let view: ConnectorConfigurationView;
+    try {
+      const { client, settings } = currentClient();
+      view = await cachedConfiguration(client, settings.baseUrl, accountId, connectorId as string);
+    } catch (error) {
+      const status = statusOf(error);
+      const property = status === 403 || status === 400 ? "accountId" : "connectorId";
+      const connector = secrets.has("connectorId") ? shown(connectorId, true) : connectorId;
+      const what =
+        status === 404
+          ? `there is no connector ${connector} in the catalogue`
+          : `could not read the fields of connector ${connector}`;
+      const message = error instanceof Error ? error.message : String(error);
+      failures.push({ property, reason: withRequestId(`${what} (sub-account ${accountId}): ${message}`, error) });
+      return { inputs, failures };
+    }
+    const first = view.secretConfig[0]?.configurationId;
+    if (configurationId === undefined || configurationId === null) {
+      if (first !== undefined) inputs.configurationId = first;
+    } else if (!isUnknown(configurationId) && first !== undefined && configurationId !== first) {
+      failures.push({
+        property: "configurationId",
+        reason: `configurationId must be the first secret configuration's id (${first}); only that one can be saved, got ${shown(configurationId, secrets.has("configurationId"))}`,
+      });
+    }
+    if (configOk) {
+      // The inputs check returns are what is stored, sent and compared: the service's forms
+      // ("100.0" → 100, "a, b" → ["a", "b"]), or every diff would see "100.0" ≠ "100".
+      const validated = validateSecretConfig(connectorId as string, descriptorsOf(view), secretConfig as Props);
+      failures.push(...validated.failures);
+      inputs.secretConfig = validated.normalised;
+    }
     return { inputs, failures };
-  }
-  const first = view.secretConfig[0]?.configurationId;
-  if (configurationId === undefined || configurationId === null) {
-    if (first !== undefined) inputs.configurationId = first;
-  } else if (!isUnknown(configurationId) && first !== undefined && configurationId !== first) {
-    failures.push({
-      property: "configurationId",
-      reason: `configurationId must be the first secret configuration's id (${first}); only that one can be saved, got ${shown(configurationId, secrets.has("configurationId"))}`,
-    });
-  }
-  if (configOk) {
-    // The inputs check returns are what is stored, sent and compared: the service's forms
-    // ("100.0" → 100, "a, b" → ["a", "b"]), or every diff would see "100.0" ≠ "100".
-    const validated = validateSecretConfig(connectorId as string, descriptorsOf(view), secretConfig as Props);
-    failures.push(...validated.failures);
-    inputs.secretConfig = validated.normalised;
-  }
-  return { inputs, failures };
-});
+  },
+);
 
 /** The inputs whose change replaces the resource, and those compared as they are (the definition's). */
 const REPLACE_KEYS = replaceOnChangeKeys(CONNECTOR_CONFIGURATION);
@@ -138,7 +167,11 @@ function sameAsApplied(olds: Props, inputs: Props): boolean {
  * (`secretConfig.<field>`): the plugin hands it to the engine; the dynamic host has none, its
  * refresh shows the same names in the `fieldDigests` and `drift` outputs.
  */
-export async function diff(_id: string, olds: Props, news: Props): Promise<DiffResult & { detailedDiff: DetailedDiff }> {
+export async function diff(
+  _id: string,
+  olds: Props,
+  news: Props,
+): Promise<DiffResult & { detailedDiff: DetailedDiff }> {
   const replaces: string[] = [];
   const detailedDiff: DetailedDiff = {};
   const newAccount = news.accountId ?? safeAccount();
@@ -150,17 +183,24 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<DiffR
     }
   }
   const parsed = configurationOutputs.safeParse(olds);
-  if (!parsed.success) return { changes: true, replaces, detailedDiff: { ...detailedDiff, secretConfig: { kind: "update", inputDiff: true } } };
+  if (!parsed.success)
+    return {
+      changes: true,
+      replaces,
+      detailedDiff: { ...detailedDiff, secretConfig: { kind: "update", inputDiff: true } },
+    };
   const old = parsed.data;
   for (const key of IN_PLACE_KEYS) {
     const value = news[key];
-    if (value !== undefined && value !== null && value !== (old as Props)[key]) detailedDiff[key] = { kind: "update", inputDiff: true };
+    if (value !== undefined && value !== null && value !== (old as Props)[key])
+      detailedDiff[key] = { kind: "update", inputDiff: true };
   }
   Object.assign(detailedDiff, secretConfigChanges(old, news.secretConfig, currentDigestKey()));
   const fieldsNamed = Object.keys(detailedDiff).some((path) => path.startsWith("secretConfig"));
   // Written out of band since our last write, and no field tells how: a Password, or the same values.
   const descriptors = () => currentConfiguration(old.accountId, old.connectorId);
-  if (old.lastUpdated !== old.appliedLastUpdated && !fieldsNamed) Object.assign(detailedDiff, await hiddenFieldChanges(news.secretConfig, descriptors));
+  if (old.lastUpdated !== old.appliedLastUpdated && !fieldsNamed)
+    Object.assign(detailedDiff, await hiddenFieldChanges(news.secretConfig, descriptors));
   const changes = replaces.length > 0 || Object.keys(detailedDiff).length > 0;
   return { changes, replaces, deleteBeforeReplace: false, detailedDiff };
 }
@@ -182,7 +222,11 @@ function safeAccount(): string | undefined {
   }
 }
 
-function outputsOf(view: ConnectorConfigurationView, inputs: Inputs & { accountId: string }, key: DigestKey): ConfigurationOutputs {
+function outputsOf(
+  view: ConnectorConfigurationView,
+  inputs: Inputs & { accountId: string },
+  key: DigestKey,
+): ConfigurationOutputs {
   const first = view.secretConfig[0];
   return {
     connectorId: inputs.connectorId,
@@ -206,7 +250,8 @@ async function apply(props: Props): Promise<ConfigurationOutputs> {
   const where = `connector ${inputs.connectorId} of sub-account ${inputs.accountId}`;
   const configurationId =
     inputs.configurationId ??
-    (await cachedConfiguration(client, settings.baseUrl, inputs.accountId, inputs.connectorId)).secretConfig[0]?.configurationId;
+    (await cachedConfiguration(client, settings.baseUrl, inputs.accountId, inputs.connectorId)).secretConfig[0]
+      ?.configurationId;
   if (!configurationId) throw new Error(`${where} has no secret configuration to save`);
   // Configure changes the connector's `configured` in List Added Connectors: drop the listing,
   // and what a refresh fetched ahead of this configuration.
@@ -214,16 +259,26 @@ async function apply(props: Props): Promise<ConfigurationOutputs> {
   cache.invalidate(client, inputs.accountId);
   runtime().readAhead.forget(client, inputs.accountId, inputs.connectorId);
   try {
-    const body = { configurationId, name: inputs.name, secretName: inputs.secretName, secretConfig: inputs.secretConfig };
+    const body = {
+      configurationId,
+      name: inputs.name,
+      secretName: inputs.secretName,
+      secretConfig: inputs.secretConfig,
+    };
     const { view, retried } = await client.configureWithOutcome(inputs.accountId, inputs.connectorId, body);
     cache.invalidate(client, inputs.accountId);
     // An attempt whose answer was lost may have landed after the one that answered (same body,
     // later lastUpdated): record what the service holds now, or the next refresh sees drift.
-    const applied = retried ? await client.getConfiguration(inputs.accountId, inputs.connectorId).catch(() => view) : view;
+    const applied = retried
+      ? await client.getConfiguration(inputs.accountId, inputs.connectorId).catch(() => view)
+      : view;
     return outputsOf(applied, inputs, digestKeyOf(settings.clientSecret));
   } catch (error) {
     cache.invalidate(client, inputs.accountId);
-    const hint = statusOf(error) === 404 ? " (is it added? create its AddedConnector first and pass `connectorId: added.connectorId`)" : "";
+    const hint =
+      statusOf(error) === 404
+        ? " (is it added? create its AddedConnector first and pass `connectorId: added.connectorId`)"
+        : "";
     throw failure(`configuring ${where} failed${hint}${fieldErrors(error)}`, error);
   }
 }
@@ -232,7 +287,9 @@ async function apply(props: Props): Promise<ConfigurationOutputs> {
 function fieldErrors(error: unknown): string {
   const list = (error as { fieldErrors?: unknown } | null)?.fieldErrors;
   if (!Array.isArray(list) || list.length === 0) return "";
-  const names = list.map((e: { field?: unknown }) => (typeof e.field === "string" && e.field !== "" ? e.field : "(unnamed)"));
+  const names = list.map((e: { field?: unknown }) =>
+    typeof e.field === "string" && e.field !== "" ? e.field : "(unnamed)",
+  );
   return `: the service refused fields ${[...new Set(names)].join(", ")}; fix their values in secretConfig`;
 }
 
@@ -268,8 +325,25 @@ async function readStep(id: string, props: Props = {}): Promise<ReadResult> {
     throw failure(`reading the configuration of connector ${connectorId} of sub-account ${accountId} failed`, error);
   }
   if (!view.configured) return { id: "", props: {} };
-  const base: Props = parsed.success ? withoutLegacyOutputs(parsed.data) : { accountId, connectorId, appliedLastUpdated: -1 };
-  return { id, props: { ...base, ...refreshedDigests(parsed.success ? parsed.data : undefined, view, accountId, connectorId, settings.clientSecret), configured: view.configured, lastUpdated: view.lastUpdated, secretName: view.secretName ?? base.secretName ?? null } };
+  const base: Props = parsed.success
+    ? withoutLegacyOutputs(parsed.data)
+    : { accountId, connectorId, appliedLastUpdated: -1 };
+  return {
+    id,
+    props: {
+      ...base,
+      ...refreshedDigests(
+        parsed.success ? parsed.data : undefined,
+        view,
+        accountId,
+        connectorId,
+        settings.clientSecret,
+      ),
+      configured: view.configured,
+      lastUpdated: view.lastUpdated,
+      secretName: view.secretName ?? base.secretName ?? null,
+    },
+  };
 }
 
 /**
@@ -277,7 +351,13 @@ async function readStep(id: string, props: Props = {}): Promise<ReadResult> {
  * returned), and the drift they show against the state. A state under another client secret
  * (or from before the digests) keeps no Password digest: diff then has the update write it.
  */
-function refreshedDigests(old: ConfigurationOutputs | undefined, view: ConnectorConfigurationView, accountId: string, connectorId: string, clientSecret: string): Props {
+function refreshedDigests(
+  old: ConfigurationOutputs | undefined,
+  view: ConnectorConfigurationView,
+  accountId: string,
+  connectorId: string,
+  clientSecret: string,
+): Props {
   const key = digestKeyOf(clientSecret);
   const sameKey = old?.fieldDigests !== undefined && old.digestKeyId === key.id;
   const stored = sameKey ? (old?.fieldDigests ?? {}) : {};
@@ -317,10 +397,16 @@ async function importStep(id: string): Promise<{ id: string; props: Props; input
   const configurationId = view.secretConfig[0]?.configurationId;
   // Read-only fields are the service's to set: a program may not (check refuses them).
   const settable = descriptorsOf(view).filter((field) => !field.readonly);
-  const values = Object.fromEntries(Object.entries(valuesOf(view)).filter(([id]) => settable.some((field) => field.id === id)));
+  const values = Object.fromEntries(
+    Object.entries(valuesOf(view)).filter(([id]) => settable.some((field) => field.id === id)),
+  );
   const secretConfig = validateSecretConfig(connectorId, settable, values).normalised as Inputs["secretConfig"];
   const inputs: Props = { connectorId, accountId, configurationId, secretConfig };
-  const outs = outputsOf(view, { connectorId, accountId, configurationId, secretConfig }, digestKeyOf(settings.clientSecret));
+  const outs = outputsOf(
+    view,
+    { connectorId, accountId, configurationId, secretConfig },
+    digestKeyOf(settings.clientSecret),
+  );
   return { id: `${accountId}/${connectorId}`, props: outs, inputs };
 }
 

@@ -67,7 +67,8 @@ function listOf(value: unknown): string[] {
  * order: the service keeps it). undefined for what the service treats as missing ("", []).
  */
 export function canonicalValue(value: unknown, rule: ValueRule): string | undefined {
-  if (value === undefined || value === null || value === "" || (Array.isArray(value) && value.length === 0)) return undefined;
+  if (value === undefined || value === null || value === "" || (Array.isArray(value) && value.length === 0))
+    return undefined;
   if (rule === "number") {
     const n = typeof value === "number" ? value : Number(value);
     return Number.isFinite(n) ? `number:${String(n)}` : `string:${String(value)}`;
@@ -77,13 +78,24 @@ export function canonicalValue(value: unknown, rule: ValueRule): string | undefi
 }
 
 /** HMAC-SHA256 under the key of (sub-account, connector, field, canonical value), truncated. */
-export function fieldDigest(key: DigestKey, accountId: string, connectorId: string, fieldId: string, canonical: string): string {
+export function fieldDigest(
+  key: DigestKey,
+  accountId: string,
+  connectorId: string,
+  fieldId: string,
+  canonical: string,
+): string {
   const message = JSON.stringify([accountId, connectorId, fieldId, canonical]);
   return createHmac("sha256", key.key).update(message).digest("hex").slice(0, DIGEST_HEX);
 }
 
 /** The digest of every (non-empty) field of a checked secretConfig, Passwords included. */
-export function digestsOfInputs(key: DigestKey, accountId: string, connectorId: string, secretConfig: Record<string, unknown>): Record<string, string> {
+export function digestsOfInputs(
+  key: DigestKey,
+  accountId: string,
+  connectorId: string,
+  secretConfig: Record<string, unknown>,
+): Record<string, string> {
   const digests: Record<string, string> = {};
   for (const [fieldId, value] of Object.entries(secretConfig)) {
     const canonical = canonicalValue(value, ruleOf(undefined, value));
@@ -98,7 +110,14 @@ export function digestsOfInputs(key: DigestKey, accountId: string, connectorId: 
  * Multi-Select, whose live digests follow the field's rule. The rule is part of the canonical
  * form, so a Text "100.0" still differs from a Text "100".
  */
-export function matchesDigest(key: DigestKey, accountId: string, connectorId: string, fieldId: string, value: unknown, stored: string): boolean {
+export function matchesDigest(
+  key: DigestKey,
+  accountId: string,
+  connectorId: string,
+  fieldId: string,
+  value: unknown,
+  stored: string,
+): boolean {
   const rules: ValueRule[] = typeof value === "string" ? ["string", "number", "list"] : [ruleOf(undefined, value)];
   return rules.some((rule) => {
     const canonical = canonicalValue(value, rule);
@@ -142,7 +161,10 @@ export function liveDigests(
 export type FieldChange = "add" | "delete" | "update";
 
 /** Field id → how `to` differs from `from` (a field only in `to` is added, only in `from` deleted). */
-export function changedFields(from: Readonly<Record<string, string>>, to: Readonly<Record<string, string>>): Map<string, FieldChange> {
+export function changedFields(
+  from: Readonly<Record<string, string>>,
+  to: Readonly<Record<string, string>>,
+): Map<string, FieldChange> {
   const changes = new Map<string, FieldChange>();
   for (const [fieldId, digest] of Object.entries(to)) {
     if (!Object.hasOwn(from, fieldId)) changes.set(fieldId, "add");

@@ -44,7 +44,9 @@ export class AddOutcomeUnknownError extends Error {
     cause: unknown,
   ) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`the outcome of adding connector ${connectorId} to sub-account ${accountId} is unknown: ${reason}`, { cause });
+    super(`the outcome of adding connector ${connectorId} to sub-account ${accountId} is unknown: ${reason}`, {
+      cause,
+    });
     this.name = "AddOutcomeUnknownError";
   }
 }
@@ -141,7 +143,13 @@ export class AddCoalescer {
         batch = undefined;
       }
       if (!batch) {
-        const created: Batch = { client, accountId, idleMs: Math.min(this.idleMs, windowMs), members: [], ids: new Set() };
+        const created: Batch = {
+          client,
+          accountId,
+          idleMs: Math.min(this.idleMs, windowMs),
+          members: [],
+          ids: new Set(),
+        };
         created.timer = setTimeout(() => this.flush(created), windowMs);
         batches.set(accountId, created);
         this.openBatches.add(created);
@@ -225,7 +233,10 @@ export class AddCoalescer {
       if (members.length > 1 && blamesSomeIds(error)) {
         const half = Math.ceil(members.length / 2);
         const both = { present, claims };
-        await Promise.all([this.send(client, accountId, members.slice(0, half), both), this.send(client, accountId, members.slice(half), both)]);
+        await Promise.all([
+          this.send(client, accountId, members.slice(0, half), both),
+          this.send(client, accountId, members.slice(half), both),
+        ]);
       } else if (!mayHaveBeenApplied(error)) {
         for (const member of members) this.settleAndReject(client, accountId, claims, member, error);
       } else {
@@ -249,7 +260,13 @@ export class AddCoalescer {
         member.resolve(owned ? { owned } : { owned, pending: claims.earlier.get(id) });
       } else {
         // Neither added nor already added: an answer that breaks the contract, for this id only.
-        this.settleAndReject(client, accountId, claims, member, new Error(`the service's Add answer does not mention connector ${id}`));
+        this.settleAndReject(
+          client,
+          accountId,
+          claims,
+          member,
+          new Error(`the service's Add answer does not mention connector ${id}`),
+        );
       }
     }
   }
@@ -301,7 +318,13 @@ export class AddCoalescer {
     if (claims.recorded.has(id)) this.ownership.settle(client, accountId, id);
   }
 
-  private settleAndReject(client: AddingClient, accountId: string, claims: AddClaims, member: Member, error: unknown): void {
+  private settleAndReject(
+    client: AddingClient,
+    accountId: string,
+    claims: AddClaims,
+    member: Member,
+    error: unknown,
+  ): void {
     this.forget(client, accountId, claims, member.connectorId);
     member.reject(error);
   }

@@ -87,7 +87,11 @@ export class AddJournal {
   private mayHold(file: string): boolean {
     if (!this.records) {
       try {
-        this.records = new Set(readdirSync(this.dir).map((name) => path.join(this.dir, name)).filter((found) => !this.expired(found)));
+        this.records = new Set(
+          readdirSync(this.dir)
+            .map((name) => path.join(this.dir, name))
+            .filter((found) => !this.expired(found)),
+        );
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "ENOENT") return true;
         this.records = new Set(); // no directory yet: no record
@@ -126,20 +130,38 @@ export class AddJournal {
     } catch {
       return undefined;
     }
-    if (record.owner !== this.owner || record.session === this.session || record.accountId !== accountId || record.connectorId !== connectorId) {
+    if (
+      record.owner !== this.owner ||
+      record.session === this.session ||
+      record.accountId !== accountId ||
+      record.connectorId !== connectorId
+    ) {
       return undefined;
     }
     if (!this.fresh(record.startedAt)) {
       this.settle(baseUrl, accountId, connectorId);
       return undefined;
     }
-    return { owner: record.owner, startedAt: new Date(Date.parse(record.startedAt ?? "")).toISOString(), pid: record.pid ?? 0, file };
+    return {
+      owner: record.owner,
+      startedAt: new Date(Date.parse(record.startedAt ?? "")).toISOString(),
+      pid: record.pid ?? 0,
+      file,
+    };
   }
 
   /** Records that this stack is about to add the connector. */
   begin(baseUrl: string, accountId: string, connectorId: string): void {
     const startedAt = new Date(this.now()).toISOString();
-    const record: PendingAddRecord = { owner: this.owner, session: this.session, baseUrl, accountId, connectorId, startedAt, pid: process.pid };
+    const record: PendingAddRecord = {
+      owner: this.owner,
+      session: this.session,
+      baseUrl,
+      accountId,
+      connectorId,
+      startedAt,
+      pid: process.pid,
+    };
     const file = this.file(baseUrl, accountId, connectorId);
     try {
       mkdirSync(this.dir, { recursive: true });

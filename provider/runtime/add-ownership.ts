@@ -83,10 +83,13 @@ export class AddOwnership {
 
   /** The connector was removed (by the provider's own delete): a later Add of it finds it absent. */
   forgetPresent(client: AddingClient, accountId: string, id: string): void {
-    void this.baselines.get(client)?.get(accountId)?.then(
-      (present) => present.delete(id),
-      () => undefined,
-    );
+    void this.baselines
+      .get(client)
+      ?.get(accountId)
+      ?.then(
+        (present) => present.delete(id),
+        () => undefined,
+      );
   }
 
   /** Nothing of ours was added, or the engine has the resource: the record is not needed. */

@@ -59,7 +59,11 @@ export class AddedConnectorsCache {
    * snapshot was paged shifts the pages, and one connector can then fall between two of them.
    * Every read that misses in the same snapshot shares that one confirming listing.
    */
-  async findConfirmed(client: ListingClient, accountId: string, connectorId: string): Promise<AddedConnectorView | undefined> {
+  async findConfirmed(
+    client: ListingClient,
+    accountId: string,
+    connectorId: string,
+  ): Promise<AddedConnectorView | undefined> {
     const snapshot = this.snapshot(client, accountId);
     const found = (await snapshot).get(connectorId);
     if (found) return found;
@@ -111,6 +115,7 @@ export class AddedConnectorsCache {
 /** Every added connector of the sub-account, listed now (all pages), bypassing every cache. */
 export async function listAll(client: ListingClient, accountId: string): Promise<AddedSnapshot> {
   const views = new Map<string, AddedConnectorView>();
-  for await (const view of client.listAddedConnectors(accountId, {}, { allAtOnce: true })) views.set(view.connectorId, view);
+  for await (const view of client.listAddedConnectors(accountId, {}, { allAtOnce: true }))
+    views.set(view.connectorId, view);
   return views;
 }

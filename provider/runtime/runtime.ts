@@ -55,7 +55,14 @@ export interface ProviderRuntime {
   /** Tests only: a client to use instead of getClient(settings). */
   clientOverride?: EmbeddedClient;
   /** The last resolved settings and client, and what they were resolved from (rawSettingsKey). */
-  current?: { key: string; config: ConfigSource; override?: EmbeddedClient; generation: number; settings: ProviderSettings; client: EmbeddedClient };
+  current?: {
+    key: string;
+    config: ConfigSource;
+    override?: EmbeddedClient;
+    generation: number;
+    settings: ProviderSettings;
+    client: EmbeddedClient;
+  };
 }
 
 const KEY = Symbol.for("pulumi-embedded-connectors/provider-runtime");
@@ -148,7 +155,13 @@ export function currentClient(): { client: EmbeddedClient; settings: ProviderSet
   const key = rawSettingsKey(state.config);
   const kept = state.current;
   const generation = clientRegistry.generation;
-  if (kept && kept.key === key && kept.config === state.config && kept.override === state.clientOverride && kept.generation === generation) {
+  if (
+    kept &&
+    kept.key === key &&
+    kept.config === state.config &&
+    kept.override === state.clientOverride &&
+    kept.generation === generation
+  ) {
     return { client: kept.client, settings: kept.settings };
   }
   const settings = resolveSettings(state.config);

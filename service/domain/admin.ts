@@ -25,24 +25,34 @@ export class Admin {
     this.sides = new Map(catalogue.map((c) => [c.connectorId, c.supportedType]));
   }
 
-  createConnection(accountId: string, sourceConnectorId: string, destinationConnectorId: string): { connectionId: string } {
+  createConnection(
+    accountId: string,
+    sourceConnectorId: string,
+    destinationConnectorId: string,
+  ): { connectionId: string } {
     return this.repo.transaction(() => {
       const owner = this.repo.accountOwner(accountId);
       if (!owner) throw notFound(`account ${accountId} not found`);
       if (owner.kind !== "sub") throw new ApiError(400, "connectors are managed only in sub-accounts");
       if (sourceConnectorId === destinationConnectorId) {
-        throw badRequest(`a connection needs two different connectors: ${sourceConnectorId} is both its source and its destination`);
+        throw badRequest(
+          `a connection needs two different connectors: ${sourceConnectorId} is both its source and its destination`,
+        );
       }
       for (const id of [sourceConnectorId, destinationConnectorId]) {
         if (!this.repo.added(accountId, id)) throw notFound(`connector ${id} is not added to this sub-account`);
       }
       const sourceSide = this.sides.get(sourceConnectorId);
       if (sourceSide !== "Source") {
-        throw badRequest(`sourceConnectorId ${sourceConnectorId} is a ${sourceSide ?? "unknown"} connector; a connection's source must have supportedType Source`);
+        throw badRequest(
+          `sourceConnectorId ${sourceConnectorId} is a ${sourceSide ?? "unknown"} connector; a connection's source must have supportedType Source`,
+        );
       }
       const destinationSide = this.sides.get(destinationConnectorId);
       if (destinationSide !== "Destination") {
-        throw badRequest(`destinationConnectorId ${destinationConnectorId} is a ${destinationSide ?? "unknown"} connector; a connection's destination must have supportedType Destination`);
+        throw badRequest(
+          `destinationConnectorId ${destinationConnectorId} is a ${destinationSide ?? "unknown"} connector; a connection's destination must have supportedType Destination`,
+        );
       }
       const connectionId = randomBytes(8).toString("hex");
       this.repo.insertConnection({
@@ -81,7 +91,9 @@ export class Admin {
       const customer = this.repo.customers().find((c) => c.client_id === clientId);
       if (!customer) throw notFound(`customer ${clientId} not found; see GET /_admin/customers`);
       const have = customer.subAccountIds.length;
-      const ids = Array.from({ length: Math.max(0, count - have) }, (_, i) => this.subAccountIdOf(customer.position, have + i + 1));
+      const ids = Array.from({ length: Math.max(0, count - have) }, (_, i) =>
+        this.subAccountIdOf(customer.position, have + i + 1),
+      );
       this.repo.insertSubAccounts(customer.position, ids);
       return { clientId, subAccountIds: [...customer.subAccountIds, ...ids] };
     });

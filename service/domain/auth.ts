@@ -40,7 +40,13 @@ export async function storeCustomers(repo: Repository, customers: readonly Custo
   repo.transaction(() => {
     for (const { c, position, salt, hash } of rows) {
       repo.upsertCustomer(
-        { position, client_id: c.clientId, secret_salt: salt, secret_hash: hash, organization_account_id: c.organizationAccountId },
+        {
+          position,
+          client_id: c.clientId,
+          secret_salt: salt,
+          secret_hash: hash,
+          organization_account_id: c.organizationAccountId,
+        },
         c.subAccountIds,
       );
     }
@@ -88,9 +94,10 @@ export class Auth {
 
   /** Guards accountId: only the caller's own sub-accounts. Unknown ids get 403 too, to reveal nothing. */
   checkAccount(position: number, accountId: string | undefined): void {
-    if (accountId === undefined || accountId === "") throw new ApiError(400, "accountId is required", {
-      errors: [{ field: "accountId", message: "required" }],
-    });
+    if (accountId === undefined || accountId === "")
+      throw new ApiError(400, "accountId is required", {
+        errors: [{ field: "accountId", message: "required" }],
+      });
     const owner = this.repo.accountOwner(accountId);
     if (owner?.kind === "organization" && owner.position === position) {
       throw new ApiError(400, "connectors are managed only in sub-accounts");

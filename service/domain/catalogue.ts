@@ -17,6 +17,9 @@ export interface CatalogueConnector extends Strict<"Connector"> {
  */
 export function pairs(a: CatalogueConnector, b: CatalogueConnector): boolean {
   if (a.supportedType === b.supportedType) return false;
-  return a.dataTypeCategory === b.dataTypeCategory || a.dataTypeCategory === "data store" ||
-    b.dataTypeCategory === "data store";
+  return (
+    a.dataTypeCategory === b.dataTypeCategory ||
+    a.dataTypeCategory === "data store" ||
+    b.dataTypeCategory === "data store"
+  );
 }

@@ -14,7 +14,10 @@ function isEmpty(v: ServiceRequest<"FieldValue"> | null | undefined): boolean {
 }
 
 /** The stored string of one value, or the reason it is refused. */
-function checkValue(field: Strict<"FieldDescriptor">, v: ServiceRequest<"FieldValue">): { ok: string } | { error: string } {
+function checkValue(
+  field: Strict<"FieldDescriptor">,
+  v: ServiceRequest<"FieldValue">,
+): { ok: string } | { error: string } {
   switch (field.type) {
     case "Number": {
       const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : NaN;
@@ -56,7 +59,10 @@ export function validateConfigure(
   const errors: Strict<"FieldError">[] = [];
   const { configurationId, fields } = connector.secretConfiguration;
   if (body.configurationId !== configurationId) {
-    errors.push({ field: "configurationId", message: `must be ${configurationId}, the connector's first secret configuration` });
+    errors.push({
+      field: "configurationId",
+      message: `must be ${configurationId}, the connector's first secret configuration`,
+    });
   }
   const byId = new Map(fields.map((f) => [f.id, f]));
   for (const key of Object.keys(body.secretConfig)) {
@@ -83,7 +89,11 @@ export const defaultSecretName = (accountId: string, connectorId: string): strin
   `embedded-connectors/${accountId}/${connectorId}`;
 
 /** The configuration payload of one connector in one sub-account (row absent = not added). */
-export function configurationView(connector: CatalogueConnector, accountId: string, row?: AddedRow): Strict<"ConnectorConfigurationView"> {
+export function configurationView(
+  connector: CatalogueConnector,
+  accountId: string,
+  row?: AddedRow,
+): Strict<"ConnectorConfigurationView"> {
   const configured = row?.configured === 1;
   const stored: Record<string, string> = configured ? (JSON.parse(row.secret_values) as Record<string, string>) : {};
   const configuration = connector.secretConfiguration.fields.map((f): Strict<"FieldDescriptor"> => {

@@ -31,8 +31,14 @@ function matches(c: CatalogueConnector, f: Partial<ServiceRequest<"ListQuery">>)
 }
 
 const base = (c: CatalogueConnector) => ({
-  connectorId: c.connectorId, platformId: c.platformId, name: c.name, logo: c.logo, dataType: c.dataType,
-  dataTypeCategory: c.dataTypeCategory, platformType: c.platformType, supportedType: c.supportedType,
+  connectorId: c.connectorId,
+  platformId: c.platformId,
+  name: c.name,
+  logo: c.logo,
+  dataType: c.dataType,
+  dataTypeCategory: c.dataTypeCategory,
+  platformType: c.platformType,
+  supportedType: c.supportedType,
 });
 const urls = (c: CatalogueConnector) => ({
   ...(c.docUrl === undefined ? {} : { docUrl: c.docUrl }),
@@ -50,7 +56,9 @@ export class Connectors {
     catalogue: readonly CatalogueConnector[],
   ) {
     for (const c of catalogue) this.byId.set(c.connectorId, c);
-    this.sorted = [...catalogue].sort((a, b) => a.name.localeCompare(b.name) || a.connectorId.localeCompare(b.connectorId));
+    this.sorted = [...catalogue].sort(
+      (a, b) => a.name.localeCompare(b.name) || a.connectorId.localeCompare(b.connectorId),
+    );
   }
 
   catalogue(connectorId: string): CatalogueConnector {
@@ -68,8 +76,13 @@ export class Connectors {
 
   private viewA(c: CatalogueConnector, row: AddedRow, counts: Counts): Strict<"AddedConnectorView"> {
     return {
-      ...base(c), transfer: c.transfer, configured: row.configured === 1, description: c.description, ...counts,
-      editable: true, env: ENV,
+      ...base(c),
+      transfer: c.transfer,
+      configured: row.configured === 1,
+      description: c.description,
+      ...counts,
+      editable: true,
+      env: ENV,
     };
   }
 
@@ -79,7 +92,9 @@ export class Connectors {
   }
 
   list(filters: ServiceRequest<"ListQuery">): Page<Strict<"CatalogueConnector">> {
-    const all = this.sorted.filter((c) => matches(c, filters)).map((c) => ({ ...base(c), ...urls(c), transfer: c.transfer }));
+    const all = this.sorted
+      .filter((c) => matches(c, filters))
+      .map((c) => ({ ...base(c), ...urls(c), transfer: c.transfer }));
     return paginate(all, filters.page, filters.pageSize);
   }
 
@@ -93,7 +108,9 @@ export class Connectors {
       const alreadyAdded: string[] = [];
       for (const id of connectorIds) {
         if (this.repo.addConnector(accountId, id, now)) {
-          added.push(this.viewA(this.catalogue(id), this.repo.added(accountId, id) as AddedRow, this.repo.counts(accountId, id)));
+          added.push(
+            this.viewA(this.catalogue(id), this.repo.added(accountId, id) as AddedRow, this.repo.counts(accountId, id)),
+          );
         } else {
           alreadyAdded.push(id);
         }
@@ -110,7 +127,12 @@ export class Connectors {
     return paginate(all, filters.page, filters.pageSize);
   }
 
-  listSupported(accountId: string, connectorId: string, page: number, pageSize: number): Page<Strict<"SupportedConnector">> {
+  listSupported(
+    accountId: string,
+    connectorId: string,
+    page: number,
+    pageSize: number,
+  ): Page<Strict<"SupportedConnector">> {
     const given = this.catalogue(connectorId);
     const rows = new Map(this.repo.addedAll(accountId).map((r) => [r.connector_id, r]));
     const all = this.sorted
@@ -118,7 +140,13 @@ export class Connectors {
       .map((c): Strict<"SupportedConnector"> => {
         const row = rows.get(c.connectorId);
         const counts = row ? this.repo.counts(accountId, c.connectorId) : { srcConnections: 0, destConnections: 0 };
-        return { ...base(c), transfer: c.transfer, configured: row?.configured === 1, description: c.description, ...counts };
+        return {
+          ...base(c),
+          transfer: c.transfer,
+          configured: row?.configured === 1,
+          description: c.description,
+          ...counts,
+        };
       });
     return paginate(all, page, pageSize);
   }
@@ -128,7 +156,11 @@ export class Connectors {
     return configurationView(c, accountId, this.repo.added(accountId, connectorId));
   }
 
-  configure(accountId: string, connectorId: string, body: ServiceRequest<"ConfigureBody">): Strict<"ConnectorConfigurationView"> {
+  configure(
+    accountId: string,
+    connectorId: string,
+    body: ServiceRequest<"ConfigureBody">,
+  ): Strict<"ConnectorConfigurationView"> {
     const { c } = this.requireAdded(accountId, connectorId);
     const checked = validateConfigure(c, body);
     if ("errors" in checked) throw new ApiError(400, "invalid configuration", { errors: checked.errors });

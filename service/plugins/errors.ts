@@ -21,13 +21,20 @@ async function sendError(error: FastifyError, request: FastifyRequest, reply: Fa
   if (error instanceof ApiError) {
     for (const [name, value] of Object.entries(error.extra.headers ?? {})) reply.header(name, value);
     return reply.code(error.statusCode).send(
-      errorEnvelope(error.statusCode, error.message, { errors: error.extra.errors, response: error.extra.response ?? null }),
+      errorEnvelope(error.statusCode, error.message, {
+        errors: error.extra.errors,
+        response: error.extra.response ?? null,
+      }),
     );
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const errors = validationErrors(error);
     const first = errors[0];
-    return reply.code(400).send(errorEnvelope(400, `invalid request: ${first ? `${first.field}: ${first.message}` : error.message}`, { errors }));
+    return reply.code(400).send(
+      errorEnvelope(400, `invalid request: ${first ? `${first.field}: ${first.message}` : error.message}`, {
+        errors,
+      }),
+    );
   }
   switch (error.code) {
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
@@ -42,7 +49,8 @@ async function sendError(error: FastifyError, request: FastifyRequest, reply: Fa
     request.log.error({ err: error.cause }, "response does not match its schema");
     return reply.code(500).send(errorEnvelope(500, "internal error"));
   }
-  const status = typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+  const status =
+    typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
   if (status === 500) request.log.error({ err: error }, "unhandled error");
   return reply.code(status).send(errorEnvelope(status, status === 500 ? "internal error" : error.message));
 }

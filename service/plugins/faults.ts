@@ -21,7 +21,10 @@ export function faults(injector: FaultInjector, stats: StatsRecorder, auth: Auth
       if (fault.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
       switch (fault.action?.kind) {
         case "error":
-          throw new ApiError(fault.action.status, fault.action.status === 503 ? "service unavailable (injected)" : "internal error (injected)");
+          throw new ApiError(
+            fault.action.status,
+            fault.action.status === 503 ? "service unavailable (injected)" : "internal error (injected)",
+          );
         case "rateLimit":
           throw new ApiError(429, "rate limit exceeded (injected)", {
             headers: { "retry-after": String(fault.action.retryAfterSeconds) },

@@ -7,7 +7,8 @@ export const notFound = appPlugin("not-found", (app) => {
   // Found by the fuzzer (issue 7): an unknown route with a body method (QUERY) answered 400
   // "must provide a Content-Type" before reaching the not-found handler. The contract says 404.
   app.addHook("onRequest", async (request) => {
-    if (request.routeOptions.url === undefined) throw new ApiError(404, `route not found: ${request.method} ${pathOf(request)}`);
+    if (request.routeOptions.url === undefined)
+      throw new ApiError(404, `route not found: ${request.method} ${pathOf(request)}`);
   });
   app.setNotFoundHandler(async (request, reply) => {
     reply.header("x-request-id", request.id);

@@ -25,28 +25,45 @@ export function connectorRoutes(app: App, ctx: ServiceContext): void {
   const list = at("listConnectors");
   app.route({
     ...list.route,
-    schema: { ...list.doc, querystring: requests.ListQuery, response: responses(strict.page(strict.CatalogueConnector)) },
+    schema: {
+      ...list.doc,
+      querystring: requests.ListQuery,
+      response: responses(strict.page(strict.CatalogueConnector)),
+    },
     handler: async (request) => ok(c.list(request.query)),
   });
 
   const add = at("addConnectors");
   app.route({
     ...add.route,
-    schema: { ...add.doc, querystring: AccountQuery, body: requests.AddConnectorsBody, response: responses(strict.AddResult) },
+    schema: {
+      ...add.doc,
+      querystring: AccountQuery,
+      body: requests.AddConnectorsBody,
+      response: responses(strict.AddResult),
+    },
     handler: async (request) => ok(c.add(request.query.accountId, request.body.connectorIds)),
   });
 
   const added = at("listAddedConnectors");
   app.route({
     ...added.route,
-    schema: { ...added.doc, querystring: requests.ListQuery, response: responses(strict.page(strict.AddedConnectorView)) },
+    schema: {
+      ...added.doc,
+      querystring: requests.ListQuery,
+      response: responses(strict.page(strict.AddedConnectorView)),
+    },
     handler: async (request) => ok(c.listAdded(request.query.accountId, request.query)),
   });
 
   const supported = at("listSupportedConnectors");
   app.route({
     ...supported.route,
-    schema: { ...supported.doc, querystring: requests.SupportedQuery, response: responses(strict.page(strict.SupportedConnector)) },
+    schema: {
+      ...supported.doc,
+      querystring: requests.SupportedQuery,
+      response: responses(strict.page(strict.SupportedConnector)),
+    },
     handler: async (request) => {
       const q = request.query;
       return ok(c.listSupported(q.accountId, q.connectorId, q.page, q.pageSize));
@@ -64,7 +81,9 @@ export function connectorRoutes(app: App, ctx: ServiceContext): void {
   app.route({
     ...getConfiguration.route,
     schema: {
-      ...getConfiguration.doc, params: ConnectorParams, querystring: AccountQuery,
+      ...getConfiguration.doc,
+      params: ConnectorParams,
+      querystring: AccountQuery,
       response: responses(strict.ConnectorConfigurationView),
     },
     handler: async (request) => ok(c.getConfiguration(request.query.accountId, request.params.connectorId)),
@@ -74,7 +93,10 @@ export function connectorRoutes(app: App, ctx: ServiceContext): void {
   app.route({
     ...configure.route,
     schema: {
-      ...configure.doc, params: ConnectorParams, querystring: AccountQuery, body: requests.ConfigureBody,
+      ...configure.doc,
+      params: ConnectorParams,
+      querystring: AccountQuery,
+      body: requests.ConfigureBody,
       response: responses(strict.ConnectorConfigurationView),
     },
     handler: async (request) => ok(c.configure(request.query.accountId, request.params.connectorId, request.body)),
@@ -83,7 +105,12 @@ export function connectorRoutes(app: App, ctx: ServiceContext): void {
   const remove = at("removeConnector");
   app.route({
     ...remove.route,
-    schema: { ...remove.doc, params: ConnectorParams, querystring: AccountQuery, response: responses(strict.RemoveResult) },
+    schema: {
+      ...remove.doc,
+      params: ConnectorParams,
+      querystring: AccountQuery,
+      response: responses(strict.RemoveResult),
+    },
     handler: async (request) => ok(c.remove(request.query.accountId, request.params.connectorId)),
   });
 }

@@ -8,7 +8,10 @@ import { SEED_ROWS, type SeedRow } from "./connectors";
 export type { CatalogueConnector } from "../domain/catalogue";
 
 function slugOf(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/(^-|-$)/g, "");
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/(^-|-$)/g, "");
 }
 
 type Kind = "oauth" | "storage" | "apiKey";
@@ -16,28 +19,70 @@ type Kind = "oauth" | "storage" | "apiKey";
 function kindOf(row: SeedRow): Kind {
   const platformType = row[5];
   if (platformType === "Cloud Storage Provider" || platformType === "Media Management System") return "storage";
-  if (platformType === "Social Media Platform" || platformType === "Demand-Side Platform (DSP)" ||
-      platformType === "Supply-Side Platform (SSP)" || platformType === "CRM Platform") return "oauth";
+  if (
+    platformType === "Social Media Platform" ||
+    platformType === "Demand-Side Platform (DSP)" ||
+    platformType === "Supply-Side Platform (SSP)" ||
+    platformType === "CRM Platform"
+  )
+    return "oauth";
   return "apiKey";
 }
 
 const text = (id: string, label: string, required: boolean, description?: string): Strict<"FieldDescriptor"> => ({
-  id, label, type: "Text", required, readonly: false, ...(description ? { description } : {}),
+  id,
+  label,
+  type: "Text",
+  required,
+  readonly: false,
+  ...(description ? { description } : {}),
 });
 const password = (id: string, label: string): Strict<"FieldDescriptor"> => ({
-  id, label, type: "Password", required: true, readonly: false, description: "stored encrypted; never returned",
+  id,
+  label,
+  type: "Password",
+  required: true,
+  readonly: false,
+  description: "stored encrypted; never returned",
 });
-const select = (id: string, label: string, options: string[], required: boolean, multi = false): Strict<"FieldDescriptor"> => ({
-  id, label, type: multi ? "Multi-Select" : "Select", required, readonly: false, options,
+const select = (
+  id: string,
+  label: string,
+  options: string[],
+  required: boolean,
+  multi = false,
+): Strict<"FieldDescriptor"> => ({
+  id,
+  label,
+  type: multi ? "Multi-Select" : "Select",
+  required,
+  readonly: false,
+  options,
 });
 const number = (id: string, label: string, min: number, max: number, required: boolean): Strict<"FieldDescriptor"> => ({
-  id, label, type: "Number", required, readonly: false, min, max,
+  id,
+  label,
+  type: "Number",
+  required,
+  readonly: false,
+  min,
+  max,
 });
 const date = (id: string, label: string): Strict<"FieldDescriptor"> => ({
-  id, label, type: "Date", required: false, readonly: false, description: "YYYY-MM-DD",
+  id,
+  label,
+  type: "Date",
+  required: false,
+  readonly: false,
+  description: "YYYY-MM-DD",
 });
 const fixed = (id: string, label: string, value: string): Strict<"FieldDescriptor"> => ({
-  id, label, type: "Text", required: false, readonly: true, value,
+  id,
+  label,
+  type: "Text",
+  required: false,
+  readonly: true,
+  value,
 });
 
 function secretFields(kind: Kind, slug: string): Strict<"FieldDescriptor">[] {
@@ -124,7 +169,12 @@ export const CATALOGUE: readonly CatalogueConnector[] = SEED_ROWS.map(connector)
 export function catalogueWithExtra(extra: number): readonly CatalogueConnector[] {
   if (extra <= 0) return CATALOGUE;
   const rows: SeedRow[] = Array.from({ length: extra }, (_, i) => [
-    `Synthetic Source ${String(i + 1).padStart(4, "0")}`, "Synthetic", "Source", "events", "events", "Customer Data Platform (CDP)",
+    `Synthetic Source ${String(i + 1).padStart(4, "0")}`,
+    "Synthetic",
+    "Source",
+    "events",
+    "events",
+    "Customer Data Platform (CDP)",
   ]);
   return [...CATALOGUE, ...rows.map((row, i) => connector(row, SEED_ROWS.length + i))];
 }

@@ -82,22 +82,26 @@ export class Repository {
   customers(): (CustomerRow & { subAccountIds: string[] })[] {
     const rows = this.db.prepare("SELECT * FROM customers ORDER BY position").all() as CustomerRow[];
     const subs = this.db.prepare("SELECT account_id FROM sub_accounts WHERE customer_position = ? ORDER BY rowid");
-    return rows.map((r) => ({ ...r, subAccountIds: (subs.all(r.position) as { account_id: string }[]).map((s) => s.account_id) }));
+    return rows.map((r) => ({
+      ...r,
+      subAccountIds: (subs.all(r.position) as { account_id: string }[]).map((s) => s.account_id),
+    }));
   }
 
   accountOwner(accountId: string): AccountOwner | undefined {
     const org = this.db.prepare("SELECT position FROM customers WHERE organization_account_id = ?").get(accountId) as
-      | { position: number }
-      | undefined;
+      { position: number } | undefined;
     if (org) return { kind: "organization", position: org.position };
-    const sub = this.db.prepare("SELECT customer_position AS position FROM sub_accounts WHERE account_id = ?").get(accountId) as
-      | { position: number }
-      | undefined;
+    const sub = this.db
+      .prepare("SELECT customer_position AS position FROM sub_accounts WHERE account_id = ?")
+      .get(accountId) as { position: number } | undefined;
     return sub ? { kind: "sub", position: sub.position } : undefined;
   }
 
   insertToken(tokenHash: string, position: number, expiresAt: number): void {
-    this.db.prepare("INSERT INTO tokens (token_hash, customer_position, expires_at) VALUES (?, ?, ?)").run(tokenHash, position, expiresAt);
+    this.db
+      .prepare("INSERT INTO tokens (token_hash, customer_position, expires_at) VALUES (?, ?, ?)")
+      .run(tokenHash, position, expiresAt);
   }
 
   token(tokenHash: string): { position: number; clientId: string; expiresAt: number } | undefined {
@@ -145,7 +149,9 @@ export class Repository {
   }
 
   removeAdded(accountId: string, connectorId: string): void {
-    this.db.prepare("DELETE FROM added_connectors WHERE account_id = ? AND connector_id = ?").run(accountId, connectorId);
+    this.db
+      .prepare("DELETE FROM added_connectors WHERE account_id = ? AND connector_id = ?")
+      .run(accountId, connectorId);
   }
 
   saveConfiguration(

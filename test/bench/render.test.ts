@@ -26,11 +26,17 @@ describe("bench render", () => {
     const row = (provider: string) => lines.find((l) => l.startsWith(`| up | ${provider} |`)) ?? "";
     assert.match(row("this"), /^\| up \| this \| 2026-11-25T13:37:00\.000Z \| 1\.0 \|/);
     assert.match(row("floor"), /^\| up \| floor \| 2026-11-23, no run id \| 1\.0 \|/);
-    assert.ok(lines.some((l) => l.startsWith("Rows from 2 runs (")), lines.join("\n"));
+    assert.ok(
+      lines.some((l) => l.startsWith("Rows from 2 runs (")),
+      lines.join("\n"),
+    );
   });
 
   it("adds no note when every row of a table comes from one run", async () => {
-    const lines = await rendered([benchRecord({ provider: "this", run: "r1" }), benchRecord({ provider: "floor", run: "r1" })]);
+    const lines = await rendered([
+      benchRecord({ provider: "this", run: "r1" }),
+      benchRecord({ provider: "floor", run: "r1" }),
+    ]);
     assert.ok(!lines.some((l) => l.startsWith("Rows from")), lines.join("\n"));
   });
 });

@@ -22,7 +22,12 @@ describe("bench results", () => {
   });
 
   it("takes the lower middle run of an even count", () => {
-    const [only] = medianRecords([benchRecord({ wallMs: 4 }), benchRecord({ wallMs: 1 }), benchRecord({ wallMs: 3 }), benchRecord({ wallMs: 2 })]);
+    const [only] = medianRecords([
+      benchRecord({ wallMs: 4 }),
+      benchRecord({ wallMs: 1 }),
+      benchRecord({ wallMs: 3 }),
+      benchRecord({ wallMs: 2 }),
+    ]);
     assert.equal(only.wallMs, 2);
   });
 
@@ -32,7 +37,11 @@ describe("bench results", () => {
   });
 
   it("merging replaces the measured cells and keeps the others", () => {
-    const base: Results = { machine, commands: ["full"], records: [benchRecord({ n: 10, wallMs: 1 }), benchRecord({ n: 500, wallMs: 2 })] };
+    const base: Results = {
+      machine,
+      commands: ["full"],
+      records: [benchRecord({ n: 10, wallMs: 1 }), benchRecord({ n: 500, wallMs: 2 })],
+    };
     const next: Results = { machine, commands: ["partial"], records: [benchRecord({ n: 10, wallMs: 3 })] };
     const merged = mergeResults(base, next);
     assert.deepEqual(merged.commands, ["full", "partial"]);

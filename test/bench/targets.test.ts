@@ -11,7 +11,15 @@ const recommended = { parallel: SETUPS.recommended.parallel, env: { ...SETUPS.re
 
 /** A dynamic floor's `up` of 500 in run "run-a" unless `overrides` says otherwise. */
 function record(overrides: Partial<BenchRecord>): BenchRecord {
-  return benchRecord({ provider: "floor", n: 500, wallMs: 90_000, tokenRequests: 0, peakRssMiB: 150, run: "run-a", ...overrides });
+  return benchRecord({
+    provider: "floor",
+    n: 500,
+    wallMs: 90_000,
+    tokenRequests: 0,
+    peakRssMiB: 150,
+    run: "run-a",
+    ...overrides,
+  });
 }
 
 const rowOf = (lines: string[], start: string) => lines.find((line) => line.startsWith(`| ${start}`)) ?? "";

@@ -35,15 +35,23 @@ async function removeLocks(dir: string, stackName: string): Promise<number> {
 }
 
 /** Runs the operation, interrupts it, cleans the lock; returns a note on what happened and all it printed. */
-export async function interruptedRun(stack: E2EStack, which: "up" | "destroy", seed: number): Promise<{ note: string; output: string; finished: boolean }> {
+export async function interruptedRun(
+  stack: E2EStack,
+  which: "up" | "destroy",
+  seed: number,
+): Promise<{ note: string; output: string; finished: boolean }> {
   const engine = await ensureEngine();
   // A destroy is quicker than an up: its window is shorter.
   const delayMs = 800 + Math.floor(random(seed * 31 + (which === "up" ? 1 : 2))() * (which === "up" ? 5000 : 2500));
-  const child = spawn(engine.command.command, [which, "--yes", "--skip-preview", "--non-interactive", "--stack", stack.name], {
-    cwd: stack.workDir,
-    env: { ...process.env, ...engine.env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    engine.command.command,
+    [which, "--yes", "--skip-preview", "--non-interactive", "--stack", stack.name],
+    {
+      cwd: stack.workDir,
+      env: { ...process.env, ...engine.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   const output: string[] = [];
   child.stdout.on("data", (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => output.push(chunk.toString()));

@@ -48,7 +48,11 @@ function canaryRef(field: Field): string | undefined {
     case "Select":
       return options.includes("ap-southeast-2") ? "select" : undefined;
     case "Multi-Select":
-      return options.includes("parquet") ? "multiList" : options.includes("purchase") && options.includes("identify") ? "multiString" : undefined;
+      return options.includes("parquet")
+        ? "multiList"
+        : options.includes("purchase") && options.includes("identify")
+          ? "multiString"
+          : undefined;
     default:
       return undefined;
   }
@@ -58,7 +62,13 @@ function canaryRef(field: Field): string | undefined {
 export function canariesOf(desired: Desired): string[] {
   const values = desired.secretConfig.secretValues;
   if (values === null || typeof values !== "object") return [];
-  return Object.values(values).flatMap((v: unknown) => (Array.isArray(v) ? v.map(String) : String(v).split(",").map((s) => s.trim())));
+  return Object.values(values).flatMap((v: unknown) =>
+    Array.isArray(v)
+      ? v.map(String)
+      : String(v)
+          .split(",")
+          .map((s) => s.trim()),
+  );
 }
 
 /** The catalogue with its kinds of secret configuration (by first field) taken in turn, so M configurations use them all. */
@@ -71,7 +81,8 @@ function kindsInTurn(): CatalogueConnector[] {
   const order = ["bucket", "apiKey", ...[...byKind.keys()].filter((k) => k !== "bucket" && k !== "apiKey")];
   const queues = order.map((k) => [...(byKind.get(k) ?? [])]);
   const out: CatalogueConnector[] = [];
-  while (queues.some((q) => q.length > 0)) for (const q of queues) if (q.length > 0) out.push(q.shift() as CatalogueConnector);
+  while (queues.some((q) => q.length > 0))
+    for (const q of queues) if (q.length > 0) out.push(q.shift() as CatalogueConnector);
   return out;
 }
 

@@ -30,7 +30,12 @@ export interface ProviderKiller {
  * Watches the service until `route` has been called `threshold` times, then SIGKILLs the
  * stack's dynamic-provider process(es).
  */
-export function killProviderWhenBusy(svc: ChaosService, workDir: string, route: string, threshold: number): ProviderKiller {
+export function killProviderWhenBusy(
+  svc: ChaosService,
+  workDir: string,
+  route: string,
+  threshold: number,
+): ProviderKiller {
   let stopped = false;
   const done = (async () => {
     while (!stopped) {

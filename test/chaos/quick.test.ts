@@ -19,11 +19,19 @@ describe("chaos (quick form): one run under transient faults, two after a kill; 
     for (const row of rows) {
       const notes = row.notes.join("\n");
       assert.equal(row.neverConverged, 0, `${row.scenario} did not converge in two runs\n${report}\n${notes}`);
-      assert.equal(row.duplicates + row.orphans + row.missing + row.disagreements, 0, `${row.scenario} lost something\n${report}\n${notes}`);
+      assert.equal(
+        row.duplicates + row.orphans + row.missing + row.disagreements,
+        0,
+        `${row.scenario} lost something\n${report}\n${notes}`,
+      );
       assert.equal(row.leaks, 0, `${row.scenario}: a canary appeared in clear\n${report}`);
       // Transient faults (5xx, 429, resets, timeouts, lost answers, restarts) converge in one run.
       if (!SCENARIOS.find((s) => s.name === row.scenario)?.killsARun) {
-        assert.equal(row.upIn1 + row.destroyIn1, 2 * row.runs, `${row.scenario} needed a second run\n${report}\n${notes}`);
+        assert.equal(
+          row.upIn1 + row.destroyIn1,
+          2 * row.runs,
+          `${row.scenario} needed a second run\n${report}\n${notes}`,
+        );
       }
     }
   });

@@ -44,8 +44,17 @@ export async function runChaos(opts: ChaosOptions): Promise<ScenarioRow[]> {
   for (const scenario of SCENARIOS.filter((s) => !opts.only || opts.only.includes(s.name))) {
     const results: RunResult[] = [];
     for (let i = 0; i < opts.runs; i++) {
-      const runOptions = { connectors: opts.connectors, configurations: opts.configurations, seed: opts.seed + i, log: opts.log };
-      results.push(await (scenario.concurrentStacks ? runConcurrentScenario(scenario, runOptions) : runScenario(scenario, runOptions)));
+      const runOptions = {
+        connectors: opts.connectors,
+        configurations: opts.configurations,
+        seed: opts.seed + i,
+        log: opts.log,
+      };
+      results.push(
+        await (scenario.concurrentStacks
+          ? runConcurrentScenario(scenario, runOptions)
+          : runScenario(scenario, runOptions)),
+      );
     }
     const count = (f: (r: RunResult) => boolean) => results.filter(f).length;
     const total = (f: (r: RunResult) => number) => results.reduce((n, r) => n + f(r), 0);
@@ -73,10 +82,12 @@ export async function runChaos(opts: ChaosOptions): Promise<ScenarioRow[]> {
 }
 
 export function table(rows: ScenarioRow[]): string {
-  const head = "| scenario | runs | up in 1 | up in 2 | up in 3+ (adopting) | destroy in 1 | destroy in 2 | not converged | duplicates | orphans | missing | state ≠ service | secret leaks | faults injected | seconds |";
+  const head =
+    "| scenario | runs | up in 1 | up in 2 | up in 3+ (adopting) | destroy in 1 | destroy in 2 | not converged | duplicates | orphans | missing | state ≠ service | secret leaks | faults injected | seconds |";
   const rule = "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|";
-  const lines = rows.map((r) =>
-    `| ${r.scenario} | ${r.runs} | ${r.upIn1} | ${r.upIn2} | ${r.upAfterAdopting} | ${r.destroyIn1} | ${r.destroyIn2} | ${r.neverConverged} | ${r.duplicates} | ${r.orphans} | ${r.missing} | ${r.disagreements} | ${r.leaks} | ${r.faultsHit} | ${r.seconds} |`,
+  const lines = rows.map(
+    (r) =>
+      `| ${r.scenario} | ${r.runs} | ${r.upIn1} | ${r.upIn2} | ${r.upAfterAdopting} | ${r.destroyIn1} | ${r.destroyIn2} | ${r.neverConverged} | ${r.duplicates} | ${r.orphans} | ${r.missing} | ${r.disagreements} | ${r.leaks} | ${r.faultsHit} | ${r.seconds} |`,
   );
   return [head, rule, ...lines].join("\n");
 }

@@ -39,13 +39,21 @@ const CONFIGURE = routeKey("configure");
 const REMOVE = routeKey("removeConnector");
 
 export const SCENARIOS: Scenario[] = [
-  { name: "errors", what: "20 % of answers 500/503 on every route", faults: (seed) => ({ seed, rules: [{ mode: "error", rate: 0.2 }] }) },
+  {
+    name: "errors",
+    what: "20 % of answers 500/503 on every route",
+    faults: (seed) => ({ seed, rules: [{ mode: "error", rate: 0.2 }] }),
+  },
   {
     name: "rate-limit",
     what: "429 bursts with Retry-After (half the requests until 40 were refused)",
     faults: (seed) => ({ seed, rules: [{ mode: "rateLimit", rate: 0.5, count: 40, retryAfterSeconds: 1 }] }),
   },
-  { name: "resets", what: "15 % of connections reset without an answer", faults: (seed) => ({ seed, rules: [{ mode: "reset", rate: 0.15 }] }) },
+  {
+    name: "resets",
+    what: "15 % of connections reset without an answer",
+    faults: (seed) => ({ seed, rules: [{ mode: "reset", rate: 0.15 }] }),
+  },
   {
     name: "latency",
     what: "10 % of requests delayed 2.5 s, beyond embedded:timeoutMs=1000",
@@ -60,7 +68,13 @@ export const SCENARIOS: Scenario[] = [
       rules: [ADD, CONFIGURE, REMOVE].map((route) => ({ route, mode: "commitThenDrop" as const, rate: 0.3 })),
     }),
   },
-  { name: "token-restart", what: "3 s tokens, and a service restart mid-up and mid-destroy (file DB)", tokenTtlSeconds: 3, restartMidRun: true, faults: none },
+  {
+    name: "token-restart",
+    what: "3 s tokens, and a service restart mid-up and mid-destroy (file DB)",
+    tokenTtlSeconds: 3,
+    restartMidRun: true,
+    faults: none,
+  },
   {
     name: "concurrency",
     what: "two stacks, different connectors of one sub-account, up and destroy at once under 10 % 500/503 and 429 bursts; a third stack claims one of the first's connectors",
@@ -81,7 +95,13 @@ export const SCENARIOS: Scenario[] = [
     adoptsAfterKill: true,
     faults: (seed) => ({ seed, rules: [{ route: ADD, mode: "commitThenDrop" as const }] }),
   },
-  { name: "interrupt", what: "engine SIGINT then SIGKILL at a random point of up and destroy, then refresh and up/destroy", interrupt: true, killsARun: true, faults: none },
+  {
+    name: "interrupt",
+    what: "engine SIGINT then SIGKILL at a random point of up and destroy, then refresh and up/destroy",
+    interrupt: true,
+    killsARun: true,
+    faults: none,
+  },
 ];
 
 /** How many engine runs a phase took: 1, 2, or more when a killed run's connectors were adopted; 0 if it never converged. */
@@ -111,13 +131,20 @@ export interface RunOptions {
 export function firstLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   const lines = text.split("\n").map((l) => l.trim());
-  const useful = lines.find((l) => /^error: .*(failed|refus|\(request id)/i.test(l) && !/Command failed|update failed/.test(l)) ??
-    lines.find((l) => /error:/i.test(l) && !/Command failed/.test(l)) ?? lines[0];
+  const useful =
+    lines.find((l) => /^error: .*(failed|refus|\(request id)/i.test(l) && !/Command failed|update failed/.test(l)) ??
+    lines.find((l) => /error:/i.test(l) && !/Command failed/.test(l)) ??
+    lines[0];
   return useful.slice(0, 400);
 }
 
 /** Restarts the service once, when `threshold` requests have reached the route. */
-function restartWhenBusy(svc: ChaosService, route: string, threshold: number, faults: FaultSettings): { done: Promise<void>; stop: () => void } {
+function restartWhenBusy(
+  svc: ChaosService,
+  route: string,
+  threshold: number,
+  faults: FaultSettings,
+): { done: Promise<void>; stop: () => void } {
   let stopped = false;
   const done = (async () => {
     while (!stopped) {
@@ -133,8 +160,14 @@ function restartWhenBusy(svc: ChaosService, route: string, threshold: number, fa
 
 export async function runScenario(scenario: Scenario, opts: RunOptions): Promise<RunResult> {
   const started = Date.now();
-  const canaries = [`canary-password-${randomBytes(6).toString("hex")}`, `canary-client-secret-${randomBytes(6).toString("hex")}`];
-  const svc = await ChaosService.start({ tokenTtlSeconds: scenario.tokenTtlSeconds ?? 3600, clientSecret: canaries[1] });
+  const canaries = [
+    `canary-password-${randomBytes(6).toString("hex")}`,
+    `canary-client-secret-${randomBytes(6).toString("hex")}`,
+  ];
+  const svc = await ChaosService.start({
+    tokenTtlSeconds: scenario.tokenTtlSeconds ?? 3600,
+    clientSecret: canaries[1],
+  });
   const desired = desiredState(opts.connectors, opts.configurations, canaries[0]);
   const faults = scenario.faults(opts.seed);
   const stack = await E2EStack.create({
@@ -146,13 +179,32 @@ export async function runScenario(scenario: Scenario, opts: RunOptions): Promise
   });
   const notes: string[] = [];
   const extraOutput: string[] = [];
-  const result: RunResult = { scenario: scenario.name, up: 0, destroy: 0, after: emptyVerdict(), restarts: 0, faultsHit: 0, notes, seconds: 0 };
+  const result: RunResult = {
+    scenario: scenario.name,
+    up: 0,
+    destroy: 0,
+    after: emptyVerdict(),
+    restarts: 0,
+    faultsHit: 0,
+    notes,
+    seconds: 0,
+  };
   try {
     result.up = await phase("up", scenario, svc, stack, faults, opts, notes, desired.connectorIds.length, extraOutput);
     await svc.setFaults(none());
     const afterUp = await verify(svc, stack, desired, "up", canaries, extraOutput);
     if (!clean(afterUp)) notes.push(`after up: ${JSON.stringify(afterUp)}`);
-    result.destroy = await phase("destroy", scenario, svc, stack, faults, opts, notes, desired.connectorIds.length, extraOutput);
+    result.destroy = await phase(
+      "destroy",
+      scenario,
+      svc,
+      stack,
+      faults,
+      opts,
+      notes,
+      desired.connectorIds.length,
+      extraOutput,
+    );
     await svc.setFaults(none());
     const afterDestroy = await verify(svc, stack, desired, "destroy", canaries, extraOutput);
     result.after = sum(afterUp, afterDestroy);
@@ -167,7 +219,9 @@ export async function runScenario(scenario: Scenario, opts: RunOptions): Promise
     await svc.stop();
     result.seconds = Math.round((Date.now() - started) / 1000);
   }
-  opts.log(`${scenario.name}: up ${result.up}, destroy ${result.destroy}, faults ${result.faultsHit}, ${JSON.stringify(result.after)} ${notes.join(" | ")} (${result.seconds}s)`);
+  opts.log(
+    `${scenario.name}: up ${result.up}, destroy ${result.destroy}, faults ${result.faultsHit}, ${JSON.stringify(result.after)} ${notes.join(" | ")} (${result.seconds}s)`,
+  );
   return result;
 }
 
@@ -196,8 +250,12 @@ export async function phase(
     await stack.refresh({ clearPendingCreates: true }).catch((e: unknown) => notes.push(`refresh: ${firstLine(e)}`));
   } else {
     // Add may be coalesced into few requests: restart as soon as the first mutating one arrived.
-    const restarter = scenario.restartMidRun ? restartWhenBusy(svc, which === "up" ? ADD : REMOVE, 1, faults) : undefined;
-    const killer = scenario.killProvider ? killProviderWhenBusy(svc, stack.workDir, which === "up" ? ADD : REMOVE, 1) : undefined;
+    const restarter = scenario.restartMidRun
+      ? restartWhenBusy(svc, which === "up" ? ADD : REMOVE, 1, faults)
+      : undefined;
+    const killer = scenario.killProvider
+      ? killProviderWhenBusy(svc, stack.workDir, which === "up" ? ADD : REMOVE, 1)
+      : undefined;
     try {
       await run();
       return 1;
@@ -230,11 +288,18 @@ export async function phase(
  */
 async function adoptWhatTheKilledRunAdded(stack: E2EStack, error: unknown, notes: string[]): Promise<Runs> {
   const adopted = new Set<string>();
-  const connectors = JSON.parse((await stack.stack.getConfig("connectors")).value) as { connectorId: string; adoptExisting?: boolean }[];
+  const connectors = JSON.parse((await stack.stack.getConfig("connectors")).value) as {
+    connectorId: string;
+    adoptExisting?: boolean;
+  }[];
   let failure = error;
   for (let run = 3; run <= connectors.length + 2; run++) {
     const text = failure instanceof Error ? failure.message : String(failure);
-    const refused = [...text.matchAll(/\(([0-9A-Za-z]{16})\) is already added to sub-account \S+, outside this resource\. (A pending-Add record)?/g)];
+    const refused = [
+      ...text.matchAll(
+        /\(([0-9A-Za-z]{16})\) is already added to sub-account \S+, outside this resource\. (A pending-Add record)?/g,
+      ),
+    ];
     if (refused.length === 0 || refused.some((m) => m[2] === undefined)) {
       notes.push(`up #${run - 1}: a refusal that names no pending-Add record`);
       return 0;
@@ -245,8 +310,12 @@ async function adoptWhatTheKilledRunAdded(stack: E2EStack, error: unknown, notes
       return 0;
     }
     for (const id of named) adopted.add(id);
-    await stack.setConfig({ connectors: connectors.map((c) => (adopted.has(c.connectorId) ? { ...c, adoptExisting: true } : c)) });
-    notes.push(`up #${run - 1} refused ${named.length} connector(s) the killed run added, naming its records; adopted as the message says`);
+    await stack.setConfig({
+      connectors: connectors.map((c) => (adopted.has(c.connectorId) ? { ...c, adoptExisting: true } : c)),
+    });
+    notes.push(
+      `up #${run - 1} refused ${named.length} connector(s) the killed run added, naming its records; adopted as the message says`,
+    );
     try {
       await stack.up();
       return run;
@@ -262,7 +331,8 @@ export async function faultCount(svc: ChaosService): Promise<number> {
   const stats = await svc.stats().catch(() => undefined);
   let n = 0;
   for (const byStatus of Object.values(stats?.byRoute ?? {})) {
-    for (const [status, count] of Object.entries(byStatus)) if (["500", "503", "429", "reset", "dropped"].includes(status)) n += count;
+    for (const [status, count] of Object.entries(byStatus))
+      if (["500", "503", "429", "reset", "dropped"].includes(status)) n += count;
   }
   return n;
 }

@@ -81,7 +81,12 @@ export class ChaosService {
 
   private async admin<T>(method: "GET" | "PUT", url: string, payload?: object): Promise<T> {
     if (!this.app) throw new Error("the chaos service is not running");
-    const res = await this.app.inject({ method, url, headers: { "x-admin-key": this.adminKey }, ...(payload ? { payload } : {}) });
+    const res = await this.app.inject({
+      method,
+      url,
+      headers: { "x-admin-key": this.adminKey },
+      ...(payload ? { payload } : {}),
+    });
     if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
     return (res.json() as { response: T }).response;
   }

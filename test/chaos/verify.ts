@@ -54,8 +54,12 @@ export async function verify(
   const unique = new Set(ids);
   const deployment = (await stack.stack.exportStack()).deployment as Deployment;
   const resources = deployment.resources ?? [];
-  const stateAdded = resources.filter((r) => r.type.endsWith(":AddedConnector")).map((r) => (r.id ?? "").split("/").pop() ?? "");
-  const stateConfigured = resources.filter((r) => r.type.endsWith(":ConnectorConfiguration")).map((r) => (r.id ?? "").split("/").pop() ?? "");
+  const stateAdded = resources
+    .filter((r) => r.type.endsWith(":AddedConnector"))
+    .map((r) => (r.id ?? "").split("/").pop() ?? "");
+  const stateConfigured = resources
+    .filter((r) => r.type.endsWith(":ConnectorConfiguration"))
+    .map((r) => (r.id ?? "").split("/").pop() ?? "");
   const configuredOnService = listed.filter((c) => c.configured).map((c) => c.connectorId);
   return {
     duplicates: ids.length - unique.size,
@@ -64,7 +68,10 @@ export async function verify(
     unconfigured: wantedConfigured.filter((id) => !configuredOnService.includes(id)).length,
     disagreements:
       difference(stateAdded, ids) +
-      difference(stateConfigured, configuredOnService.filter((id) => wantedConfigured.includes(id) || stateConfigured.includes(id))) +
+      difference(
+        stateConfigured,
+        configuredOnService.filter((id) => wantedConfigured.includes(id) || stateConfigured.includes(id)),
+      ) +
       (deployment.pending_operations?.length ?? 0),
     leaks: await scan(svc, stack, [...canaries, ...canariesOf(desired)], extraOutput),
   };

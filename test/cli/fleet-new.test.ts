@@ -15,7 +15,11 @@ const cli = path.join(repoRoot, "dist", "cli", "main.js");
 async function run(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return execFileAsync(process.execPath, [cli, ...args], { cwd })
     .then((r) => ({ code: 0, ...r }))
-    .catch((e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }));
+    .catch((e: { code: number; stdout: string; stderr: string }) => ({
+      code: e.code,
+      stdout: e.stdout,
+      stderr: e.stderr,
+    }));
 }
 
 describe("cli: fleet new", function () {
@@ -40,15 +44,35 @@ describe("cli: fleet new", function () {
           values: { bucket: "acme-exports", region: "eu-west-1", fileFormats: ["csv", "parquet"], maxFileSizeMb: 512 },
           secrets: { secretAccessKey: { config: "s3SecretAccessKey" } },
         },
-        segment: { name: "Segment", supportedType: "Source", values: { workspace: "true", batchSize: 500 }, secrets: { apiKey: { env: "SEGMENT_KEY" } } },
+        segment: {
+          name: "Segment",
+          supportedType: "Source",
+          values: { workspace: "true", batchSize: 500 },
+          secrets: { apiKey: { env: "SEGMENT_KEY" } },
+        },
       },
     };
     await fs.writeFile(path.join(dir, "acme.json"), JSON.stringify(connectors));
-    const result = await run(["fleet", "new", "acme-eu", "--account-id", "0239a5bbdbe54316", "--customer", "acme", "--connectors", "acme.json"], dir);
+    const result = await run(
+      [
+        "fleet",
+        "new",
+        "acme-eu",
+        "--account-id",
+        "0239a5bbdbe54316",
+        "--customer",
+        "acme",
+        "--connectors",
+        "acme.json",
+      ],
+      dir,
+    );
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /wrote Pulumi\.acme-eu\.yaml/);
     assert.match(result.stdout, /pulumi config set --secret s3SecretAccessKey --stack acme-eu/);
-    const parsed = parse(await fs.readFile(path.join(dir, "Pulumi.acme-eu.yaml"), "utf8")) as { config: Record<string, unknown> };
+    const parsed = parse(await fs.readFile(path.join(dir, "Pulumi.acme-eu.yaml"), "utf8")) as {
+      config: Record<string, unknown>;
+    };
     assert.deepEqual(parsed.config, {
       "embedded-fleet:accountId": "0239a5bbdbe54316", // a string, though it looks like a number
       "embedded-fleet:customer": "acme",
@@ -57,9 +81,14 @@ describe("cli: fleet new", function () {
   });
 
   it("refuses a secret given as a value, and an existing file without --force", async () => {
-    await fs.writeFile(path.join(dir, "bad.json"), JSON.stringify({
-      connectors: { s3: { name: "Amazon S3", supportedType: "Source", secrets: { secretAccessKey: "plain-secret-value-91ab" } } },
-    }));
+    await fs.writeFile(
+      path.join(dir, "bad.json"),
+      JSON.stringify({
+        connectors: {
+          s3: { name: "Amazon S3", supportedType: "Source", secrets: { secretAccessKey: "plain-secret-value-91ab" } },
+        },
+      }),
+    );
     const bad = await run(["fleet", "new", "x", "--account-id", "a1", "--connectors", "bad.json"], dir);
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /secret field "secretAccessKey" must be \{ "config": .* never a value/);
@@ -83,7 +112,9 @@ describe("cli: fleet new", function () {
 
     const named = await run(["fleet", "new", "w", "--account-id", "a4", "--customer", "Acme: EU"], dir);
     assert.equal(named.code, 0, named.stderr);
-    const parsed = parse(await fs.readFile(path.join(dir, "Pulumi.w.yaml"), "utf8")) as { config: Record<string, unknown> };
+    const parsed = parse(await fs.readFile(path.join(dir, "Pulumi.w.yaml"), "utf8")) as {
+      config: Record<string, unknown>;
+    };
     assert.equal(parsed.config["embedded-fleet:customer"], "Acme: EU");
   });
 });

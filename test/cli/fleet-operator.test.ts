@@ -17,7 +17,12 @@ const cli = path.join(repoRoot, "dist", "cli", "main.js");
 const CRD = path.join(repoRoot, "test", "cli", "fixtures", "operator-v2.9.0-stack-crd-v1.json");
 
 type Schema = Record<string, unknown>;
-interface Manifest { apiVersion: string; kind: string; metadata: { name: string }; spec: Record<string, unknown> }
+interface Manifest {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string };
+  spec: Record<string, unknown>;
+}
 
 /**
  * The CRD's schema as the API server applies it: an object schema that lists its properties
@@ -30,11 +35,15 @@ function structural(schema: unknown): unknown {
   const out: Schema = {};
   for (const [k, v] of Object.entries(schema as Schema)) {
     if (k.startsWith("x-kubernetes-")) continue;
-    out[k] = k === "properties" ? Object.fromEntries(Object.entries(v as Schema).map(([p, s]) => [p, structural(s)])) : structural(v);
+    out[k] =
+      k === "properties"
+        ? Object.fromEntries(Object.entries(v as Schema).map(([p, s]) => [p, structural(s)]))
+        : structural(v);
   }
   const s = schema as Schema;
   if (s["x-kubernetes-int-or-string"] === true) return { ...out, type: ["integer", "string"] };
-  if (s.properties && s.additionalProperties === undefined && s["x-kubernetes-preserve-unknown-fields"] !== true) out.additionalProperties = false;
+  if (s.properties && s.additionalProperties === undefined && s["x-kubernetes-preserve-unknown-fields"] !== true)
+    out.additionalProperties = false;
   return out;
 }
 
@@ -58,7 +67,11 @@ describe("cli: fleet operator manifests against the operator v2.9.0 Stack CRD", 
     const crd = JSON.parse(await fs.readFile(CRD, "utf8")) as { openAPIV3Schema: Schema };
     const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
     const check = ajv.compile(structural(crd.openAPIV3Schema) as Schema);
-    validate = (m) => (check(m) ? [] : (check.errors ?? []).map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`)).concat(celFailures(crd.openAPIV3Schema, m));
+    validate = (m) =>
+      (check(m)
+        ? []
+        : (check.errors ?? []).map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`)
+      ).concat(celFailures(crd.openAPIV3Schema, m));
     dir = await fs.mkdtemp(path.join(os.tmpdir(), "fleet-operator-"));
     await fs.writeFile(path.join(dir, "Pulumi.yaml"), "name: embedded-fleet\nruntime: nodejs\n");
     for (const s of ["acme-eu", "Globex_Main", "a-sub-account-whose-name-is-far-too-long-for-kubernetes"]) {
@@ -71,19 +84,43 @@ describe("cli: fleet operator manifests against the operator v2.9.0 Stack CRD", 
   });
 
   it("the validator refuses what the API server refuses (an unknown field, a wrong type, a long name)", () => {
-    const good = { apiVersion: "pulumi.com/v1", kind: "Stack", metadata: { name: "x" }, spec: { stack: "x", refresh: true } };
+    const good = {
+      apiVersion: "pulumi.com/v1",
+      kind: "Stack",
+      metadata: { name: "x" },
+      spec: { stack: "x", refresh: true },
+    };
     assert.deepEqual(validate(good), []);
-    assert.ok(validate({ ...good, spec: { ...good.spec, resyncFrequency: 60 } }).some((e) => e.includes("resyncFrequency")));
+    assert.ok(
+      validate({ ...good, spec: { ...good.spec, resyncFrequency: 60 } }).some((e) => e.includes("resyncFrequency")),
+    );
     assert.ok(validate({ ...good, spec: { ...good.spec, refresh: "yes" } }).some((e) => e.includes("/spec/refresh")));
     assert.ok(validate({ ...good, spec: { refresh: true } }).some((e) => e.includes("stack")));
-    assert.deepEqual(validate({ ...good, metadata: { name: "n".repeat(43) } }), ["Stack name must be no more than 42 characters in length."]);
+    assert.deepEqual(validate({ ...good, metadata: { name: "n".repeat(43) } }), [
+      "Stack name must be no more than 42 characters in length.",
+    ]);
   });
 
   it("writes one valid Stack per stack, with refresh and resync for drift, and never destroy on delete", async () => {
     const out = path.join(dir, "manifests");
     await execFileAsync(process.execPath, [
-      cli, "fleet", "operator", "--dir", dir, "--repo", "https://github.com/acme/connectors-infra", "--repo-dir", "infra/fleet",
-      "--namespace", "connectors", "--secret-env", "ACME_CLIENT_SECRET,GLOBEX_CLIENT_SECRET", "--resync", "900", "--out", out,
+      cli,
+      "fleet",
+      "operator",
+      "--dir",
+      dir,
+      "--repo",
+      "https://github.com/acme/connectors-infra",
+      "--repo-dir",
+      "infra/fleet",
+      "--namespace",
+      "connectors",
+      "--secret-env",
+      "ACME_CLIENT_SECRET,GLOBEX_CLIENT_SECRET",
+      "--resync",
+      "900",
+      "--out",
+      out,
     ]);
     const files = (await fs.readdir(out)).sort();
     assert.equal(files.length, 3);
@@ -94,25 +131,50 @@ describe("cli: fleet operator manifests against the operator v2.9.0 Stack CRD", 
       manifests.push(docs[0].toJS() as Manifest);
     }
     for (const m of manifests) assert.deepEqual(validate(m), [], `${m.metadata.name}`);
-    assert.deepEqual(manifests.map((m) => m.spec.stack).sort(), ["Globex_Main", "a-sub-account-whose-name-is-far-too-long-for-kubernetes", "acme-eu"]);
+    assert.deepEqual(manifests.map((m) => m.spec.stack).sort(), [
+      "Globex_Main",
+      "a-sub-account-whose-name-is-far-too-long-for-kubernetes",
+      "acme-eu",
+    ]);
     assert.equal(new Set(manifests.map((m) => m.metadata.name)).size, 3);
     const acme = manifests.find((m) => m.spec.stack === "acme-eu")!;
     assert.equal(acme.metadata.name, "embedded-fleet-acme-eu");
     assert.deepEqual(
-      [acme.spec.refresh, acme.spec.continueResyncOnCommitMatch, acme.spec.resyncFrequencySeconds, acme.spec.destroyOnFinalize, acme.spec.repoDir],
+      [
+        acme.spec.refresh,
+        acme.spec.continueResyncOnCommitMatch,
+        acme.spec.resyncFrequencySeconds,
+        acme.spec.destroyOnFinalize,
+        acme.spec.repoDir,
+      ],
       [true, true, 900, false, "infra/fleet"],
     );
-    assert.deepEqual(Object.keys(acme.spec.envRefs as object), ["PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE", "ACME_CLIENT_SECRET", "GLOBEX_CLIENT_SECRET"]);
+    assert.deepEqual(Object.keys(acme.spec.envRefs as object), [
+      "PULUMI_BACKEND_URL",
+      "PULUMI_CONFIG_PASSPHRASE",
+      "ACME_CLIENT_SECRET",
+      "GLOBEX_CLIENT_SECRET",
+    ]);
   });
 
   it("examples/gitops/operator-stack.yaml is valid too", async () => {
-    const docs = parseAllDocuments(await fs.readFile(path.join(repoRoot, "examples", "gitops", "operator-stack.yaml"), "utf8"));
+    const docs = parseAllDocuments(
+      await fs.readFile(path.join(repoRoot, "examples", "gitops", "operator-stack.yaml"), "utf8"),
+    );
     assert.equal(docs.length, 1);
     assert.deepEqual(validate(docs[0].toJS()), []);
   });
 
   it("stdout holds the same manifests as one multi-document YAML", async () => {
-    const { stdout } = await execFileAsync(process.execPath, [cli, "fleet", "operator", "--dir", dir, "--repo", "https://example.com/r.git"]);
+    const { stdout } = await execFileAsync(process.execPath, [
+      cli,
+      "fleet",
+      "operator",
+      "--dir",
+      dir,
+      "--repo",
+      "https://example.com/r.git",
+    ]);
     const docs = parseAllDocuments(stdout).map((d) => d.toJS() as Manifest);
     assert.equal(docs.length, 3);
     for (const m of docs) assert.deepEqual(validate(m), [], m.metadata.name);

@@ -4,7 +4,14 @@ import { strict as assert } from "node:assert";
 import { createProgress } from "../../cli/fleet/progress";
 
 function stream(isTTY: boolean): { isTTY: boolean; text: string; write(chunk: string): boolean } {
-  return { isTTY, text: "", write(chunk: string) { this.text += chunk; return true; } };
+  return {
+    isTTY,
+    text: "",
+    write(chunk: string) {
+      this.text += chunk;
+      return true;
+    },
+  };
 }
 
 describe("cli: fleet progress", () => {
@@ -14,7 +21,10 @@ describe("cli: fleet progress", () => {
     else process.env.CI = saved;
   });
 
-  for (const [label, isTTY, ci] of [["CI=true on a terminal", true, "true"], ["not a terminal", false, undefined]] as const) {
+  for (const [label, isTTY, ci] of [
+    ["CI=true on a terminal", true, "true"],
+    ["not a terminal", false, undefined],
+  ] as const) {
     it(`${label}: one plain line per start and per finish, no escape codes`, () => {
       if (ci === undefined) delete process.env.CI;
       else process.env.CI = ci;

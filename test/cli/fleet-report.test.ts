@@ -12,13 +12,27 @@ const ADDED = "urn:pulumi:acme-eu::embedded-fleet::embedded:index:AddedConnector
 
 function pre(op: string, urn: string, extra: object = {}): EngineEvent {
   const type = urn.split("::")[2];
-  const state = { type, urn, custom: true, delete: false, id: "x", parent: "", protect: false, dependencies: [], provider: "", retainOnDelete: false };
+  const state = {
+    type,
+    urn,
+    custom: true,
+    delete: false,
+    id: "x",
+    parent: "",
+    protect: false,
+    dependencies: [],
+    provider: "",
+    retainOnDelete: false,
+  };
   return {
     sequence: 1,
     timestamp: 1,
     resourcePreEvent: {
       metadata: {
-        op, urn, type, provider: "",
+        op,
+        urn,
+        type,
+        provider: "",
         old: { ...state, inputs: { secretConfig: { bucket: VALUE } }, outputs: { values: { bucket: VALUE } } },
         new: { ...state, inputs: { secretConfig: { bucket: "other" } }, outputs: {} },
         ...extra,
@@ -32,16 +46,29 @@ describe("cli: fleet report", () => {
     const recorder = new StepRecorder();
     recorder.onEvent(pre("refresh", CONFIG));
     recorder.onEvent(pre("same", "urn:pulumi:acme-eu::embedded-fleet::pulumi:pulumi:Stack::embedded-fleet-acme-eu"));
-    recorder.onEvent(pre("update", CONFIG, {
-      diffs: ["secretConfig"],
-      detailedDiff: { "secretConfig.bucket": { kind: "update", inputDiff: true }, "secretConfig.region": { kind: "update", inputDiff: true } },
-    }));
+    recorder.onEvent(
+      pre("update", CONFIG, {
+        diffs: ["secretConfig"],
+        detailedDiff: {
+          "secretConfig.bucket": { kind: "update", inputDiff: true },
+          "secretConfig.region": { kind: "update", inputDiff: true },
+        },
+      }),
+    );
     recorder.onEvent(pre("create", ADDED));
-    recorder.onEvent(pre("update", "urn:pulumi:acme-eu::embedded-fleet::pulumi:providers:embedded::acme", { diffs: ["clientSecret"] }));
+    recorder.onEvent(
+      pre("update", "urn:pulumi:acme-eu::embedded-fleet::pulumi:providers:embedded::acme", { diffs: ["clientSecret"] }),
+    );
     const changes = recorder.changes();
     assert.deepEqual(changes, [
       { urn: ADDED, type: "embedded:index:AddedConnector", name: "segment", operation: "create", properties: [] },
-      { urn: CONFIG, type: "embedded:index:ConnectorConfiguration", name: "s3", operation: "update", properties: ["secretConfig.bucket", "secretConfig.region"] },
+      {
+        urn: CONFIG,
+        type: "embedded:index:ConnectorConfiguration",
+        name: "s3",
+        operation: "update",
+        properties: ["secretConfig.bucket", "secretConfig.region"],
+      },
     ]);
     assert.ok(!JSON.stringify(changes).includes(VALUE));
   });
@@ -51,10 +78,13 @@ describe("cli: fleet report", () => {
     recorder.onEvent(pre("update", CONFIG, { diffs: ["values"] }));
     recorder.onEvent(pre("create-replacement", ADDED, { diffs: ["connectorId"] }));
     recorder.onEvent(pre("delete-replaced", ADDED));
-    assert.deepEqual(recorder.changes().map((c) => [c.name, c.operation, c.properties]), [
-      ["segment", "replace", ["connectorId"]],
-      ["s3", "update", ["values"]],
-    ]);
+    assert.deepEqual(
+      recorder.changes().map((c) => [c.name, c.operation, c.properties]),
+      [
+        ["segment", "replace", ["connectorId"]],
+        ["s3", "update", ["values"]],
+      ],
+    );
   });
 
   const clean: StackReport = { stack: "a", status: "clean", durationMs: 1000, resources: [] };
@@ -62,10 +92,24 @@ describe("cli: fleet report", () => {
     stack: "b|c",
     status: "drifted",
     durationMs: 2000,
-    resources: [{ urn: CONFIG, type: "embedded:index:ConnectorConfiguration", name: "s3", operation: "update", properties: ["secretConfig.bucket"] }],
+    resources: [
+      {
+        urn: CONFIG,
+        type: "embedded:index:ConnectorConfiguration",
+        name: "s3",
+        operation: "update",
+        properties: ["secretConfig.bucket"],
+      },
+    ],
     repair: "pulumi-embedded-connectors fleet up --stacks b|c",
   };
-  const failed: StackReport = { stack: "d", status: "failed", durationMs: 10, resources: [], error: "error: <boom> & \u0001more" };
+  const failed: StackReport = {
+    stack: "d",
+    status: "failed",
+    durationMs: 10,
+    resources: [],
+    error: "error: <boom> & \u0001more",
+  };
 
   it("exit codes: 0 clean, 2 drift (drift only), 1 failure (over drift)", () => {
     assert.equal(exitCodeOf("drift", [clean]), 0);
@@ -77,10 +121,16 @@ describe("cli: fleet report", () => {
 
   it("Markdown names the drifted stack, resource, property and repair; JUnit has a failure per drifted or failed stack", () => {
     const report = buildReport("drift", "embedded-fleet", "every stack", new Date(), [failed, drifted, clean]);
-    assert.deepEqual(report.stacks.map((s) => s.stack), ["a", "b|c", "d"]);
+    assert.deepEqual(
+      report.stacks.map((s) => s.stack),
+      ["a", "b|c", "d"],
+    );
     assert.deepEqual(report.summary, { stacks: 3, clean: 1, drifted: 1, changed: 0, failed: 1 });
     const md = renderMarkdown(report);
-    assert.match(md, /\| b\\\|c \| ⚠️ drifted \| s3 \| `embedded:index:ConnectorConfiguration` \| update \| `secretConfig.bucket` \|/);
+    assert.match(
+      md,
+      /\| b\\\|c \| ⚠️ drifted \| s3 \| `embedded:index:ConnectorConfiguration` \| update \| `secretConfig.bucket` \|/,
+    );
     assert.ok(md.includes("```sh\npulumi-embedded-connectors fleet up --stacks b|c\n```"));
     assert.ok(md.includes("<details><summary>d: failed</summary>"));
     const junit = renderJUnit(report);
@@ -88,6 +138,10 @@ describe("cli: fleet report", () => {
     assert.equal((junit.match(/<failure /g) ?? []).length, 2);
     assert.ok(junit.includes('failures="2"'));
     assert.ok(junit.includes("error: &lt;boom&gt; &amp; more"), "escaped, control characters dropped");
-    assert.ok(junit.includes("update urn:pulumi:acme-eu::embedded-fleet::embedded:index:ConnectorConfiguration::s3: secretConfig.bucket"));
+    assert.ok(
+      junit.includes(
+        "update urn:pulumi:acme-eu::embedded-fleet::embedded:index:ConnectorConfiguration::s3: secretConfig.bucket",
+      ),
+    );
   });
 });

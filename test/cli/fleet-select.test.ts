@@ -24,7 +24,8 @@ describe("cli: fleet stack selection", function () {
     await fs.mkdir(dir, { recursive: true });
     await fs.writeFile(path.join(dir, "Pulumi.yaml"), "name: fleet\nruntime: nodejs\n");
     await fs.writeFile(path.join(dir, "index.ts"), "export default async () => ({});\n");
-    for (const s of ["a", "b", "c"]) await fs.writeFile(path.join(dir, `Pulumi.${s}.yaml`), `config:\n  fleet:accountId: "${s}"\n`);
+    for (const s of ["a", "b", "c"])
+      await fs.writeFile(path.join(dir, `Pulumi.${s}.yaml`), `config:\n  fleet:accountId: "${s}"\n`);
     await fs.writeFile(path.join(repo, "README.md"), "outside the program\n");
     await git("init", "-q", "-b", "main");
     await git("add", "-A");
@@ -84,7 +85,10 @@ describe("cli: fleet stack selection", function () {
       const counts = new Array<number>(n).fill(0);
       for (const s of stacks) counts[shardOf(s, n) - 1] += 1;
       const shards = await shardsOf(stacks, n);
-      assert.ok(counts.every((c) => c > 0), `every one of ${n} shards gets stacks: ${counts.join(",")}`);
+      assert.ok(
+        counts.every((c) => c > 0),
+        `every one of ${n} shards gets stacks: ${counts.join(",")}`,
+      );
       // Stacks added before, among and after the others (sorted or not) move no stack.
       const grown = await shardsOf(["aaa-new", ...stacks.slice(0, 100), "sub-50a", ...stacks.slice(100), "zzz-new"], n);
       for (const s of stacks) assert.equal(grown.get(s), shards.get(s), `${s} keeps shard ${shards.get(s)} of ${n}`);

@@ -25,7 +25,9 @@ describe("cli: the example workflows", function () {
   let bin: string;
 
   before(async () => {
-    const { stdout } = await execFileAsync("bash", [path.join(repoRoot, "scripts", "ensure-actionlint.sh")], { cwd: repoRoot });
+    const { stdout } = await execFileAsync("bash", [path.join(repoRoot, "scripts", "ensure-actionlint.sh")], {
+      cwd: repoRoot,
+    });
     bin = stdout.trim().split("\n").pop()!;
   });
 
@@ -41,7 +43,10 @@ describe("cli: the example workflows", function () {
     try {
       const broken = path.join(dir, "broken.yml");
       const text = await fs.readFile(path.join(repoRoot, WORKFLOWS[0]), "utf8");
-      await fs.writeFile(broken, text.replace("needs.plan.outputs.matrix).include[0]", "needs.plann.outputs.matrix).include[0]"));
+      await fs.writeFile(
+        broken,
+        text.replace("needs.plan.outputs.matrix).include[0]", "needs.plann.outputs.matrix).include[0]"),
+      );
       const result = await actionlint(bin, broken);
       assert.equal(result.code, 1, result.output);
       assert.match(result.output, /plann/);
@@ -54,7 +59,14 @@ describe("cli: the example workflows", function () {
     const text = await fs.readFile(path.join(repoRoot, WORKFLOWS[0]), "utf8");
     const wf = parse(text) as {
       on: { schedule?: { cron: string }[]; pull_request?: unknown };
-      jobs: Record<string, { strategy?: { matrix: string }; concurrency?: { group: string; "cancel-in-progress": boolean }; steps: { run?: string }[] }>;
+      jobs: Record<
+        string,
+        {
+          strategy?: { matrix: string };
+          concurrency?: { group: string; "cancel-in-progress": boolean };
+          steps: { run?: string }[];
+        }
+      >;
     };
     assert.ok(wf.on.schedule?.length && wf.on.pull_request);
     const plan = wf.jobs.plan.steps.map((s) => s.run ?? "").join("\n");

@@ -17,9 +17,23 @@ const connectors: ConnectorSnapshot[] = [
         { id: "apiKey", label: "API key", type: "Password", required: true, readonly: false, value: PLANTED },
         { id: "workspace", label: "Workspace", type: "Text", required: true, readonly: false, value: "acme" },
         { id: "batchSize", label: "Batch size", type: "Number", required: true, readonly: false, value: "500" },
-        { id: "eventTypes", label: "Event types", type: "Multi-Select", required: false, readonly: false, value: "track,identify" },
+        {
+          id: "eventTypes",
+          label: "Event types",
+          type: "Multi-Select",
+          required: false,
+          readonly: false,
+          value: "track,identify",
+        },
         { id: "backfillFrom", label: "Backfill from", type: "Date", required: false, readonly: false },
-        { id: "apiBaseUrl", label: "API base URL", type: "Text", required: false, readonly: true, value: "https://api.example.com" },
+        {
+          id: "apiBaseUrl",
+          label: "API base URL",
+          type: "Text",
+          required: false,
+          readonly: true,
+          value: "https://api.example.com",
+        },
       ],
     },
   },
@@ -47,7 +61,10 @@ describe("cli: generate's program text", () => {
   it("reads Password fields from named secret config keys and never prints a value", () => {
     assert.ok(!program.includes(PLANTED));
     assert.ok(!commands.join("\n").includes(PLANTED));
-    assert.deepEqual(secrets.map((s) => s.key), ["segmentApiKey"]);
+    assert.deepEqual(
+      secrets.map((s) => s.key),
+      ["segmentApiKey"],
+    );
     assert.deepEqual(commands, ["pulumi config set --secret segmentApiKey"]);
     assert.match(program, /"apiKey": config\.requireSecret\("segmentApiKey"\)/);
     assert.match(program, /\/\/ {3}pulumi config set --secret segmentApiKey {3}# Segment: API key/);

@@ -10,7 +10,9 @@ describe("cli: --version", () => {
   it("prints the version of package.json and exits 0", () => {
     const { version } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string };
     for (const flag of ["--version", "-V"]) {
-      const out = execFileSync(process.execPath, [path.join(root, "dist", "cli", "main.js"), flag], { encoding: "utf8" });
+      const out = execFileSync(process.execPath, [path.join(root, "dist", "cli", "main.js"), flag], {
+        encoding: "utf8",
+      });
       assert.equal(out.trim(), version);
     }
   });

@@ -19,18 +19,35 @@ import {
   type IncomingResponse,
   type OutgoingRequest,
 } from "../../provider/client";
-import { ACCOUNT, CONNECTOR, OTHER, ScriptedTransport, answer, configurationPayload, failure, ok, tokenAnswer, viewA, viewG } from "./fakes";
+import {
+  ACCOUNT,
+  CONNECTOR,
+  OTHER,
+  ScriptedTransport,
+  answer,
+  configurationPayload,
+  failure,
+  ok,
+  tokenAnswer,
+  viewA,
+  viewG,
+} from "./fakes";
 import { routeLabel } from "../../contract/routes";
 
 const SECRET = "very-secret-value";
 const settings: ClientSettings = { baseUrl: "http://127.0.0.1:1/api", clientId: "demo-client", clientSecret: SECRET };
 const TOKEN = "/api/es/v2/oauth/client-token";
 
-function harness(handler: (request: OutgoingRequest, index: number) => IncomingResponse | Promise<IncomingResponse>, extra: Partial<ClientSettings> = {}) {
+function harness(
+  handler: (request: OutgoingRequest, index: number) => IncomingResponse | Promise<IncomingResponse>,
+  extra: Partial<ClientSettings> = {},
+) {
   let clock = 1_000_000;
   const delays: number[] = [];
   const pausedDuringSleep: boolean[] = [];
-  const transport = new ScriptedTransport((request, index) => (request.target === TOKEN ? tokenAnswer() : handler(request, index)));
+  const transport = new ScriptedTransport((request, index) =>
+    request.target === TOKEN ? tokenAnswer() : handler(request, index),
+  );
   // Time passes while the limiter holds calls (its timer moves the fake clock).
   const setTimer = (callback: () => void, ms: number) => {
     const at = clock + ms;
@@ -54,7 +71,14 @@ function harness(handler: (request: OutgoingRequest, index: number) => IncomingR
       },
     },
   );
-  return { client, transport, delays, pausedDuringSleep, limiter, calls: () => transport.requests.filter((r) => r.target !== TOKEN) };
+  return {
+    client,
+    transport,
+    delays,
+    pausedDuringSleep,
+    limiter,
+    calls: () => transport.requests.filter((r) => r.target !== TOKEN),
+  };
 }
 
 describe("client: requests of each operation", () => {
@@ -74,7 +98,10 @@ describe("client: requests of each operation", () => {
     assert.equal((await collect(c.listAddedConnectors(ACCOUNT))).length, 1);
     assert.equal((await collect(c.listSupportedConnectors(ACCOUNT, CONNECTOR))).length, 1);
     assert.equal((await c.getConfiguration(ACCOUNT, CONNECTOR)).configured, false);
-    const configured = await c.configure(ACCOUNT, CONNECTOR, { configurationId: "c0c0c0c0c0c0c0c0", secretConfig: { apiKey: "k", limit: 3 } });
+    const configured = await c.configure(ACCOUNT, CONNECTOR, {
+      configurationId: "c0c0c0c0c0c0c0c0",
+      secretConfig: { apiKey: "k", limit: 3 },
+    });
     assert.equal(configured.lastUpdated, 5);
     assert.equal(await c.removeConnector(ACCOUNT, CONNECTOR), undefined);
 
@@ -91,7 +118,10 @@ describe("client: requests of each operation", () => {
     ]);
     const [post, put] = [h.calls()[2], h.calls()[6]];
     assert.deepEqual(JSON.parse(post.body ?? ""), { connectorIds: [CONNECTOR] });
-    assert.deepEqual(JSON.parse(put.body ?? ""), { configurationId: "c0c0c0c0c0c0c0c0", secretConfig: { apiKey: "k", limit: 3 } });
+    assert.deepEqual(JSON.parse(put.body ?? ""), {
+      configurationId: "c0c0c0c0c0c0c0c0",
+      secretConfig: { apiKey: "k", limit: 3 },
+    });
     assert.equal(post.headers["content-type"], "application/json");
     assert.equal(h.calls()[0].headers.authorization, "Bearer tok-1");
     const token = h.transport.requests[0];
@@ -109,7 +139,10 @@ describe("client: requests of each operation", () => {
     await assert.rejects(c.addConnectors(ACCOUNT, [CONNECTOR, "short"]), /connectorIds\[1\]/);
     await assert.rejects(c.removeConnector(ACCOUNT, "x"), InvalidArgumentError);
     await assert.rejects(c.getConfiguration(ACCOUNT, "0123456789abcdeg!"), InvalidArgumentError);
-    await assert.rejects(c.configure(ACCOUNT, CONNECTOR, { configurationId: "nope", secretConfig: {} }), /configurationId/);
+    await assert.rejects(
+      c.configure(ACCOUNT, CONNECTOR, { configurationId: "nope", secretConfig: {} }),
+      /configurationId/,
+    );
     assert.throws(() => c.listSupportedConnectors(ACCOUNT, "bad"), InvalidArgumentError);
     assert.throws(() => c.listAddedConnectors(" "), InvalidArgumentError);
     assert.equal(h.transport.requests.length, 0);
@@ -117,11 +150,14 @@ describe("client: requests of each operation", () => {
   });
 
   it("walks every page of a list", async () => {
-    const h = harness((request) => {
-      const page = Number(new URLSearchParams(request.target.split("?")[1]).get("page"));
-      const items = page < 3 ? [viewA(CONNECTOR), viewA(OTHER)] : [viewA(CONNECTOR)];
-      return ok({ items, page, pageSize: 2, total: 5 });
-    }, { pageSize: 2 });
+    const h = harness(
+      (request) => {
+        const page = Number(new URLSearchParams(request.target.split("?")[1]).get("page"));
+        const items = page < 3 ? [viewA(CONNECTOR), viewA(OTHER)] : [viewA(CONNECTOR)];
+        return ok({ items, page, pageSize: 2, total: 5 });
+      },
+      { pageSize: 2 },
+    );
     assert.equal((await collect(h.client.listAddedConnectors(ACCOUNT))).length, 5);
     assert.equal(h.calls().length, 3);
   });
@@ -148,7 +184,10 @@ describe("client: token", () => {
     const client = EmbeddedClient.create(settings, { transport });
     assert.equal((await client.getConnector(ACCOUNT, CONNECTOR)).connectorId, CONNECTOR);
     assert.equal(client.tokenRequests, 2);
-    assert.deepEqual(transport.requests.map((r) => r.headers.authorization ?? "token"), ["token", "Bearer tok-old", "token", "Bearer tok-new"]);
+    assert.deepEqual(
+      transport.requests.map((r) => r.headers.authorization ?? "token"),
+      ["token", "Bearer tok-old", "token", "Bearer tok-new"],
+    );
   });
 
   it("gives up after one renewal when the service keeps refusing", async () => {
@@ -190,15 +229,23 @@ describe("client: retries", () => {
   });
 
   it("does not retry final errors", async () => {
-    const h = harness(() => failure(400, "bad", { errors: [{ field: "secretConfig.apiKey", message: "is required" }] }));
-    await assert.rejects(h.client.configure(ACCOUNT, CONNECTOR, { configurationId: "c0c0c0c0c0c0c0c0", secretConfig: {} }), (e: unknown) => {
-      assert.ok(e instanceof ValidationError);
-      assert.deepEqual(e.fieldErrors, [{ field: "secretConfig.apiKey", message: "is required" }]);
-      return true;
-    });
+    const h = harness(() =>
+      failure(400, "bad", { errors: [{ field: "secretConfig.apiKey", message: "is required" }] }),
+    );
+    await assert.rejects(
+      h.client.configure(ACCOUNT, CONNECTOR, { configurationId: "c0c0c0c0c0c0c0c0", secretConfig: {} }),
+      (e: unknown) => {
+        assert.ok(e instanceof ValidationError);
+        assert.deepEqual(e.fieldErrors, [{ field: "secretConfig.apiKey", message: "is required" }]);
+        return true;
+      },
+    );
     assert.equal(h.calls().length, 1);
     const conflict = harness(() => failure(409, "in use", { response: { srcConnections: 1, destConnections: 2 } }));
-    await assert.rejects(conflict.client.removeConnector(ACCOUNT, CONNECTOR), (e: unknown) => e instanceof ConflictError && e.destConnections === 2);
+    await assert.rejects(
+      conflict.client.removeConnector(ACCOUNT, CONNECTOR),
+      (e: unknown) => e instanceof ConflictError && e.destConnections === 2,
+    );
     assert.equal(conflict.calls().length, 1);
   });
 
@@ -238,7 +285,9 @@ describe("client: retries", () => {
   });
 
   it("a Retry-After beyond the retry timeout fails at once and holds no other call back", async () => {
-    const h = harness(() => failure(429, "slow down", {}, { retryAfter: "3600" }), { retry: { retryTimeoutMs: 60_000 } });
+    const h = harness(() => failure(429, "slow down", {}, { retryAfter: "3600" }), {
+      retry: { retryTimeoutMs: 60_000 },
+    });
     await assert.rejects(h.client.getConnector(ACCOUNT, CONNECTOR), RateLimitError);
     assert.deepEqual(h.delays, []);
     assert.equal(h.limiter.paused, false, "the process is not paused for an hour it will not wait");
@@ -276,10 +325,13 @@ describe("client: retries", () => {
   });
 
   it("keeps at most `concurrency` requests in flight", async () => {
-    const h = harness(async () => {
-      await new Promise((resolve) => setImmediate(resolve));
-      return ok(viewG(CONNECTOR));
-    }, { concurrency: 3 });
+    const h = harness(
+      async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        return ok(viewG(CONNECTOR));
+      },
+      { concurrency: 3 },
+    );
     await Promise.all(Array.from({ length: 20 }, () => h.client.getConnector(ACCOUNT, CONNECTOR)));
     assert.equal(h.limiter.peakRunning, 3);
   });
@@ -299,7 +351,10 @@ describe("client: getClient registry", () => {
   });
 
   it("refuses plain http to a remote host", () => {
-    assert.throws(() => getClient({ baseUrl: "http://connectors.example.com", clientId: "x", clientSecret: "s" }), /refusing plain http/);
+    assert.throws(
+      () => getClient({ baseUrl: "http://connectors.example.com", clientId: "x", clientSecret: "s" }),
+      /refusing plain http/,
+    );
   });
 
   it("checks its settings", () => {

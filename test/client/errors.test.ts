@@ -38,7 +38,12 @@ describe("client errors: errorFromResponse", () => {
   ];
   for (const [status, type, kind, retryable] of cases) {
     it(`maps ${status} to ${type.name}`, () => {
-      const error = errorFromResponse({ status, body: envelope(status, "said the service"), requestId: "req-42", route });
+      const error = errorFromResponse({
+        status,
+        body: envelope(status, "said the service"),
+        requestId: "req-42",
+        route,
+      });
       assert.ok(error instanceof type);
       assert.ok(error instanceof EmbeddedApiError);
       assert.equal(error.kind, kind);
@@ -63,7 +68,9 @@ describe("client errors: errorFromResponse", () => {
   });
 
   it("carries the connection counts of a 409", () => {
-    const body = envelope(409, "connector is used in connections", { response: { srcConnections: 2, destConnections: 1 } });
+    const body = envelope(409, "connector is used in connections", {
+      response: { srcConnections: 2, destConnections: 1 },
+    });
     const error = errorFromResponse({ status: 409, body, requestId: "r", route });
     assert.ok(error instanceof ConflictError);
     assert.equal(error.srcConnections, 2);
@@ -89,7 +96,13 @@ describe("client errors: errorFromResponse", () => {
   });
 
   it("takes Retry-After of a 429", () => {
-    const error = errorFromResponse({ status: 429, body: envelope(429, "slow down"), requestId: "r", route, retryAfterMs: 2000 });
+    const error = errorFromResponse({
+      status: 429,
+      body: envelope(429, "slow down"),
+      requestId: "r",
+      route,
+      retryAfterMs: 2000,
+    });
     assert.ok(error instanceof RateLimitError);
     assert.equal(error.retryAfterMs, 2000);
   });
@@ -108,10 +121,22 @@ describe("client errors: errorFromResponse", () => {
     const body = envelope(401, "bad secret s3cr3t-value for token tok-abcdef", {
       errors: [{ field: "x", message: "s3cr3t-value" }],
     });
-    const error = errorFromResponse({ status: 401, body, requestId: "r", route, secrets: ["s3cr3t-value", "tok-abcdef"] });
+    const error = errorFromResponse({
+      status: 401,
+      body,
+      requestId: "r",
+      route,
+      secrets: ["s3cr3t-value", "tok-abcdef"],
+    });
     assert.doesNotMatch(error.message, /s3cr3t|tok-abcdef/);
     assert.match(error.message, /\[redacted\]/);
-    const validation = errorFromResponse({ status: 400, body: { ...body, statusCode: 400 }, requestId: "r", route, secrets: ["s3cr3t-value"] });
+    const validation = errorFromResponse({
+      status: 400,
+      body: { ...body, statusCode: 400 },
+      requestId: "r",
+      route,
+      secrets: ["s3cr3t-value"],
+    });
     assert.ok(validation instanceof ValidationError);
     assert.equal(validation.fieldErrors[0].message, "[redacted]");
   });
@@ -119,7 +144,12 @@ describe("client errors: errorFromResponse", () => {
 
 describe("client errors: other classes", () => {
   it("NetworkError has status 0, is retryable, and quotes the route and request id", () => {
-    const error = new NetworkError({ route: "GET /x", requestId: "mine-1", code: "ECONNRESET", detail: "ECONNRESET: socket hang up" });
+    const error = new NetworkError({
+      route: "GET /x",
+      requestId: "mine-1",
+      code: "ECONNRESET",
+      detail: "ECONNRESET: socket hang up",
+    });
     assert.equal(error.status, 0);
     assert.equal(error.kind, "network");
     assert.equal(error.retryable, true);
@@ -128,7 +158,13 @@ describe("client errors: other classes", () => {
   });
 
   it("ResponseFormatError names the field path and is final", () => {
-    const error = new ResponseFormatError({ route: "GET /x", requestId: "r", status: 200, fieldPath: "response.name", problem: "response.name: bad" });
+    const error = new ResponseFormatError({
+      route: "GET /x",
+      requestId: "r",
+      status: 200,
+      fieldPath: "response.name",
+      problem: "response.name: bad",
+    });
     assert.equal(error.fieldPath, "response.name");
     assert.equal(error.retryable, false);
     assert.match(error.message, /GET \/x: 200 the answer breaks the contract: response\.name: bad \(request id r\)/);

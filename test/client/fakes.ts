@@ -20,7 +20,9 @@ export class ScriptedTransport implements Transport {
 
   async send(request: OutgoingRequest): Promise<IncomingResponse> {
     if (this.requests.length >= this.maxRequests) {
-      throw new Error(`the client sent more than ${this.maxRequests} requests: it repeats without waiting (a disabled 429 wait?)`);
+      throw new Error(
+        `the client sent more than ${this.maxRequests} requests: it repeats without waiting (a disabled 429 wait?)`,
+      );
     }
     this.requests.push(request);
     return this.script(request, this.requests.length - 1);
@@ -47,7 +49,12 @@ export function ok(payload: unknown, extra: Partial<IncomingResponse> = {}): Inc
   return answer(200, { statusCode: 200, statusMessage: "OK", response: payload }, extra);
 }
 
-export function failure(status: number, statusMessage: string, extra: Record<string, unknown> = {}, headers: Partial<IncomingResponse> = {}): IncomingResponse {
+export function failure(
+  status: number,
+  statusMessage: string,
+  extra: Record<string, unknown> = {},
+  headers: Partial<IncomingResponse> = {},
+): IncomingResponse {
   return answer(status, { statusCode: status, statusMessage, response: null, ...extra }, headers);
 }
 
@@ -81,18 +88,44 @@ export function viewA(connectorId: string, extra: Record<string, unknown> = {}):
 }
 
 export function viewG(connectorId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const { transfer: _t, configured: _c, description: _d, srcConnections: _s, destConnections: _dc, editable: _e, env: _v, ...common } = viewA(connectorId);
+  const {
+    transfer: _t,
+    configured: _c,
+    description: _d,
+    srcConnections: _s,
+    destConnections: _dc,
+    editable: _e,
+    env: _v,
+    ...common
+  } = viewA(connectorId);
   return { ...common, docUrl: "https://example.test/doc", integrated: true, status: 1, ...extra };
 }
 
 export function configurationPayload(extra: Record<string, unknown> = {}): Record<string, unknown> {
   const fields = [
     { id: "apiKey", label: "API key", type: "Password", required: true, readonly: false },
-    { id: "region", label: "Region", type: "Select", required: false, readonly: false, options: ["eu", "us"], value: "eu" },
+    {
+      id: "region",
+      label: "Region",
+      type: "Select",
+      required: false,
+      readonly: false,
+      options: ["eu", "us"],
+      value: "eu",
+    },
     { id: "limit", label: "Limit", type: "Number", required: false, readonly: false, min: 1, max: 10 },
   ];
   return {
-    secretConfig: [{ configurationId: "c0c0c0c0c0c0c0c0", name: "default", secretName: "s", configured: false, lastUpdated: 0, configuration: fields }],
+    secretConfig: [
+      {
+        configurationId: "c0c0c0c0c0c0c0c0",
+        name: "default",
+        secretName: "s",
+        configured: false,
+        lastUpdated: 0,
+        configuration: fields,
+      },
+    ],
     connectionConfig: [{ configurationId: "d0d0d0d0d0d0d0d0", name: "connection", configuration: [] }],
     editable: true,
     env: "production",

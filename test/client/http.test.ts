@@ -58,16 +58,30 @@ describe("client http: decodeResponse", () => {
     ] as const) {
       assert.throws(
         () => decodeResponse(answer, route, ctx),
-        (e: unknown) => e instanceof ResponseFormatError && pattern.test(e.message) && e.message.includes("request id rid") && !e.message.includes("maintenance"),
+        (e: unknown) =>
+          e instanceof ResponseFormatError &&
+          pattern.test(e.message) &&
+          e.message.includes("request id rid") &&
+          !e.message.includes("maintenance"),
       );
     }
   });
 
   it("maps a non-2xx answer through the factory, even when its body is not JSON", () => {
-    assert.throws(() => decodeResponse(raw(404, '{"statusCode":404,"statusMessage":"unknown connector","response":null}'), route, ctx), NotFoundError);
-    assert.throws(() => decodeResponse(raw(502, "<html>bad gateway</html>", "text/html"), route, ctx), (e: unknown) => e instanceof ServerError && e.statusMessage === "Bad Gateway");
+    assert.throws(
+      () =>
+        decodeResponse(raw(404, '{"statusCode":404,"statusMessage":"unknown connector","response":null}'), route, ctx),
+      NotFoundError,
+    );
+    assert.throws(
+      () => decodeResponse(raw(502, "<html>bad gateway</html>", "text/html"), route, ctx),
+      (e: unknown) => e instanceof ServerError && e.statusMessage === "Bad Gateway",
+    );
     const limited = { ...raw(429, '{"statusCode":429,"statusMessage":"slow down","response":null}'), retryAfter: "3" };
-    assert.throws(() => decodeResponse(limited, route, ctx), (e: unknown) => e instanceof RateLimitError && e.retryAfterMs === 3000);
+    assert.throws(
+      () => decodeResponse(limited, route, ctx),
+      (e: unknown) => e instanceof RateLimitError && e.retryAfterMs === 3000,
+    );
   });
 });
 
@@ -82,12 +96,14 @@ describe("client http: UndiciTransport", () => {
   it("sends x-request-id and quotes the service's own when it answers with one", async () => {
     const pool = agent.get("http://127.0.0.1:9");
     let sent: unknown;
-    pool
-      .intercept({ path: "/es/v2/connectors?accountId=a", method: "GET" })
-      .reply(200, (opts) => {
+    pool.intercept({ path: "/es/v2/connectors?accountId=a", method: "GET" }).reply(
+      200,
+      (opts) => {
         sent = (opts.headers as Record<string, string>)["x-request-id"];
         return { ok: true };
-      }, { headers: { "x-request-id": "srv-1", "content-type": "application/json" } });
+      },
+      { headers: { "x-request-id": "srv-1", "content-type": "application/json" } },
+    );
     pool.intercept({ path: "/x", method: "GET" }).reply(200, "{}", { headers: { "content-type": "application/json" } });
     const transport = new UndiciTransport(pool);
     const first = await transport.send(request());
@@ -99,19 +115,26 @@ describe("client http: UndiciTransport", () => {
 
   it("turns a connection failure into a retryable NetworkError", async () => {
     const pool = agent.get("http://127.0.0.1:9");
-    pool.intercept({ path: "/x", method: "GET" }).replyWithError(Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }));
+    pool
+      .intercept({ path: "/x", method: "GET" })
+      .replyWithError(Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }));
     await assert.rejects(new UndiciTransport(pool).send(request("/x")), (e: unknown) => {
       assert.ok(e instanceof NetworkError);
       assert.equal(e.code, "ECONNRESET");
       assert.equal(e.retryable, true);
-      assert.match(e.message, /^GET \/es\/v2\/connectors: no answer from the service: ECONNRESET: socket hang up \(request id client-generated-id\)$/);
+      assert.match(
+        e.message,
+        /^GET \/es\/v2\/connectors: no answer from the service: ECONNRESET: socket hang up \(request id client-generated-id\)$/,
+      );
       return true;
     });
   });
 
   it("refuses a body over the cap, declared or streamed", async () => {
     const pool = agent.get("http://127.0.0.1:9");
-    pool.intercept({ path: "/declared", method: "GET" }).reply(200, "x".repeat(200), { headers: { "content-length": "200" } });
+    pool
+      .intercept({ path: "/declared", method: "GET" })
+      .reply(200, "x".repeat(200), { headers: { "content-length": "200" } });
     await assert.rejects(new UndiciTransport(pool, 100).send(request("/declared")), /larger than 100 bytes/);
 
     const server = createHttpServer((_req, res) => {
@@ -122,7 +145,10 @@ describe("client http: UndiciTransport", () => {
     const port = await listen(server);
     const real = createPool(`http://127.0.0.1:${port}`, { connectMs: 2000, headersMs: 5000, bodyMs: 5000 });
     try {
-      await assert.rejects(new UndiciTransport(real, 10 * 1024).send(request("/")), (e: unknown) => e instanceof ResponseFormatError && /larger than 10240 bytes/.test(e.message));
+      await assert.rejects(
+        new UndiciTransport(real, 10 * 1024).send(request("/")),
+        (e: unknown) => e instanceof ResponseFormatError && /larger than 10240 bytes/.test(e.message),
+      );
     } finally {
       await real.close();
       server.close();
@@ -138,7 +164,10 @@ describe("client http: UndiciTransport", () => {
     const port = await listen(server);
     const pool = createPool(`http://127.0.0.1:${port}`, { connectMs: 2000, headersMs: 5000, bodyMs: 5000 });
     try {
-      await assert.rejects(new UndiciTransport(pool).send(request("/")), (e: unknown) => e instanceof NetworkError && e.retryable);
+      await assert.rejects(
+        new UndiciTransport(pool).send(request("/")),
+        (e: unknown) => e instanceof NetworkError && e.retryable,
+      );
     } finally {
       await pool.close();
       server.close();
@@ -150,7 +179,10 @@ describe("client http: UndiciTransport", () => {
       res.writeHead(200, { "content-type": "application/json" });
       res.end('{"tls":true}');
     };
-    const server = createHttpsServer({ key: readFileSync(join(fixtures, "server.key")), cert: readFileSync(join(fixtures, "server.pem")) }, handler);
+    const server = createHttpsServer(
+      { key: readFileSync(join(fixtures, "server.key")), cert: readFileSync(join(fixtures, "server.pem")) },
+      handler,
+    );
     const port = await listen(server);
     const origin = `https://127.0.0.1:${port}`;
     const timeouts = { connectMs: 2000, headersMs: 5000, bodyMs: 5000 };

@@ -2,7 +2,16 @@
 // file on an ephemeral port, reset before each test, and clients with their own pools.
 import assert from "node:assert/strict";
 import type { Pool } from "undici";
-import { EmbeddedClient, closeClients, collect, createPool, getClient, UndiciTransport, type CatalogueConnector, type ClientSettings } from "../../provider/client";
+import {
+  EmbeddedClient,
+  closeClients,
+  collect,
+  createPool,
+  getClient,
+  UndiciTransport,
+  type CatalogueConnector,
+  type ClientSettings,
+} from "../../provider/client";
 import { startLocalService, type LocalService } from "../../harness/local-service";
 
 export interface LocalContext {
@@ -35,9 +44,16 @@ export function useLocalService(): LocalContext {
     return pool;
   };
   ctx.direct = (extra = {}, deps = {}) => {
-    const pool = createPool(ctx.svc.baseUrl, { connectMs: 2_000, headersMs: extra.timeouts?.headersMs ?? 10_000, bodyMs: 10_000 });
+    const pool = createPool(ctx.svc.baseUrl, {
+      connectMs: 2_000,
+      headersMs: extra.timeouts?.headersMs ?? 10_000,
+      bodyMs: 10_000,
+    });
     pools.push(pool);
-    return EmbeddedClient.create({ ...ctx.credentials(), ...extra }, { transport: new UndiciTransport(pool), random: () => 0, ...deps });
+    return EmbeddedClient.create(
+      { ...ctx.credentials(), ...extra },
+      { transport: new UndiciTransport(pool), random: () => 0, ...deps },
+    );
   };
   ctx.routeStats = async (key) => (await ctx.svc.stats()).byRoute[key] ?? {};
 
@@ -58,7 +74,18 @@ export function useLocalService(): LocalContext {
 }
 
 /** A valid secretConfig for the connector's fields (from the live descriptors). */
-export function secretConfigFor(conf: { secretConfig: { configuration: { id: string; type: string; required: boolean; readonly: boolean; min?: number; options?: string[] }[] }[] }): Record<string, string | number | string[]> {
+export function secretConfigFor(conf: {
+  secretConfig: {
+    configuration: {
+      id: string;
+      type: string;
+      required: boolean;
+      readonly: boolean;
+      min?: number;
+      options?: string[];
+    }[];
+  }[];
+}): Record<string, string | number | string[]> {
   const out: Record<string, string | number | string[]> = {};
   for (const field of conf.secretConfig[0].configuration) {
     if (field.readonly || !field.required) continue;

@@ -18,8 +18,15 @@ describe("client pagination", () => {
   it("walks every page until total, with the fewest requests", async () => {
     const s = source(450);
     const items = await collect(paginate(s.fetch, 200));
-    assert.deepEqual(items, Array.from({ length: 450 }, (_, i) => i));
-    assert.deepEqual(s.calls, [[1, 200], [2, 200], [3, 200]]);
+    assert.deepEqual(
+      items,
+      Array.from({ length: 450 }, (_, i) => i),
+    );
+    assert.deepEqual(s.calls, [
+      [1, 200],
+      [2, 200],
+      [3, 200],
+    ]);
   });
 
   it("makes one request for an exact single page and for an empty list", async () => {
@@ -34,7 +41,10 @@ describe("client pagination", () => {
   it("follows the service's own page size when it caps the one asked for", async () => {
     const s = source(120, 50);
     assert.equal((await collect(paginate(s.fetch, 200))).length, 120);
-    assert.deepEqual(s.calls.map(([p]) => p), [1, 2, 3]);
+    assert.deepEqual(
+      s.calls.map(([p]) => p),
+      [1, 2, 3],
+    );
   });
 
   it("stops at an empty page even if total says more", async () => {
@@ -98,7 +108,10 @@ describe("client pagination", () => {
       assert.deepEqual(s.asked, [1, 2, 3], "pages 2 and 3 before page 2 answered");
       s.release.get(3)!(); // the last page answers first
       s.release.get(2)!();
-      assert.deepEqual(await all, Array.from({ length: 450 }, (_, i) => i));
+      assert.deepEqual(
+        await all,
+        Array.from({ length: 450 }, (_, i) => i),
+      );
       assert.deepEqual(s.asked, [1, 2, 3], "no page twice, none beyond total");
     });
 

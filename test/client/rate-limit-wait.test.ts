@@ -13,12 +13,18 @@ const MAX_REQUESTS = 8;
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A client on a fake clock that only the client's own waits (sleep, the limiter's timer) move. */
-function clientOnFakeClock(answer: (request: OutgoingRequest, index: number) => IncomingResponse, options: { gatedSleep?: boolean } = {}) {
+function clientOnFakeClock(
+  answer: (request: OutgoingRequest, index: number) => IncomingResponse,
+  options: { gatedSleep?: boolean } = {},
+) {
   const clock = { t: 1_000_000 };
   const sent: { request: OutgoingRequest; at: number }[] = [];
   const transport = new ScriptedTransport((request) => {
     if (request.target === TOKEN) return tokenAnswer();
-    if (sent.length >= MAX_REQUESTS) throw new Error(`the client sent more than ${MAX_REQUESTS} requests without the clock moving: it does not wait on 429`);
+    if (sent.length >= MAX_REQUESTS)
+      throw new Error(
+        `the client sent more than ${MAX_REQUESTS} requests without the clock moving: it does not wait on 429`,
+      );
     sent.push({ request, at: clock.t });
     return answer(request, sent.length - 1);
   });
@@ -53,32 +59,50 @@ function clientOnFakeClock(answer: (request: OutgoingRequest, index: number) => 
 }
 
 describe("client: the wait on a 429 / 503 with Retry-After", () => {
-  for (const [status, label] of [[429, "429"], [503, "503 with Retry-After"]] as const) {
+  for (const [status, label] of [
+    [429, "429"],
+    [503, "503 with Retry-After"],
+  ] as const) {
     it(`${label}: the next attempt is sent only once Retry-After has passed`, async () => {
-      const h = clientOnFakeClock((_r, i) => (i < 2 ? failure(status, "slow down", {}, { retryAfter: "3" }) : ok(viewG(CONNECTOR))));
+      const h = clientOnFakeClock((_r, i) =>
+        i < 2 ? failure(status, "slow down", {}, { retryAfter: "3" }) : ok(viewG(CONNECTOR)),
+      );
       const result = await h.client.getConnector(ACCOUNT, CONNECTOR);
       assert.equal(result.connectorId, CONNECTOR);
       assert.equal(h.sent.length, 3, "two refusals, then the answer");
       for (let i = 1; i < h.sent.length; i++) {
         const gap = h.sent[i].at - h.sent[i - 1].at;
-        assert.ok(gap >= 3_000, `attempt ${i + 1} was sent ${gap} ms after a ${label} that said Retry-After: 3 (the wait is disabled)`);
+        assert.ok(
+          gap >= 3_000,
+          `attempt ${i + 1} was sent ${gap} ms after a ${label} that said Retry-After: 3 (the wait is disabled)`,
+        );
       }
     });
   }
 
   it("429: every other call of the process is held until Retry-After has passed", async () => {
-    const h = clientOnFakeClock((_r, i) => (i === 0 ? failure(429, "slow down", {}, { retryAfter: "3" }) : ok(viewG(CONNECTOR))), { gatedSleep: true });
+    const h = clientOnFakeClock(
+      (_r, i) => (i === 0 ? failure(429, "slow down", {}, { retryAfter: "3" }) : ok(viewG(CONNECTOR))),
+      { gatedSleep: true },
+    );
     const refused = h.client.getConnector(ACCOUNT, CONNECTOR);
     for (let i = 0; i < 100 && h.sleeps.length === 0; i++) await tick();
     assert.equal(h.sleeps.length, 1, "the refused call waits");
     const pausedAt = h.clock.t;
     const other = h.client.getConnector(ACCOUNT, CONNECTOR);
     for (let i = 0; i < 100 && h.limiter.queued === 0 && h.sent.length === 1; i++) await tick();
-    assert.equal(h.sent.length, 1, "a call started during the 429's Retry-After was sent at once (the limiter does not hold it)");
+    assert.equal(
+      h.sent.length,
+      1,
+      "a call started during the 429's Retry-After was sent at once (the limiter does not hold it)",
+    );
     h.advanceTo(pausedAt + 3_000);
     h.sleeps[0].release();
     await Promise.all([refused, other]);
     assert.equal(h.sent.length, 3);
-    assert.ok(h.sent.slice(1).every((s) => s.at >= pausedAt + 3_000), "no call was sent before Retry-After had passed");
+    assert.ok(
+      h.sent.slice(1).every((s) => s.at >= pausedAt + 3_000),
+      "no call was sent before Retry-After had passed",
+    );
   });
 });

@@ -17,7 +17,13 @@ import {
 } from "../../provider/client";
 
 const init = { status: 500, statusMessage: "boom", requestId: "r1", route: "GET /x" };
-const policy: RetryPolicy = { maxAttempts: 6, baseDelayMs: 200, maxDelayMs: 5_000, maxElapsedMs: 60_000, retryTimeoutMs: 600_000 };
+const policy: RetryPolicy = {
+  maxAttempts: 6,
+  baseDelayMs: 200,
+  maxDelayMs: 5_000,
+  maxElapsedMs: 60_000,
+  retryTimeoutMs: 600_000,
+};
 const base = { attempt: 1, elapsedMs: 0, retrySafe: true, policy, random: () => 0.5 };
 
 describe("client retry: shouldRetry", () => {
@@ -68,19 +74,32 @@ describe("client retry: shouldRetry", () => {
     const error = new RateLimitError({ ...init, status: 429, retryAfterMs: 3_000 });
     assert.deepEqual(shouldRetry({ ...base, random: () => 0, error }), { retry: true, delayMs: 3_000 });
     // However many attempts came before: the service's estimate, not a backoff.
-    assert.deepEqual(shouldRetry({ ...base, attempt: 5, waits: 5, random: () => 0.99, error }), { retry: true, delayMs: 3_000 });
+    assert.deepEqual(shouldRetry({ ...base, attempt: 5, waits: 5, random: () => 0.99, error }), {
+      retry: true,
+      delayMs: 3_000,
+    });
     // A Retry-After beyond the retry timeout ends the call instead of sleeping past it.
     const far = new RateLimitError({ ...init, status: 429, retryAfterMs: 700_000 });
     assert.equal(shouldRetry({ ...base, error: far }).retry, false);
-    assert.equal(shouldRetry({ ...base, error: new RateLimitError({ ...init, status: 429, retryAfterMs: 120_000 }) }).retry, true);
+    assert.equal(
+      shouldRetry({ ...base, error: new RateLimitError({ ...init, status: 429, retryAfterMs: 120_000 }) }).retry,
+      true,
+    );
   });
 
   it("waits out 429 and 503 with Retry-After without counting them against maxAttempts", () => {
     const limited = new RateLimitError({ ...init, status: 429, retryAfterMs: 1_000 });
     const busy = new ServerError({ ...init, status: 503, retryAfterMs: 1_000 });
     for (const error of [limited, busy]) {
-      assert.deepEqual(shouldRetry({ ...base, attempt: 6, waits: 40, elapsedMs: 100_000, error }), { retry: true, delayMs: 1_000 });
-      assert.equal(shouldRetry({ ...base, waits: 40, elapsedMs: 599_500, error }).retry, false, "not past retryTimeoutMs");
+      assert.deepEqual(shouldRetry({ ...base, attempt: 6, waits: 40, elapsedMs: 100_000, error }), {
+        retry: true,
+        delayMs: 1_000,
+      });
+      assert.equal(
+        shouldRetry({ ...base, waits: 40, elapsedMs: 599_500, error }).retry,
+        false,
+        "not past retryTimeoutMs",
+      );
     }
     // A 503 without Retry-After is an ordinary transient fault: counted.
     assert.equal(shouldRetry({ ...base, attempt: 6, error: new ServerError({ ...init, status: 503 }) }).retry, false);
@@ -99,18 +118,39 @@ describe("client retry: shouldRetry", () => {
   });
 
   it("uses the documented defaults", () => {
-    assert.deepEqual({ ...DEFAULT_RETRY_POLICY }, { maxAttempts: 6, baseDelayMs: 200, maxDelayMs: 5_000, maxElapsedMs: 60_000, retryTimeoutMs: 600_000 });
+    assert.deepEqual(
+      { ...DEFAULT_RETRY_POLICY },
+      { maxAttempts: 6, baseDelayMs: 200, maxDelayMs: 5_000, maxElapsedMs: 60_000, retryTimeoutMs: 600_000 },
+    );
   });
 });
 
 describe("client retry: backoffDelayMs", () => {
   it("is full jitter over a capped exponential", () => {
-    assert.equal(backoffDelayMs(1, policy, () => 0), 0);
-    assert.equal(backoffDelayMs(1, policy, () => 0.5), 100);
-    assert.equal(backoffDelayMs(2, policy, () => 0.5), 200);
-    assert.equal(backoffDelayMs(3, policy, () => 0.5), 400);
-    assert.equal(backoffDelayMs(20, policy, () => 0.5), 2_500);
-    assert.equal(backoffDelayMs(1000, policy, () => 0.999999), 4_999);
+    assert.equal(
+      backoffDelayMs(1, policy, () => 0),
+      0,
+    );
+    assert.equal(
+      backoffDelayMs(1, policy, () => 0.5),
+      100,
+    );
+    assert.equal(
+      backoffDelayMs(2, policy, () => 0.5),
+      200,
+    );
+    assert.equal(
+      backoffDelayMs(3, policy, () => 0.5),
+      400,
+    );
+    assert.equal(
+      backoffDelayMs(20, policy, () => 0.5),
+      2_500,
+    );
+    assert.equal(
+      backoffDelayMs(1000, policy, () => 0.999999),
+      4_999,
+    );
   });
 
   it("stays within [0, min(cap, base·2^(n-1))] for any attempt and random value", () => {

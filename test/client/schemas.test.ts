@@ -31,15 +31,26 @@ describe("client schemas", () => {
     assert.equal(parseEnvelope(loose.CatalogueConnector, env(l), ctx).transfer, true);
     const conf = parseEnvelope(loose.ConnectorConfigurationView, env(configurationPayload()), ctx);
     assert.equal(conf.secretConfig[0].configuration[1].options?.[1], "us");
-    const added = parseEnvelope(loose.AddResult, env({ added: [viewA("0123456789abcdef")], alreadyAdded: ["fedcba9876543210"] }), ctx);
+    const added = parseEnvelope(
+      loose.AddResult,
+      env({ added: [viewA("0123456789abcdef")], alreadyAdded: ["fedcba9876543210"] }),
+      ctx,
+    );
     assert.deepEqual(added.alreadyAdded, ["fedcba9876543210"]);
   });
 
   it("accepts optional fields absent, open field types and new enum values of open lists", () => {
     const { docUrl: _d, ...g } = viewG("0123456789abcdef");
-    assert.equal(parseEnvelope(loose.Connector, env({ ...g, dataType: "a type from next year" }), ctx).docUrl, undefined);
+    assert.equal(
+      parseEnvelope(loose.Connector, env({ ...g, dataType: "a type from next year" }), ctx).docUrl,
+      undefined,
+    );
     const payload = configurationPayload();
-    const conf = parseEnvelope(loose.ConnectorConfigurationView, env({ ...payload, configuration: [{ id: "x", label: "X", type: "Color", required: false, readonly: false }] }), ctx);
+    const conf = parseEnvelope(
+      loose.ConnectorConfigurationView,
+      env({ ...payload, configuration: [{ id: "x", label: "X", type: "Color", required: false, readonly: false }] }),
+      ctx,
+    );
     assert.equal(conf.configuration[0].type, "Color");
   });
 
@@ -56,13 +67,21 @@ describe("client schemas", () => {
     const error = formatError(() => parseEnvelope(page, env({ items, page: 1, pageSize: 50, total: 2 }), ctx));
     assert.equal(error.fieldPath, "response.items[1].srcConnections");
     assert.equal(error.route, routeLabel("listAddedConnectors"));
-    assert.match(error.message, /^GET \/es\/v2\/connectors\/added: 200 the answer breaks the contract: response\.items\[1\]\.srcConnections: /);
+    assert.match(
+      error.message,
+      /^GET \/es\/v2\/connectors\/added: 200 the answer breaks the contract: response\.items\[1\]\.srcConnections: /,
+    );
     assert.match(error.message, /request id req-7/);
 
     const { name: _n, ...noName } = viewA("0123456789abcdef");
-    assert.equal(formatError(() => parseEnvelope(loose.AddedConnectorView, env(noName), ctx)).fieldPath, "response.name");
     assert.equal(
-      formatError(() => parseEnvelope(loose.AddedConnectorView, env(viewA("0123456789abcdef", { supportedType: "Both" })), ctx)).fieldPath,
+      formatError(() => parseEnvelope(loose.AddedConnectorView, env(noName), ctx)).fieldPath,
+      "response.name",
+    );
+    assert.equal(
+      formatError(() =>
+        parseEnvelope(loose.AddedConnectorView, env(viewA("0123456789abcdef", { supportedType: "Both" })), ctx),
+      ).fieldPath,
       "response.supportedType",
     );
     assert.equal(formatError(() => parseEnvelope(loose.AddedConnectorView, env(null), ctx)).fieldPath, "response");
@@ -73,10 +92,15 @@ describe("client schemas", () => {
     const bare = { accessToken: "tok-secret-1", tokenType: "Bearer", expiry: 60 };
     assert.equal(parseToken(bare, ctx).accessToken, "tok-secret-1");
     assert.equal(parseToken(env(bare), ctx).expiry, 60);
-    const error = formatError(() => parseToken({ accessToken: "tok-secret-1", tokenType: "Bearer", expiry: "60" }, ctx));
+    const error = formatError(() =>
+      parseToken({ accessToken: "tok-secret-1", tokenType: "Bearer", expiry: "60" }, ctx),
+    );
     assert.equal(error.fieldPath, "expiry");
     assert.doesNotMatch(error.message, /tok-secret-1/);
-    assert.equal(formatError(() => parseToken(env({ tokenType: "Bearer", expiry: 1 }), ctx)).fieldPath, "response.accessToken");
+    assert.equal(
+      formatError(() => parseToken(env({ tokenType: "Bearer", expiry: 1 }), ctx)).fieldPath,
+      "response.accessToken",
+    );
   });
 
   it("formats paths", () => {

@@ -4,7 +4,13 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { inspect } from "node:util";
-import { EmbeddedApiError, ServerError, ValidationError, errorFromResponse, redactSentValues } from "../../provider/client";
+import {
+  EmbeddedApiError,
+  ServerError,
+  ValidationError,
+  errorFromResponse,
+  redactSentValues,
+} from "../../provider/client";
 import { routeLabel } from "../../contract/routes";
 
 const MIB = 1024 * 1024;
@@ -40,15 +46,24 @@ describe("client: scrubbing the service's text of the values sent", () => {
 
   it("values that are substrings of each other: the longest takes its span, the shorter ones the rest", () => {
     const values = ["secret", "secret-long", "cret-l", "long-secret-longer"];
-    assert.equal(redactSentValues("secret-long and secret, long-secret-longer", values), "[redacted] and [redacted], [redacted]");
+    assert.equal(
+      redactSentValues("secret-long and secret, long-secret-longer", values),
+      "[redacted] and [redacted], [redacted]",
+    );
     // A shorter value's occurrences inside a longer one's do not split what the longer one hid.
     assert.equal(redactSentValues("x secret-longsecret y", ["secret", "secret-long"]), "x [redacted] y");
   });
 
   it("values of 1-3 characters only as whole words; values are text, never patterns", () => {
-    assert.equal(redactSentValues('region "eu" in europe, EU and eu.', ["eu", "EU"]), 'region "[redacted]" in europe, [redacted] and [redacted].');
+    assert.equal(
+      redactSentValues('region "eu" in europe, EU and eu.', ["eu", "EU"]),
+      'region "[redacted]" in europe, [redacted] and [redacted].',
+    );
     assert.equal(redactSentValues("got 5 of 15, 5", ["5"]), "got [redacted] of 15, [redacted]");
-    assert.equal(redactSentValues("a.b+c and axb+c, (?<x>) and .*", ["a.b+c", "(?<x>)", ".*"]), "[redacted] and axb+c, [redacted] and [redacted]");
+    assert.equal(
+      redactSentValues("a.b+c and axb+c, (?<x>) and .*", ["a.b+c", "(?<x>)", ".*"]),
+      "[redacted] and axb+c, [redacted] and [redacted]",
+    );
     assert.equal(redactSentValues("a [redacted] b", ["redacted"]), "a [[redacted]] b");
   });
 });
@@ -80,7 +95,12 @@ describe("client: errorFromResponse whatever the scrubbing does", () => {
     const serviceText = `could not store ${password}`;
     const answer = (status: number) => ({
       status,
-      body: { statusCode: status, statusMessage: serviceText, errors: [{ field: "secretConfig.apiKey", message: `bad ${password}` }], response: null },
+      body: {
+        statusCode: status,
+        statusMessage: serviceText,
+        errors: [{ field: "secretConfig.apiKey", message: `bad ${password}` }],
+        response: null,
+      },
       requestId: `req-${status}`,
       route,
     });
@@ -89,12 +109,23 @@ describe("client: errorFromResponse whatever the scrubbing does", () => {
     const refused = errorFromResponse(answer(400), failing);
     assert.ok(refused instanceof ValidationError);
     assert.deepEqual(refused.fieldErrors, []);
-    for (const [error, generic] of [[server, "Service Unavailable"], [refused, "Bad Request"]] as const) {
+    for (const [error, generic] of [
+      [server, "Service Unavailable"],
+      [refused, "Bad Request"],
+    ] as const) {
       const shown = inspect(error, { depth: 10 });
       assert.ok(!shown.includes(password), `the canary appears: ${shown}`);
-      assert.ok(!shown.includes("could not store") && !shown.includes("regular expression"), `the service's text or the failure appears: ${shown}`);
+      assert.ok(
+        !shown.includes("could not store") && !shown.includes("regular expression"),
+        `the service's text or the failure appears: ${shown}`,
+      );
       assert.equal(error.statusMessage, generic);
-      assert.match(error.message, new RegExp(`: ${error.status} ${generic}: the service's message is left out .*\\(request id req-${error.status}\\)$`));
+      assert.match(
+        error.message,
+        new RegExp(
+          `: ${error.status} ${generic}: the service's message is left out .*\\(request id req-${error.status}\\)$`,
+        ),
+      );
     }
   });
 });

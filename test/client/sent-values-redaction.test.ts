@@ -22,7 +22,13 @@ const REGION = "eu";
 const TOKEN = "/api/es/v2/oauth/client-token";
 const body: ConfigureBody = {
   configurationId: "c0c0c0c0c0c0c0c0",
-  secretConfig: { apiKey: API_KEY, workspace: WORKSPACE, limit: LIMIT, region: REGION, eventTypes: ["pageview-secret", "track"] },
+  secretConfig: {
+    apiKey: API_KEY,
+    workspace: WORKSPACE,
+    limit: LIMIT,
+    region: REGION,
+    eventTypes: ["pageview-secret", "track"],
+  },
 };
 const SENT = [API_KEY, WORKSPACE, String(LIMIT), "pageview-secret"];
 
@@ -65,11 +71,19 @@ describe("client: values the request sent are never quoted back", () => {
     );
     assert.ok(error instanceof ValidationError);
     assertNoSentValue(error);
-    assert.match(error.message, /fields secretConfig\.apiKey, secretConfig\.workspace, secretConfig\.limit, secretConfig\.eventTypes/);
+    assert.match(
+      error.message,
+      /fields secretConfig\.apiKey, secretConfig\.workspace, secretConfig\.limit, secretConfig\.eventTypes/,
+    );
     assert.match(error.statusMessage, /key \[redacted\] is revoked; region "\[redacted\]" is closed/);
     assert.deepEqual(
       error.fieldErrors.map((e) => e.message),
-      ['"[redacted]" is not a live key', "unknown workspace [redacted]", "must be at most 10, got [redacted]", "[redacted] is not an event type"],
+      [
+        '"[redacted]" is not a live key',
+        "unknown workspace [redacted]",
+        "must be at most 10, got [redacted]",
+        "[redacted] is not an event type",
+      ],
     );
   });
 
@@ -87,11 +101,17 @@ describe("client: values the request sent are never quoted back", () => {
 
 describe("client: redactSentValues and sentValuesOf", () => {
   it("collects every string and number of a body, not its keys, and a number's canonical form", () => {
-    assert.deepEqual(sentValuesOf({ a: "x-1", b: [2, "y"], c: { d: true, e: null, f: "100.0" } }).sort(), ["100", "100.0", "2", "x-1", "y"].sort());
+    assert.deepEqual(
+      sentValuesOf({ a: "x-1", b: [2, "y"], c: { d: true, e: null, f: "100.0" } }).sort(),
+      ["100", "100.0", "2", "x-1", "y"].sort(),
+    );
   });
 
   it("replaces long values anywhere and short ones only as whole words", () => {
-    assert.equal(redactSentValues("key sk_live_1234 and xsk_live_1234x", ["sk_live_1234"]), "key [redacted] and x[redacted]x");
+    assert.equal(
+      redactSentValues("key sk_live_1234 and xsk_live_1234x", ["sk_live_1234"]),
+      "key [redacted] and x[redacted]x",
+    );
     assert.equal(redactSentValues('region "eu" in neutral europe', ["eu"]), 'region "[redacted]" in neutral europe');
     assert.equal(redactSentValues("got 5 of 15", ["5"]), "got [redacted] of 15");
   });

@@ -4,7 +4,13 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { inspect } from "node:util";
-import { EmbeddedApiError, UndiciTransport, type ConfigureBody, type IncomingResponse, type OutgoingRequest } from "../../provider/client";
+import {
+  EmbeddedApiError,
+  UndiciTransport,
+  type ConfigureBody,
+  type IncomingResponse,
+  type OutgoingRequest,
+} from "../../provider/client";
 import { secretConfigFor, useLocalService } from "./local";
 import { routeKey } from "../../contract/routes";
 

@@ -42,12 +42,19 @@ describe("client against the local service: resilience", function () {
       let sent = 0;
       const transport: Transport = {
         send: (request) => {
-          if (++sent > 50) throw new Error("the client sent more than 50 requests to a service at 2 per second: it does not wait on 429");
+          if (++sent > 50)
+            throw new Error(
+              "the client sent more than 50 requests to a service at 2 per second: it does not wait on 429",
+            );
           return undici.send(request);
         },
       };
       const client = EmbeddedClient.create(
-        { baseUrl: limited.baseUrl, clientId: limited.customers[0].clientId, clientSecret: limited.customers[0].clientSecret },
+        {
+          baseUrl: limited.baseUrl,
+          clientId: limited.customers[0].clientId,
+          clientSecret: limited.customers[0].clientSecret,
+        },
         { transport, limiter, now, random: () => 0, sleep: async (ms) => void (clock.t += ms) },
       );
       const waits: number[] = [];
@@ -61,19 +68,29 @@ describe("client against the local service: resilience", function () {
         const stats = await limited.stats();
         assert.ok((stats.byRoute[routeKey("getConnector")]["429"] ?? 0) >= 1, JSON.stringify(stats));
         assert.equal(stats.byRoute[routeKey("getConnector")]["200"], 4);
-        assert.ok(waits.some((w) => w >= 1000), `waited Retry-After: ${waits.join()}`);
+        assert.ok(
+          waits.some((w) => w >= 1000),
+          `waited Retry-After: ${waits.join()}`,
+        );
       } finally {
         await limited.stop();
       }
       // A Retry-After beyond the retry timeout: the 429 reaches the caller typed, at once.
       const once = ctx.direct({ retry: { retryTimeoutMs: 1_000 } });
-      await ctx.svc.setFaults({ rules: [{ route: routeKey("getConnector"), mode: "rateLimit", retryAfterSeconds: 3 }] });
-      await assert.rejects(once.getConnector(ctx.account, ctx.source.connectorId), (e: unknown) => e instanceof RateLimitError && e.retryAfterMs === 3000);
+      await ctx.svc.setFaults({
+        rules: [{ route: routeKey("getConnector"), mode: "rateLimit", retryAfterSeconds: 3 }],
+      });
+      await assert.rejects(
+        once.getConnector(ctx.account, ctx.source.connectorId),
+        (e: unknown) => e instanceof RateLimitError && e.retryAfterMs === 3000,
+      );
     });
   });
 
   describe("token renewal", () => {
-    async function withClock(run: (local: { service: LocalService; clock: { t: number }; sub: string }) => Promise<void>) {
+    async function withClock(
+      run: (local: { service: LocalService; clock: { t: number }; sub: string }) => Promise<void>,
+    ) {
       const clock = { t: Date.UTC(2030, 0, 1) };
       const service = await startLocalService({ tokenTtlSeconds: 1, now: () => clock.t });
       try {
@@ -85,7 +102,10 @@ describe("client against the local service: resilience", function () {
     const clientFor = (service: LocalService, now: () => number) => {
       const pool = ctx.pool(service.baseUrl);
       const c = service.customers[0];
-      return EmbeddedClient.create({ baseUrl: service.baseUrl, clientId: c.clientId, clientSecret: c.clientSecret }, { transport: new UndiciTransport(pool), now });
+      return EmbeddedClient.create(
+        { baseUrl: service.baseUrl, clientId: c.clientId, clientSecret: c.clientSecret },
+        { transport: new UndiciTransport(pool), now },
+      );
     };
 
     it("renews before expiry (tokenTtlSeconds 1), without a 401", async () => {
@@ -121,7 +141,10 @@ describe("client against the local service: resilience", function () {
 
     it("error: 5xx twice, then the answer", async () => {
       await ctx.svc.setFaults({ rules: [{ route: GET, mode: "error", count: 2 }] });
-      assert.equal((await ctx.direct().getConnector(ctx.account, ctx.source.connectorId)).connectorId, ctx.source.connectorId);
+      assert.equal(
+        (await ctx.direct().getConnector(ctx.account, ctx.source.connectorId)).connectorId,
+        ctx.source.connectorId,
+      );
       const stats = await ctx.routeStats(GET);
       assert.equal((stats["500"] ?? 0) + (stats["503"] ?? 0), 2);
       assert.equal(stats["200"], 1);
@@ -129,7 +152,10 @@ describe("client against the local service: resilience", function () {
 
     it("error without end: ServerError after maxAttempts", async () => {
       await ctx.svc.setFaults({ rules: [{ route: GET, mode: "error", status: 503 }] });
-      await assert.rejects(ctx.direct({ retry: { maxAttempts: 3 } }).getConnector(ctx.account, ctx.source.connectorId), (e: unknown) => e instanceof ServerError && e.status === 503);
+      await assert.rejects(
+        ctx.direct({ retry: { maxAttempts: 3 } }).getConnector(ctx.account, ctx.source.connectorId),
+        (e: unknown) => e instanceof ServerError && e.status === 503,
+      );
       assert.deepEqual(await ctx.routeStats(GET), { "503": 3 });
     });
 
@@ -142,7 +168,10 @@ describe("client against the local service: resilience", function () {
     it("reset: no answer, then the answer; Add reports retried", async () => {
       await ctx.svc.setFaults({ rules: [{ route: ADD, mode: "reset", count: 1 }] });
       const result = await ctx.direct().addConnectors(ctx.account, [ctx.source.connectorId]);
-      assert.deepEqual(result.added.map((a) => a.connectorId), [ctx.source.connectorId]);
+      assert.deepEqual(
+        result.added.map((a) => a.connectorId),
+        [ctx.source.connectorId],
+      );
       assert.equal(result.retried, true);
       assert.deepEqual(await ctx.routeStats(ADD), { reset: 1, "200": 1 });
     });
@@ -161,7 +190,10 @@ describe("client against the local service: resilience", function () {
       await client.addConnectors(ctx.account, [ctx.source.connectorId]);
       const conf = await client.getConfiguration(ctx.account, ctx.source.connectorId);
       await ctx.svc.setFaults({ rules: [{ route: routeKey("configure"), mode: "commitThenDrop", count: 1 }] });
-      const result = await client.configure(ctx.account, ctx.source.connectorId, { configurationId: conf.secretConfig[0].configurationId, secretConfig: secretConfigFor(conf) });
+      const result = await client.configure(ctx.account, ctx.source.connectorId, {
+        configurationId: conf.secretConfig[0].configurationId,
+        secretConfig: secretConfigFor(conf),
+      });
       assert.equal(result.configured, true);
     });
 
@@ -176,14 +208,25 @@ describe("client against the local service: resilience", function () {
     it("latency: a headers timeout is a NetworkError, retried", async () => {
       await ctx.svc.setFaults({ rules: [{ route: GET, mode: "latency", latencyMs: 1_500, count: 1 }] });
       const client = ctx.direct({ timeouts: { headersMs: 300 } });
-      assert.equal((await client.getConnector(ctx.account, ctx.source.connectorId)).connectorId, ctx.source.connectorId);
+      assert.equal(
+        (await client.getConnector(ctx.account, ctx.source.connectorId)).connectorId,
+        ctx.source.connectorId,
+      );
       const none = ctx.direct({ timeouts: { headersMs: 300 }, retry: { maxAttempts: 1 } });
       await ctx.svc.setFaults({ rules: [{ route: GET, mode: "latency", latencyMs: 1_500, count: 1 }] });
-      await assert.rejects(none.getConnector(ctx.account, ctx.source.connectorId), (e: unknown) => e instanceof NetworkError && e.code === "UND_ERR_HEADERS_TIMEOUT");
+      await assert.rejects(
+        none.getConnector(ctx.account, ctx.source.connectorId),
+        (e: unknown) => e instanceof NetworkError && e.code === "UND_ERR_HEADERS_TIMEOUT",
+      );
     });
 
     it("faults on the token route are retried by the token fetch itself", async () => {
-      await ctx.svc.setFaults({ rules: [{ route: routeKey("getToken"), mode: "error", count: 1 }, { route: routeKey("getToken"), mode: "reset", count: 1 }] });
+      await ctx.svc.setFaults({
+        rules: [
+          { route: routeKey("getToken"), mode: "error", count: 1 },
+          { route: routeKey("getToken"), mode: "reset", count: 1 },
+        ],
+      });
       const client = ctx.direct();
       await client.getConnector(ctx.account, ctx.source.connectorId);
       assert.equal(client.tokenRequests, 1, "one token fetch, retried inside");

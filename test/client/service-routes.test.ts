@@ -25,7 +25,10 @@ describe("client against the local service: routes and errors", function () {
       assert.equal(typeof g.integrated, "boolean");
 
       const added = await client.addConnectors(ctx.account, [ctx.source.connectorId, ctx.destination.connectorId]);
-      assert.deepEqual(added.added.map((a) => a.connectorId).sort(), [ctx.source.connectorId, ctx.destination.connectorId].sort());
+      assert.deepEqual(
+        added.added.map((a) => a.connectorId).sort(),
+        [ctx.source.connectorId, ctx.destination.connectorId].sort(),
+      );
       assert.deepEqual(added.alreadyAdded, []);
       assert.equal(added.retried, false);
       const again = await client.addConnectors(ctx.account, [ctx.source.connectorId]);
@@ -34,7 +37,10 @@ describe("client against the local service: routes and errors", function () {
       const listed = await collect(client.listAddedConnectors(ctx.account));
       assert.equal(listed.length, 2);
       const sources = await collect(client.listAddedConnectors(ctx.account, { supportedType: "Source" }));
-      assert.deepEqual(sources.map((s) => s.connectorId), [ctx.source.connectorId]);
+      assert.deepEqual(
+        sources.map((s) => s.connectorId),
+        [ctx.source.connectorId],
+      );
 
       const supported = await collect(client.listSupportedConnectors(ctx.account, ctx.source.connectorId));
       assert.ok(supported.length > 0);
@@ -44,14 +50,20 @@ describe("client against the local service: routes and errors", function () {
       assert.equal(before.configured, false);
       assert.equal(before.lastUpdated, 0);
       const secretConfig = secretConfigFor(before);
-      const configured = await client.configure(ctx.account, ctx.source.connectorId, { configurationId: before.secretConfig[0].configurationId, secretConfig });
+      const configured = await client.configure(ctx.account, ctx.source.connectorId, {
+        configurationId: before.secretConfig[0].configurationId,
+        secretConfig,
+      });
       assert.equal(configured.configured, true);
       assert.ok(configured.lastUpdated > 0);
       const password = configured.configuration.find((f) => f.type === "Password");
       assert.equal(password?.value, undefined, "Password values are never returned");
 
       await client.removeConnector(ctx.account, ctx.source.connectorId);
-      assert.deepEqual((await collect(client.listAddedConnectors(ctx.account))).map((a) => a.connectorId), [ctx.destination.connectorId]);
+      assert.deepEqual(
+        (await collect(client.listAddedConnectors(ctx.account))).map((a) => a.connectorId),
+        [ctx.destination.connectorId],
+      );
       assert.equal((await client.getConfiguration(ctx.account, ctx.source.connectorId)).configured, false);
       assert.equal(client.tokenRequests, 1);
     });
@@ -63,10 +75,16 @@ describe("client against the local service: routes and errors", function () {
       assert.ok(ctx.catalogue.length > 40, "the seed catalogue spans several pages of 20");
       assert.equal(new Set(all.map((c) => c.connectorId)).size, all.length);
       assert.equal((await ctx.routeStats(routeKey("listConnectors")))["200"], Math.ceil(ctx.catalogue.length / 20));
-      const named = await collect(client.listConnectors(ctx.account, { name: ctx.source.name.slice(0, 4).toLowerCase() }));
+      const named = await collect(
+        client.listConnectors(ctx.account, { name: ctx.source.name.slice(0, 4).toLowerCase() }),
+      );
       assert.ok(named.some((c) => c.connectorId === ctx.source.connectorId));
-      const typed = await collect(client.listConnectors(ctx.account, { dataType: ctx.source.dataType as never, supportedType: "Source" }));
-      assert.ok(typed.length > 0 && typed.every((c) => c.dataType === ctx.source.dataType && c.supportedType === "Source"));
+      const typed = await collect(
+        client.listConnectors(ctx.account, { dataType: ctx.source.dataType as never, supportedType: "Source" }),
+      );
+      assert.ok(
+        typed.length > 0 && typed.every((c) => c.dataType === ctx.source.dataType && c.supportedType === "Source"),
+      );
     });
 
     it("shares one token among many concurrent calls", async () => {
@@ -102,22 +120,34 @@ describe("client against the local service: routes and errors", function () {
 
     it("403: a sub-account of another customer", async () => {
       const other = ctx.svc.customers[1].subAccountIds[0];
-      await assert.rejects(ctx.direct().getConnector(other, ctx.source.connectorId), (e: unknown) => e instanceof ForbiddenError && e.status === 403 && !e.retryable);
+      await assert.rejects(
+        ctx.direct().getConnector(other, ctx.source.connectorId),
+        (e: unknown) => e instanceof ForbiddenError && e.status === 403 && !e.retryable,
+      );
     });
 
     it("400: the organization account", async () => {
       const org = ctx.svc.customers[0].organizationAccountId;
-      await assert.rejects(ctx.direct().addConnectors(org, [ctx.source.connectorId]), (e: unknown) => e instanceof ValidationError && /sub-accounts/.test(e.statusMessage));
+      await assert.rejects(
+        ctx.direct().addConnectors(org, [ctx.source.connectorId]),
+        (e: unknown) => e instanceof ValidationError && /sub-accounts/.test(e.statusMessage),
+      );
     });
 
     it("404: unknown connector, and configuring one that is not added", async () => {
       const client = ctx.direct();
       await assert.rejects(client.getConnector(ctx.account, "0000000000000000"), NotFoundError);
-      await assert.rejects(client.addConnectors(ctx.account, [ctx.source.connectorId, "0000000000000000"]), NotFoundError);
+      await assert.rejects(
+        client.addConnectors(ctx.account, [ctx.source.connectorId, "0000000000000000"]),
+        NotFoundError,
+      );
       assert.deepEqual(await collect(client.listAddedConnectors(ctx.account)), [], "Add is atomic");
       const conf = await client.getConfiguration(ctx.account, ctx.source.connectorId);
       await assert.rejects(
-        client.configure(ctx.account, ctx.source.connectorId, { configurationId: conf.secretConfig[0].configurationId, secretConfig: secretConfigFor(conf) }),
+        client.configure(ctx.account, ctx.source.connectorId, {
+          configurationId: conf.secretConfig[0].configurationId,
+          secretConfig: secretConfigFor(conf),
+        }),
         (e: unknown) => e instanceof NotFoundError && /not added/.test(e.statusMessage),
       );
       await assert.rejects(client.removeConnector(ctx.account, ctx.source.connectorId), NotFoundError);
@@ -126,7 +156,11 @@ describe("client against the local service: routes and errors", function () {
     it("409: removing a connector used in a connection, with the counts", async () => {
       const client = ctx.direct();
       await client.addConnectors(ctx.account, [ctx.source.connectorId, ctx.destination.connectorId]);
-      const connection = await ctx.svc.createConnection(ctx.account, ctx.source.connectorId, ctx.destination.connectorId);
+      const connection = await ctx.svc.createConnection(
+        ctx.account,
+        ctx.source.connectorId,
+        ctx.destination.connectorId,
+      );
       await assert.rejects(client.removeConnector(ctx.account, ctx.source.connectorId), (e: unknown) => {
         assert.ok(e instanceof ConflictError);
         assert.equal(e.srcConnections, 1);
@@ -134,7 +168,10 @@ describe("client against the local service: routes and errors", function () {
         assert.match(e.message, /srcConnections=1, destConnections=0/);
         return true;
       });
-      await assert.rejects(client.removeConnector(ctx.account, ctx.destination.connectorId), (e: unknown) => e instanceof ConflictError && e.destConnections === 1);
+      await assert.rejects(
+        client.removeConnector(ctx.account, ctx.destination.connectorId),
+        (e: unknown) => e instanceof ConflictError && e.destConnections === 1,
+      );
       assert.deepEqual(await ctx.routeStats(routeKey("removeConnector")), { "409": 2 });
       await ctx.svc.deleteConnection(connection);
       await client.removeConnector(ctx.account, ctx.source.connectorId);
@@ -146,17 +183,22 @@ describe("client against the local service: routes and errors", function () {
       const conf = await client.getConfiguration(ctx.account, ctx.source.connectorId);
       const readonly = conf.secretConfig[0].configuration.find((f) => f.readonly);
       const secretConfig: Record<string, string> = { notAField: "x", ...(readonly ? { [readonly.id]: "y" } : {}) };
-      await assert.rejects(client.configure(ctx.account, ctx.source.connectorId, { configurationId: conf.secretConfig[0].configurationId, secretConfig }), (e: unknown) => {
-        assert.ok(e instanceof ValidationError);
-        const fields = e.fieldErrors.map((f) => f.field);
-        assert.ok(fields.includes("secretConfig.notAField"), fields.join());
-        if (readonly) assert.ok(fields.includes(`secretConfig.${readonly.id}`), fields.join());
-        const required = conf.secretConfig[0].configuration.filter((f) => f.required);
-        for (const field of required) assert.ok(fields.includes(`secretConfig.${field.id}`), field.id);
-        return true;
-      });
+      await assert.rejects(
+        client.configure(ctx.account, ctx.source.connectorId, {
+          configurationId: conf.secretConfig[0].configurationId,
+          secretConfig,
+        }),
+        (e: unknown) => {
+          assert.ok(e instanceof ValidationError);
+          const fields = e.fieldErrors.map((f) => f.field);
+          assert.ok(fields.includes("secretConfig.notAField"), fields.join());
+          if (readonly) assert.ok(fields.includes(`secretConfig.${readonly.id}`), fields.join());
+          const required = conf.secretConfig[0].configuration.filter((f) => f.required);
+          for (const field of required) assert.ok(fields.includes(`secretConfig.${field.id}`), field.id);
+          return true;
+        },
+      );
       assert.equal((await client.getConfiguration(ctx.account, ctx.source.connectorId)).configured, false);
     });
-
   });
 });

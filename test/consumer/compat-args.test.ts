@@ -18,7 +18,9 @@ describe("compatibility matrix: which cells run, and when COMPATIBILITY.md is wr
   });
 
   it("npm test runs cell (a) in mocha, then cells (b) and (c), without --write", () => {
-    const pkg = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    };
     const steps = pkg.scripts.test.split("&&").map((step) => step.trim());
     assert.ok(steps.includes("mocha"), pkg.scripts.test); // .mocharc.json: dist/test/**, consumer.test.ts (cell a) included
     const compat = steps.filter((step) => step.startsWith("node dist/test/consumer/compat.js"));

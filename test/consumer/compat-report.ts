@@ -81,7 +81,7 @@ export function renderCompatibility(results: CellResult[], previous: string, pee
     "",
     ...(failures.length > 0 ? ["Failures:", "", ...failures, ""] : []),
     "CLI set-up is 0–1 s when the CLI of that version is cached (`~/.cache/pulumi-embedded-connectors/<version>`);",
-    "a cold build from the Go module proxy takes about 8 minutes per version on 2 CPUs. \"packages added\"",
+    'a cold build from the Go module proxy takes about 8 minutes per version on 2 CPUs. "packages added"',
     "counts what the tarball brings beyond `@pulumi/pulumi`, `typescript` and `@types/node`, itself included.",
     "",
     `<!-- compat-results ${JSON.stringify(rows)} -->`,

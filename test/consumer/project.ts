@@ -105,11 +105,15 @@ export async function createConsumerProject(options: ConsumerProjectOptions = {}
   // --prefer-offline: package tarballs come from the cache `npm ci` filled; npm still asks the
   // registry for the package lists it never cached (set-up, like `npm ci` itself).
   try {
-    await execFileAsync("npm", ["install", "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"], {
-      cwd: dir,
-      env: withNode(options.nodeBinDir),
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    await execFileAsync(
+      "npm",
+      ["install", "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"],
+      {
+        cwd: dir,
+        env: withNode(options.nodeBinDir),
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
   } catch (error) {
     await fs.rm(dir, { recursive: true, force: true });
     throw error;
@@ -192,7 +196,10 @@ export async function installFootprint(project: ConsumerProject): Promise<Instal
   const ours = closure([PACKAGE_NAME]);
   const nameOf = (key: string) => key.slice(key.lastIndexOf("node_modules/") + "node_modules/".length);
   return {
-    addedPackages: [...ours].filter((key) => !others.has(key)).map(nameOf).sort(),
+    addedPackages: [...ours]
+      .filter((key) => !others.has(key))
+      .map(nameOf)
+      .sort(),
     withInstallScripts: Object.entries(entries)
       .filter(([key, entry]) => key !== "" && entry.hasInstallScript === true)
       .map(([key]) => nameOf(key))

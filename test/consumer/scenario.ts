@@ -91,7 +91,8 @@ async function runSteps(options: ScenarioOptions, stateDir: string): Promise<Sce
       stepsMs[step] = Date.now() - started;
     }
   };
-  const ok = (step: string, result: RunResult) => assert.equal(result.code, 0, `${step} failed:\n${result.text.slice(-4000)}`);
+  const ok = (step: string, result: RunResult) =>
+    assert.equal(result.code, 0, `${step} failed:\n${result.text.slice(-4000)}`);
 
   const [example] = typescriptBlocks(await fs.readFile(path.join(repoRoot, "README.md"), "utf8"));
   await fs.writeFile(path.join(project.dir, "index.ts"), example);
@@ -99,7 +100,11 @@ async function runSteps(options: ScenarioOptions, stateDir: string): Promise<Sce
   assert.equal(compiled, "", "the README example compiles under the template tsconfig");
 
   ok("stack init", await pulumi("stack init", ["stack", "init", "dev"]));
-  const plain = { "embedded:baseUrl": service.baseUrl, "embedded:clientId": service.clientId, "embedded:accountId": service.accountId };
+  const plain = {
+    "embedded:baseUrl": service.baseUrl,
+    "embedded:clientId": service.clientId,
+    "embedded:accountId": service.accountId,
+  };
   const secret = { "embedded:clientSecret": service.clientSecret, ...PROGRAM_SECRETS };
   const configArgs = [
     ...Object.entries(plain).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]),
@@ -110,7 +115,11 @@ async function runSteps(options: ScenarioOptions, stateDir: string): Promise<Sce
   ok("up", await pulumi("up", ["up", "--yes", "--skip-preview"]));
   const outputsText = (await pulumi("stack output", ["stack", "output", "--json"])).text;
   assert.equal((JSON.parse(outputsText) as { sourceName?: string }).sourceName, "Amazon S3", "the stack output");
-  assert.deepEqual(await service.outOfBand.addedIds(service.accountId), [S3, FACEBOOK].sort(), "up added both connectors");
+  assert.deepEqual(
+    await service.outOfBand.addedIds(service.accountId),
+    [S3, FACEBOOK].sort(),
+    "up added both connectors",
+  );
 
   ok("drift check (clean)", await pulumi("drift check (clean)", ["preview", "--refresh", "--expect-no-changes"]));
 
@@ -157,12 +166,26 @@ async function runSteps(options: ScenarioOptions, stateDir: string): Promise<Sce
   const install = await timed("plugin: plugin install", () => run("npx", npx, project.dir, env));
   outputs.push(`$ npx ${PACKAGE_NAME} plugin install\n${install.text}`);
   ok("plugin: plugin install", install);
-  assert.ok(install.text.includes(`installed the plugin embedded v${version}`), `plugin install says what it did:\n${install.text}`);
-  const installedPlugin = path.join(env.PULUMI_HOME as string, "plugins", `resource-embedded-v${version}`, "pulumi-resource-embedded");
-  await fs.access(installedPlugin, fsConstants.X_OK).catch(() => assert.fail(`plugin install put no executable ${installedPlugin}`));
+  assert.ok(
+    install.text.includes(`installed the plugin embedded v${version}`),
+    `plugin install says what it did:\n${install.text}`,
+  );
+  const installedPlugin = path.join(
+    env.PULUMI_HOME as string,
+    "plugins",
+    `resource-embedded-v${version}`,
+    "pulumi-resource-embedded",
+  );
+  await fs
+    .access(installedPlugin, fsConstants.X_OK)
+    .catch(() => assert.fail(`plugin install put no executable ${installedPlugin}`));
   const listed = await pulumi("plugin: plugin ls", ["plugin", "ls", "--json"]);
   ok("plugin: plugin ls", listed);
-  const plugins = JSON.parse(listed.text.slice(listed.text.indexOf("["))) as { name: string; kind: string; version: string }[];
+  const plugins = JSON.parse(listed.text.slice(listed.text.indexOf("["))) as {
+    name: string;
+    kind: string;
+    version: string;
+  }[];
   assert.ok(
     plugins.some((p) => p.name === "embedded" && p.kind === "resource" && p.version === version),
     `pulumi plugin ls shows resource embedded ${version}:\n${listed.text}`,
@@ -190,7 +213,11 @@ async function runSteps(options: ScenarioOptions, stateDir: string): Promise<Sce
     customerBClientId: customerB.clientId,
     customerBAccountId: accountOfB,
   };
-  const pluginSecret = { "embedded:clientSecret": service.clientSecret, customerBClientSecret: customerB.clientSecret, ...PLUGIN_PROGRAM_SECRETS };
+  const pluginSecret = {
+    "embedded:clientSecret": service.clientSecret,
+    customerBClientSecret: customerB.clientSecret,
+    ...PLUGIN_PROGRAM_SECRETS,
+  };
   const pluginConfigArgs = [
     ...Object.entries(pluginPlain).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]),
     ...Object.entries(pluginSecret).flatMap(([k, v]) => ["--secret", `${k}=${v}`]),
@@ -200,7 +227,11 @@ async function runSteps(options: ScenarioOptions, stateDir: string): Promise<Sce
   const pluginUp = await pulumi("plugin: up", ["up", "--yes", "--skip-preview"]);
   ok("plugin: up", pluginUp);
   // The stack, customer B's provider, the two AddedConnectors and a ConnectorConfiguration.
-  assert.match(pluginUp.text, /Resources:\s+\+ 5 created/, `up created the plugin example's resources:\n${pluginUp.text.slice(-4000)}`);
+  assert.match(
+    pluginUp.text,
+    /Resources:\s+\+ 5 created/,
+    `up created the plugin example's resources:\n${pluginUp.text.slice(-4000)}`,
+  );
   const pluginOutputsText = (await pulumi("plugin: stack output", ["stack", "output", "--json"])).text;
   assert.deepEqual(
     JSON.parse(pluginOutputsText),
@@ -208,15 +239,26 @@ async function runSteps(options: ScenarioOptions, stateDir: string): Promise<Sce
     "the plugin stack's outputs: customer B's connector is in customer B's sub-account",
   );
   // On the service, each customer's connector in its own sub-account, A's configured.
-  assert.deepEqual(await service.outOfBand.addedIds(service.accountId), [S3], "customer A's sub-account holds its S3 source only");
+  assert.deepEqual(
+    await service.outOfBand.addedIds(service.accountId),
+    [S3],
+    "customer A's sub-account holds its S3 source only",
+  );
   assert.deepEqual(await outOfBandB.addedIds(accountOfB), [S3], "customer B's sub-account holds its S3 source");
   const configurationOfA = await service.outOfBand.getConfiguration(service.accountId, S3);
   assert.ok(configurationOfA.configured, "customer A's S3 source is configured");
   assert.equal(fieldValue(configurationOfA, "bucket"), "acme-exports", "customer A's S3 configuration");
-  assert.equal((await outOfBandB.getConfiguration(accountOfB, S3)).configured, false, "customer B's S3 source is not configured");
+  assert.equal(
+    (await outOfBandB.getConfiguration(accountOfB, S3)).configured,
+    false,
+    "customer B's S3 source is not configured",
+  );
 
   ok("plugin: preview (clean)", await pulumi("plugin: preview (clean)", ["preview", "--expect-no-changes"]));
-  ok("plugin: drift check (clean)", await pulumi("plugin: drift check (clean)", ["preview", "--refresh", "--expect-no-changes"]));
+  ok(
+    "plugin: drift check (clean)",
+    await pulumi("plugin: drift check (clean)", ["preview", "--refresh", "--expect-no-changes"]),
+  );
   // The state holds the secrets encrypted (the export shows ciphertext unless --show-secrets).
   ok("plugin: stack export", await pulumi("plugin: stack export", ["stack", "export"]));
 
@@ -225,9 +267,16 @@ async function runSteps(options: ScenarioOptions, stateDir: string): Promise<Sce
   assert.deepEqual(await outOfBandB.addedIds(accountOfB), [], "destroy removed customer B's connector");
   ok("plugin: stack rm", await pulumi("plugin: stack rm", ["stack", "rm", "--yes"]));
   const pluginOutput = outputs.join("\n");
-  const pluginSecrets = { "customer A's client secret": service.clientSecret, "customer B's client secret": customerB.clientSecret, ...PLUGIN_PROGRAM_SECRETS };
+  const pluginSecrets = {
+    "customer A's client secret": service.clientSecret,
+    "customer B's client secret": customerB.clientSecret,
+    ...PLUGIN_PROGRAM_SECRETS,
+  };
   for (const [key, value] of Object.entries(pluginSecrets)) {
-    assert.ok(!pluginOutput.includes(value), `the secret value of ${key} appears in the output of the plugin's scenario`);
+    assert.ok(
+      !pluginOutput.includes(value),
+      `the secret value of ${key} appears in the output of the plugin's scenario`,
+    );
   }
   return { stepsMs, output, pluginOutput };
 }

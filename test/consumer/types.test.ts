@@ -39,7 +39,10 @@ async function declarationGraph(entry: string): Promise<{ files: string[]; bareI
       if (specifier.startsWith(".")) {
         const target = path.join(path.dirname(file), specifier);
         const asFile = target.endsWith(".d.ts") ? target : `${target}.d.ts`;
-        const exists = await fs.stat(asFile).then(() => true, () => false);
+        const exists = await fs.stat(asFile).then(
+          () => true,
+          () => false,
+        );
         queue.push(exists ? asFile : path.join(target, "index.d.ts"));
       } else {
         bareImports.add(specifier);
@@ -78,11 +81,17 @@ describe("consumer: the packed package in a user's project", function () {
     assert.ok(files.includes("package/dist/cli/plugin-install.js"), "the plugin install command");
     assert.ok(files.includes("package/dist/plugin/embedded-plugin.js"), "the plugin's bundle");
     assert.ok(files.includes("package/dist/plugin/embedded-start.js"), "the module the launcher runs");
-    assert.deepEqual(files.filter((f) => f.endsWith(".v8cache")), [], "no code cache of the machine that packed it");
+    assert.deepEqual(
+      files.filter((f) => f.endsWith(".v8cache")),
+      [],
+      "no code cache of the machine that packed it",
+    );
     const launcher = modes.get("package/dist/plugin/pulumi-resource-embedded");
     assert.ok(launcher, "the plugin's executable");
     assert.match(launcher, /^-rwx/, `the plugin's executable keeps its executable bit in the tarball (${launcher})`);
-    const unwanted = files.filter((f) => /^package\/(dist\/(service|test|bench)\/|dist\/cli\/start\.|service\/)/.test(f));
+    const unwanted = files.filter((f) =>
+      /^package\/(dist\/(service|test|bench)\/|dist\/cli\/start\.|service\/)/.test(f),
+    );
     assert.deepEqual(unwanted, []);
     // What the user's npm install made of it: the engine runs the launcher as it is.
     await fs.access(path.join(installed, "dist", "plugin", "pulumi-resource-embedded"), fsConstants.X_OK);
@@ -94,11 +103,17 @@ describe("consumer: the packed package in a user's project", function () {
     const planted = path.join(repoRoot, "dist", "plugin", ".embedded-plugin.js.0123456789abcdef.v0.0.0-test.v8cache");
     await fs.writeFile(planted, "left by a run in place");
     try {
-      const { stdout } = await execFileAsync("npm", ["pack", "--dry-run", "--ignore-scripts", "--json"], { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 });
+      const { stdout } = await execFileAsync("npm", ["pack", "--dry-run", "--ignore-scripts", "--json"], {
+        cwd: repoRoot,
+        maxBuffer: 16 * 1024 * 1024,
+      });
       const [info] = JSON.parse(stdout) as { files: { path: string }[] }[];
       const packed = info.files.map((file) => file.path);
       assert.ok(packed.includes("dist/plugin/embedded-start.js"), "the plugin directory is packed");
-      assert.deepEqual(packed.filter((file) => file.endsWith(".v8cache")), []);
+      assert.deepEqual(
+        packed.filter((file) => file.endsWith(".v8cache")),
+        [],
+      );
     } finally {
       await fs.rm(planted, { force: true });
     }
@@ -133,9 +148,15 @@ describe("consumer: the packed package in a user's project", function () {
     const relative = files.map((f) => path.relative(installed, f));
     // The plugin's SDK (the namespace `embedded`) is part of the graph, not a separate entry.
     for (const file of ["index", "provider", "added-connector", "connector-configuration", "functions"]) {
-      assert.ok(relative.includes(`dist/provider/embedded/${file}.d.ts`), `embedded/${file}.d.ts in ${relative.join(", ")}`);
+      assert.ok(
+        relative.includes(`dist/provider/embedded/${file}.d.ts`),
+        `embedded/${file}.d.ts in ${relative.join(", ")}`,
+      );
     }
-    assert.ok(!relative.some((f) => f.endsWith("client/schemas.d.ts") || f.endsWith("client/client.d.ts")), relative.join(", "));
+    assert.ok(
+      !relative.some((f) => f.endsWith("client/schemas.d.ts") || f.endsWith("client/client.d.ts")),
+      relative.join(", "),
+    );
   });
 
   it("compiles the README's TypeScript, every example and the result types under the template tsconfig", async () => {
@@ -144,7 +165,10 @@ describe("consumer: the packed package in a user's project", function () {
     const files: string[] = [];
     const readme = typescriptBlocks(await fs.readFile(path.join(repoRoot, "README.md"), "utf8"));
     assert.ok(readme.length >= 1, "the README has a TypeScript example");
-    assert.ok(readme.some((block) => block.includes("embedded.Provider")), "the README has the plugin's TypeScript example");
+    assert.ok(
+      readme.some((block) => block.includes("embedded.Provider")),
+      "the README has the plugin's TypeScript example",
+    );
     for (const [i, block] of readme.entries()) {
       await fs.mkdir(path.join(checkDir, `readme-${i}`), { recursive: true });
       await fs.writeFile(path.join(checkDir, `readme-${i}`, "index.ts"), block);
@@ -155,7 +179,8 @@ describe("consumer: the packed package in a user's project", function () {
       const target = path.join(checkDir, `example-${example}`);
       await fs.mkdir(target, { recursive: true });
       for (const name of await fs.readdir(source)) {
-        if (name.endsWith(".ts") || name.endsWith(".json")) await fs.copyFile(path.join(source, name), path.join(target, name));
+        if (name.endsWith(".ts") || name.endsWith(".json"))
+          await fs.copyFile(path.join(source, name), path.join(target, name));
       }
       files.push(`example-${example}/index.ts`);
     }

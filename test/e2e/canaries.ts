@@ -10,17 +10,17 @@ export const CANARY_SEED = seedFrom("CANARY_SEED");
 
 /** Inside a describe: after a failed test, prints the CANARY_SEED that replays its canaries. */
 export function replayCanariesOnFailure(): void {
-    printSeedOnFailure("CANARY_SEED", CANARY_SEED);
+  printSeedOnFailure("CANARY_SEED", CANARY_SEED);
 }
 
 /** 32 bytes drawn from the seed and the label. */
 function draw(label: string): Buffer {
-    return createHash("sha256").update(`${CANARY_SEED}:${label}`).digest();
+  return createHash("sha256").update(`${CANARY_SEED}:${label}`).digest();
 }
 
 /** A Text or Password value: "canary-<label>-<12 hex digits>". */
 export function canary(label: string): string {
-    return `canary-${label}-${draw(label).subarray(0, 6).toString("hex")}`;
+  return `canary-${label}-${draw(label).subarray(0, 6).toString("hex")}`;
 }
 
 /**
@@ -30,18 +30,18 @@ export function canary(label: string): string {
  * number literal: the last digit is never 0, so the number prints back as the same string.
  */
 export function numberCanary(label: string): string {
-    const bytes = draw(label);
-    const fraction = String(bytes.readUInt32BE(4) % 100_000).padStart(5, "0");
-    return `${1000 + (bytes.readUInt32BE(0) % 4000)}.${fraction}${1 + (bytes.readUInt32BE(8) % 9)}`;
+  const bytes = draw(label);
+  const fraction = String(bytes.readUInt32BE(4) % 100_000).padStart(5, "0");
+  return `${1000 + (bytes.readUInt32BE(0) % 4000)}.${fraction}${1 + (bytes.readUInt32BE(8) % 9)}`;
 }
 
 /** A Date in the ISO 8601 form with microseconds, in 2031: unlikely anywhere else. */
 export function dateCanary(label: string): string {
-    const bytes = draw(label);
-    const at = (i: number, n: number) => bytes.readUInt32BE(i * 4) % n;
-    const two = (n: number) => String(n).padStart(2, "0");
-    const micros = String(at(6, 1_000_000)).padStart(6, "0");
-    return `2031-${two(1 + at(0, 12))}-${two(1 + at(1, 28))}T${two(at(2, 24))}:${two(at(3, 60))}:${two(at(4, 60))}.${micros}Z`;
+  const bytes = draw(label);
+  const at = (i: number, n: number) => bytes.readUInt32BE(i * 4) % n;
+  const two = (n: number) => String(n).padStart(2, "0");
+  const micros = String(at(6, 1_000_000)).padStart(6, "0");
+  return `2031-${two(1 + at(0, 12))}-${two(1 + at(1, 28))}T${two(at(2, 24))}:${two(at(3, 60))}:${two(at(4, 60))}.${micros}Z`;
 }
 
 /**
@@ -50,12 +50,12 @@ export function dateCanary(label: string): string {
  * URL holds, nor any test program's plain config; their absence is the evidence.
  */
 export const OPTION_CANARIES = {
-    /** Select: the storage connectors' region. */
-    region: "ap-southeast-2",
-    /** Multi-Select: the storage connectors' file formats. */
-    fileFormats: "parquet",
-    /** Multi-Select: the API-key connectors' event types. */
-    eventTypes: "purchase",
-    /** Multi-Select: the OAuth connectors' permissions. */
-    permissions: "conversions",
+  /** Select: the storage connectors' region. */
+  region: "ap-southeast-2",
+  /** Multi-Select: the storage connectors' file formats. */
+  fileFormats: "parquet",
+  /** Multi-Select: the API-key connectors' event types. */
+  eventTypes: "purchase",
+  /** Multi-Select: the OAuth connectors' permissions. */
+  permissions: "conversions",
 } as const;

@@ -10,96 +10,161 @@ import { randomBytes } from "node:crypto";
 import { E2EStack, ENGINE_TIMEOUT_MS, type ProgramConfigValue } from "./harness";
 import { connectorsStack, type E2EService, e2eSuite, SEGMENT } from "./fixtures";
 import { pluginStack } from "./plugin-fixtures";
-import { assertNoValue, assertQuiet, assertSecretConfigKept, fieldsMarkedChanged, updateStepOf, withoutStackOutputs } from "./drift-display";
+import {
+  assertNoValue,
+  assertQuiet,
+  assertSecretConfigKept,
+  fieldsMarkedChanged,
+  updateStepOf,
+  withoutStackOutputs,
+} from "./drift-display";
 
 /** Segment's settable fields (service/seed/catalogue.ts, "apiKey"). */
 const FIELDS = ["apiKey", "workspace", "dataCenter", "eventTypes", "batchSize", "backfillFrom"];
 
 /** The program's values, and one other value per type; each distinctive in any output. */
-const PROGRAM = { workspace: `ws-${randomBytes(5).toString("hex")}`, dataCenter: "EU", eventTypes: ["track", "identify"], batchSize: 4321, backfillFrom: "2019-03-17" };
+const PROGRAM = {
+  workspace: `ws-${randomBytes(5).toString("hex")}`,
+  dataCenter: "EU",
+  eventTypes: ["track", "identify"],
+  batchSize: 4321,
+  backfillFrom: "2019-03-17",
+};
 const CHANGES: { type: string; field: keyof typeof PROGRAM; value: ProgramConfigValue; shown: string[] }[] = [
-    { type: "Text", field: "workspace", value: `oob-${randomBytes(5).toString("hex")}`, shown: [PROGRAM.workspace] },
-    { type: "Number", field: "batchSize", value: 8765, shown: ["4321", "8765"] },
-    { type: "Date", field: "backfillFrom", value: "2021-11-05", shown: ["2019-03-17", "2021-11-05"] },
-    { type: "Select", field: "dataCenter", value: "APAC", shown: ["EU", "APAC"] },
-    { type: "Multi-Select", field: "eventTypes", value: ["purchase"], shown: ["track", "identify", "purchase"] },
+  { type: "Text", field: "workspace", value: `oob-${randomBytes(5).toString("hex")}`, shown: [PROGRAM.workspace] },
+  { type: "Number", field: "batchSize", value: 8765, shown: ["4321", "8765"] },
+  { type: "Date", field: "backfillFrom", value: "2021-11-05", shown: ["2019-03-17", "2021-11-05"] },
+  { type: "Select", field: "dataCenter", value: "APAC", shown: ["EU", "APAC"] },
+  { type: "Multi-Select", field: "eventTypes", value: ["purchase"], shown: ["track", "identify", "purchase"] },
 ];
 
 /** `detailedDiff`: whether the host's update names the fields it writes (`secretConfig.<field>`); the dynamic host has none. */
-const hosts: { host: string; detailedDiff: boolean; create(svc: E2EService, config: Record<string, ProgramConfigValue>, secrets: Record<string, ProgramConfigValue>): Promise<E2EStack> }[] = [
-    { host: "dynamic provider", detailedDiff: false, create: (svc, config, secretConfig) => connectorsStack(svc, "drift-by-field-dynamic", config, secretConfig) },
-    { host: "plugin", detailedDiff: true, create: (svc, config, secretConfig) => pluginStack(svc, "drift-by-field-plugin", { config, secretConfig }) },
+const hosts: {
+  host: string;
+  detailedDiff: boolean;
+  create(
+    svc: E2EService,
+    config: Record<string, ProgramConfigValue>,
+    secrets: Record<string, ProgramConfigValue>,
+  ): Promise<E2EStack>;
+}[] = [
+  {
+    host: "dynamic provider",
+    detailedDiff: false,
+    create: (svc, config, secretConfig) => connectorsStack(svc, "drift-by-field-dynamic", config, secretConfig),
+  },
+  {
+    host: "plugin",
+    detailedDiff: true,
+    create: (svc, config, secretConfig) => pluginStack(svc, "drift-by-field-plugin", { config, secretConfig }),
+  },
 ];
 
 for (const { host, detailedDiff, create } of hosts) {
-    describe(`e2e: ${host}: drift names the fields, never the values`, function () {
-        this.timeout(ENGINE_TIMEOUT_MS);
-        const apiKey = `drift-key-${randomBytes(6).toString("hex")}`;
-        /** What the service holds now: the program's values, and the Password (out-of-band writes send it all). */
-        const live = (): Record<string, unknown> => ({ ...PROGRAM, apiKey });
+  describe(`e2e: ${host}: drift names the fields, never the values`, function () {
+    this.timeout(ENGINE_TIMEOUT_MS);
+    const apiKey = `drift-key-${randomBytes(6).toString("hex")}`;
+    /** What the service holds now: the program's values, and the Password (out-of-band writes send it all). */
+    const live = (): Record<string, unknown> => ({ ...PROGRAM, apiKey });
 
-        const e2e = e2eSuite({
-            stack: (svc) =>
-                create(
-                    svc,
-                    {
-                        connectors: [{ key: "segment", connectorId: SEGMENT }],
-                        configurations: [{ key: "segmentConfig", connectorId: SEGMENT, after: "segment", secretConfig: PROGRAM, secretRefs: { apiKey: "segmentKey" } }],
-                    },
-                    { secretValues: { segmentKey: apiKey } },
-                ),
-        });
-
-        it("`pulumi up --debug` prints no secretConfig value of any type", async () => {
-            const up = await e2e.stack.up({ debug: true });
-            assert.equal(up.summary.result, "succeeded");
-            const printed = `${up.stdout}\n${up.stderr}`;
-            assert.match(printed, /RegisterResource RPC finished/, "the SDK's debug lines were printed");
-            assertNoValue(printed, [apiKey, PROGRAM.workspace, "4321", "2019-03-17", "track,identify"], "`pulumi up --debug`");
-        });
-
-        it("right after `up`, `preview --refresh --diff` shows no changed property", async () => {
-            const preview = await e2e.stack.preview({ refresh: true, diff: true });
-            assertQuiet(preview.stdout, "the first drift check");
-        });
-
-        for (const { type, field, value, shown } of CHANGES) {
-            it(`a ${type} field changed out of band: both drift displays name ${field} alone, with no value; up repairs it`, async () => {
-                await e2e.svc.outOfBand.configure(e2e.svc.accountId, SEGMENT, { ...live(), [field]: value });
-                for (const [command, run] of [
-                    ["preview --refresh --diff", () => e2e.stack.preview({ refresh: true, diff: true })],
-                    ["refresh --diff", () => e2e.stack.cli(["refresh", "--diff", "--yes"])],
-                ] as const) {
-                    const stdout = withoutStackOutputs((await run()).stdout);
-                    assert.deepEqual(fieldsMarkedChanged(stdout, FIELDS), [field], `${command} names ${field}, and only it:\n${stdout}`);
-                    assert.match(stdout, new RegExp(`changed out of band at \\S+: ${field}`), `${command} says it in words`);
-                    assertNoValue(stdout, [...shown, apiKey], command);
-                    assertSecretConfigKept(stdout, command);
-                    if (detailedDiff && command.startsWith("preview")) {
-                        assert.deepEqual(fieldsMarkedChanged(updateStepOf(stdout), FIELDS), [field], `the planned update names ${field}, and only it:\n${stdout}`);
-                    }
-                }
-                assert.equal((await e2e.stack.up()).summary.resourceChanges?.update, 1, "up writes the program's configuration back");
-            });
-        }
-
-        it("a Password changed alone is told in words; after the repair the drift check is quiet again", async () => {
-            await e2e.svc.outOfBand.configure(e2e.svc.accountId, SEGMENT, { ...live(), apiKey: "rotated-by-a-colleague" });
-            for (const [command, run] of [
-                ["preview --refresh --diff", () => e2e.stack.preview({ refresh: true, diff: true })],
-                ["refresh --diff", () => e2e.stack.cli(["refresh", "--diff", "--yes"])],
-            ] as const) {
-                const stdout = withoutStackOutputs((await run()).stdout);
-                assert.match(stdout, /only a Password can differ \(apiKey\), or the same values were written again/, `${command}:\n${stdout}`);
-                assert.deepEqual(fieldsMarkedChanged(stdout, FIELDS), ["apiKey"], `${command} names the Password field only:\n${stdout}`);
-                assertNoValue(stdout, ["rotated-by-a-colleague", apiKey], command);
-                assertSecretConfigKept(stdout, command);
-                if (detailedDiff && command.startsWith("preview")) {
-                    assert.deepEqual(fieldsMarkedChanged(updateStepOf(stdout), FIELDS), ["apiKey"], `the planned update writes the Password back:\n${stdout}`);
-                }
-            }
-            assert.equal((await e2e.stack.up()).summary.resourceChanges?.update, 1);
-            assertQuiet((await e2e.stack.preview({ refresh: true, diff: true })).stdout, "the drift check after the repair");
-        });
+    const e2e = e2eSuite({
+      stack: (svc) =>
+        create(
+          svc,
+          {
+            connectors: [{ key: "segment", connectorId: SEGMENT }],
+            configurations: [
+              {
+                key: "segmentConfig",
+                connectorId: SEGMENT,
+                after: "segment",
+                secretConfig: PROGRAM,
+                secretRefs: { apiKey: "segmentKey" },
+              },
+            ],
+          },
+          { secretValues: { segmentKey: apiKey } },
+        ),
     });
+
+    it("`pulumi up --debug` prints no secretConfig value of any type", async () => {
+      const up = await e2e.stack.up({ debug: true });
+      assert.equal(up.summary.result, "succeeded");
+      const printed = `${up.stdout}\n${up.stderr}`;
+      assert.match(printed, /RegisterResource RPC finished/, "the SDK's debug lines were printed");
+      assertNoValue(
+        printed,
+        [apiKey, PROGRAM.workspace, "4321", "2019-03-17", "track,identify"],
+        "`pulumi up --debug`",
+      );
+    });
+
+    it("right after `up`, `preview --refresh --diff` shows no changed property", async () => {
+      const preview = await e2e.stack.preview({ refresh: true, diff: true });
+      assertQuiet(preview.stdout, "the first drift check");
+    });
+
+    for (const { type, field, value, shown } of CHANGES) {
+      it(`a ${type} field changed out of band: both drift displays name ${field} alone, with no value; up repairs it`, async () => {
+        await e2e.svc.outOfBand.configure(e2e.svc.accountId, SEGMENT, { ...live(), [field]: value });
+        for (const [command, run] of [
+          ["preview --refresh --diff", () => e2e.stack.preview({ refresh: true, diff: true })],
+          ["refresh --diff", () => e2e.stack.cli(["refresh", "--diff", "--yes"])],
+        ] as const) {
+          const stdout = withoutStackOutputs((await run()).stdout);
+          assert.deepEqual(
+            fieldsMarkedChanged(stdout, FIELDS),
+            [field],
+            `${command} names ${field}, and only it:\n${stdout}`,
+          );
+          assert.match(stdout, new RegExp(`changed out of band at \\S+: ${field}`), `${command} says it in words`);
+          assertNoValue(stdout, [...shown, apiKey], command);
+          assertSecretConfigKept(stdout, command);
+          if (detailedDiff && command.startsWith("preview")) {
+            assert.deepEqual(
+              fieldsMarkedChanged(updateStepOf(stdout), FIELDS),
+              [field],
+              `the planned update names ${field}, and only it:\n${stdout}`,
+            );
+          }
+        }
+        assert.equal(
+          (await e2e.stack.up()).summary.resourceChanges?.update,
+          1,
+          "up writes the program's configuration back",
+        );
+      });
+    }
+
+    it("a Password changed alone is told in words; after the repair the drift check is quiet again", async () => {
+      await e2e.svc.outOfBand.configure(e2e.svc.accountId, SEGMENT, { ...live(), apiKey: "rotated-by-a-colleague" });
+      for (const [command, run] of [
+        ["preview --refresh --diff", () => e2e.stack.preview({ refresh: true, diff: true })],
+        ["refresh --diff", () => e2e.stack.cli(["refresh", "--diff", "--yes"])],
+      ] as const) {
+        const stdout = withoutStackOutputs((await run()).stdout);
+        assert.match(
+          stdout,
+          /only a Password can differ \(apiKey\), or the same values were written again/,
+          `${command}:\n${stdout}`,
+        );
+        assert.deepEqual(
+          fieldsMarkedChanged(stdout, FIELDS),
+          ["apiKey"],
+          `${command} names the Password field only:\n${stdout}`,
+        );
+        assertNoValue(stdout, ["rotated-by-a-colleague", apiKey], command);
+        assertSecretConfigKept(stdout, command);
+        if (detailedDiff && command.startsWith("preview")) {
+          assert.deepEqual(
+            fieldsMarkedChanged(updateStepOf(stdout), FIELDS),
+            ["apiKey"],
+            `the planned update writes the Password back:\n${stdout}`,
+          );
+        }
+      }
+      assert.equal((await e2e.stack.up()).summary.resourceChanges?.update, 1);
+      assertQuiet((await e2e.stack.preview({ refresh: true, diff: true })).stdout, "the drift check after the repair");
+    });
+  });
 }

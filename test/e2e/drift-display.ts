@@ -7,7 +7,7 @@ import { strict as assert } from "node:assert";
  * whole, which a drift display of the resources themselves does not depend on.
  */
 export function withoutStackOutputs(text: string): string {
-    return text.replace(/^ {4}--outputs:--$[\s\S]*?(?=^Resources:)/m, "");
+  return text.replace(/^ {4}--outputs:--$[\s\S]*?(?=^Resources:)/m, "");
 }
 
 /**
@@ -16,8 +16,8 @@ export function withoutStackOutputs(text: string): string {
  * `drift` text). The unchanged keys of a changed map are printed too, unmarked.
  */
 export function fieldsMarkedChanged(text: string, fields: readonly string[]): string[] {
-    const marked = text.split("\n").filter((line) => /^\s*[~+-]\s/.test(line));
-    return fields.filter((field) => marked.some((line) => new RegExp(`\\b${field}\\b`).test(line)));
+  const marked = text.split("\n").filter((line) => /^\s*[~+-]\s/.test(line));
+  return fields.filter((field) => marked.some((line) => new RegExp(`\\b${field}\\b`).test(line)));
 }
 
 /**
@@ -26,12 +26,12 @@ export function fieldsMarkedChanged(text: string, fields: readonly string[]): st
  * detailed diff.
  */
 export function updateStepOf(text: string): string {
-    const lines = text.split("\n");
-    const start = lines.findIndex((line) => /ConnectorConfiguration: \(update\)$/.test(line));
-    if (start < 0) return "";
-    const rest = lines.slice(start + 1);
-    const end = rest.findIndex((line) => /^\S/.test(line) || /^\s*[~+-]?\s*[\w-]+:[\w/-]+:\w+: \(/.test(line));
-    return (end < 0 ? rest : rest.slice(0, end)).join("\n");
+  const lines = text.split("\n");
+  const start = lines.findIndex((line) => /ConnectorConfiguration: \(update\)$/.test(line));
+  if (start < 0) return "";
+  const rest = lines.slice(start + 1);
+  const end = rest.findIndex((line) => /^\S/.test(line) || /^\s*[~+-]?\s*[\w-]+:[\w/-]+:\w+: \(/.test(line));
+  return (end < 0 ? rest : rest.slice(0, end)).join("\n");
 }
 
 /**
@@ -39,14 +39,17 @@ export function updateStepOf(text: string): string {
  * input paths against the refreshed outputs, where the input-only secretConfig is absent.
  */
 export function assertSecretConfigKept(text: string, where: string): void {
-    assert.ok(!/^\s*-\s+secretConfig\b/m.test(text), `${where} shows secretConfig as removed:\n${text}`);
+  assert.ok(!/^\s*-\s+secretConfig\b/m.test(text), `${where} shows secretConfig as removed:\n${text}`);
 }
 
 /** Asserts that no value appears in `text` as a word (a digest's hex cannot contain one as a word). */
 export function assertNoValue(text: string, values: readonly string[], where: string): void {
-    for (const value of values) {
-        assert.ok(!new RegExp(`\\b${value.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&")}\\b`).test(text), `${where} shows a value (${value.slice(0, 2)}…):\n${text}`);
-    }
+  for (const value of values) {
+    assert.ok(
+      !new RegExp(`\\b${value.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&")}\\b`).test(text),
+      `${where} shows a value (${value.slice(0, 2)}…):\n${text}`,
+    );
+  }
 }
 
 /**
@@ -54,9 +57,12 @@ export function assertNoValue(text: string, values: readonly string[], where: st
  * or `-`, no resource step but the Stack's own refresh row.
  */
 export function assertQuiet(text: string, where: string): void {
-    const changed = withoutStackOutputs(text)
-        .split("\n")
-        .filter((line) => !line.includes("pulumi:pulumi:Stack")) // the Stack's own refresh row, whatever its outputs
-        .filter((line) => line.includes("=>") || /^\s*[~+-]\s+[\w.]+\s*: [^{[]/.test(line) || /^\s*[~+-]\s+\S+: \(\w+\)/.test(line));
-    assert.deepEqual(changed, [], `${where} shows a change:\n${text}`);
+  const changed = withoutStackOutputs(text)
+    .split("\n")
+    .filter((line) => !line.includes("pulumi:pulumi:Stack")) // the Stack's own refresh row, whatever its outputs
+    .filter(
+      (line) =>
+        line.includes("=>") || /^\s*[~+-]\s+[\w.]+\s*: [^{[]/.test(line) || /^\s*[~+-]\s+\S+: \(\w+\)/.test(line),
+    );
+  assert.deepEqual(changed, [], `${where} shows a change:\n${text}`);
 }

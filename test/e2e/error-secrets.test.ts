@@ -13,75 +13,80 @@ import { CONFIGURE_ROUTE, engineFailure, pluginStack } from "./plugin-fixtures";
 const TEXT_SIZE = 60_000;
 
 function canary(label: string, size = 0): string {
-    const head = `canary-${label}-${randomBytes(6).toString("hex")}-`;
-    return head + "x".repeat(Math.max(0, size - head.length));
+  const head = `canary-${label}-${randomBytes(6).toString("hex")}-`;
+  return head + "x".repeat(Math.max(0, size - head.length));
 }
 
 describe("e2e: secrets in the error of a failed Configure (both hosts)", function () {
-    this.timeout(ENGINE_TIMEOUT_MS);
-    const e2e = e2eSuite();
+  this.timeout(ENGINE_TIMEOUT_MS);
+  const e2e = e2eSuite();
 
-    type Config = Record<string, ProgramConfigValue>;
-    const hosts: [string, (name: string, options: { config: Config; secretConfig: Config; env: Record<string, string> }) => Promise<E2EStack>][] = [
-        [
-            "dynamic ConnectorConfiguration",
-            (name, { config, secretConfig, env }) =>
-                E2EStack.create({
-                    program: "connectors",
-                    name,
-                    service: serviceSettings(e2e.svc),
-                    config,
-                    secretConfig,
-                    env,
-                }),
-        ],
-        [
-            "plugin ConnectorConfiguration",
-            (name, { config, secretConfig, env }) =>
-                pluginStack(e2e.svc, name, { config, secretConfig, env }),
-        ],
-    ];
+  type Config = Record<string, ProgramConfigValue>;
+  const hosts: [
+    string,
+    (name: string, options: { config: Config; secretConfig: Config; env: Record<string, string> }) => Promise<E2EStack>,
+  ][] = [
+    [
+      "dynamic ConnectorConfiguration",
+      (name, { config, secretConfig, env }) =>
+        E2EStack.create({
+          program: "connectors",
+          name,
+          service: serviceSettings(e2e.svc),
+          config,
+          secretConfig,
+          env,
+        }),
+    ],
+    [
+      "plugin ConnectorConfiguration",
+      (name, { config, secretConfig, env }) => pluginStack(e2e.svc, name, { config, secretConfig, env }),
+    ],
+  ];
 
-    for (const [host, create] of hosts) {
-        it(`${host}: a 503 on Configure after a Password and a ${TEXT_SIZE / 1000} KB Text: up fails, no canary in the output or the state`, async () => {
-            const password = canary("password");
-            const text = canary("text", TEXT_SIZE);
-            const stack = await create("error-secrets", {
-                config: {
-                    connectors: [{ key: "segment", connectorId: SEGMENT }],
-                    configurations: [
-                        {
-                            key: "segmentConfig",
-                            connectorId: SEGMENT,
-                            after: "segment",
-                            secretConfig: apiKeyFields(),
-                            secretRefs: { apiKey: "password" },
-                            envRefs: { workspace: "E2E_LARGE_TEXT" },
-                        },
-                    ],
-                },
-                secretConfig: { secretValues: { password } },
-                env: { E2E_LARGE_TEXT: text },
-            });
-            try {
-                await e2e.svc.service.reset();
-                await e2e.svc.service.setFaults({ rules: [{ route: CONFIGURE_ROUTE, mode: "error", status: 503 }] });
-                const failure = await engineFailure(() => stack.up());
-                const exported = await stack.exportText();
-                for (const [label, value] of [["Password", password], ["Text", text.slice(0, 40)]] as const) {
-                    assertNoSecret(failure.printed, value, `the failed up's output (${label} canary)`);
-                    assertNoSecret(stack.engineOutput(), value, `the engine's output (${label} canary)`);
-                    assertNoSecret(exported, value, `pulumi stack export (${label} canary)`);
-                }
-                assert.match(failure.printed, /segmentConfig/, "the engine output was captured");
-                assert.match(failure.printed, /503 service unavailable \(injected\)/, "the service's error reaches the user");
-                assert.match(failure.printed, /request id [0-9a-f-]{36}/, "with its request id");
-                const stats = (await e2e.svc.service.stats()).byRoute[CONFIGURE_ROUTE] ?? {};
-                assert.ok((stats["503"] ?? 0) > 1, `the 503 was retried: ${JSON.stringify(stats)}`);
-            } finally {
-                await e2e.svc.service.setFaults({ rules: [] });
-                await stack.dispose();
-            }
-        });
-    }
+  for (const [host, create] of hosts) {
+    it(`${host}: a 503 on Configure after a Password and a ${TEXT_SIZE / 1000} KB Text: up fails, no canary in the output or the state`, async () => {
+      const password = canary("password");
+      const text = canary("text", TEXT_SIZE);
+      const stack = await create("error-secrets", {
+        config: {
+          connectors: [{ key: "segment", connectorId: SEGMENT }],
+          configurations: [
+            {
+              key: "segmentConfig",
+              connectorId: SEGMENT,
+              after: "segment",
+              secretConfig: apiKeyFields(),
+              secretRefs: { apiKey: "password" },
+              envRefs: { workspace: "E2E_LARGE_TEXT" },
+            },
+          ],
+        },
+        secretConfig: { secretValues: { password } },
+        env: { E2E_LARGE_TEXT: text },
+      });
+      try {
+        await e2e.svc.service.reset();
+        await e2e.svc.service.setFaults({ rules: [{ route: CONFIGURE_ROUTE, mode: "error", status: 503 }] });
+        const failure = await engineFailure(() => stack.up());
+        const exported = await stack.exportText();
+        for (const [label, value] of [
+          ["Password", password],
+          ["Text", text.slice(0, 40)],
+        ] as const) {
+          assertNoSecret(failure.printed, value, `the failed up's output (${label} canary)`);
+          assertNoSecret(stack.engineOutput(), value, `the engine's output (${label} canary)`);
+          assertNoSecret(exported, value, `pulumi stack export (${label} canary)`);
+        }
+        assert.match(failure.printed, /segmentConfig/, "the engine output was captured");
+        assert.match(failure.printed, /503 service unavailable \(injected\)/, "the service's error reaches the user");
+        assert.match(failure.printed, /request id [0-9a-f-]{36}/, "with its request id");
+        const stats = (await e2e.svc.service.stats()).byRoute[CONFIGURE_ROUTE] ?? {};
+        assert.ok((stats["503"] ?? 0) > 1, `the 503 was retried: ${JSON.stringify(stats)}`);
+      } finally {
+        await e2e.svc.service.setFaults({ rules: [] });
+        await stack.dispose();
+      }
+    });
+  }
 });

@@ -10,7 +10,11 @@ import { type E2EService, e2eSuite, FACEBOOK, fieldValue, S3, SEGMENT, serviceSe
 
 const examplesDir = path.join(repoRoot, "examples");
 
-function exampleStack(svc: E2EService, example: string, secretConfig: Record<string, ProgramConfigValue>): Promise<E2EStack> {
+function exampleStack(
+  svc: E2EService,
+  example: string,
+  secretConfig: Record<string, ProgramConfigValue>,
+): Promise<E2EStack> {
   return E2EStack.create({
     program: example,
     programDir: path.join(examplesDir, example),
@@ -30,7 +34,10 @@ describe("e2e: examples/", function () {
   });
 
   it("quickstart: adds and configures a source and a destination, then destroys them", async () => {
-    const secrets = { s3SecretAccessKey: "quickstart-e2e-s3-key-1f2e", facebookClientSecret: "quickstart-e2e-fb-secret-9c8d" };
+    const secrets = {
+      s3SecretAccessKey: "quickstart-e2e-s3-key-1f2e",
+      facebookClientSecret: "quickstart-e2e-fb-secret-9c8d",
+    };
     const stack = await exampleStack(e2e.svc, "quickstart", secrets);
     stacks.push(stack);
     await stack.up();
@@ -40,8 +47,14 @@ describe("e2e: examples/", function () {
       configurations: { connectorId: string; configured: boolean }[];
     };
     assert.equal(outputs.accountId, e2e.svc.accountId);
-    assert.deepEqual(outputs.connectors.map((c) => c.name), ["Amazon S3", "Facebook Custom Audiences"]);
-    assert.deepEqual(outputs.configurations.map((c) => c.configured), [true, true]);
+    assert.deepEqual(
+      outputs.connectors.map((c) => c.name),
+      ["Amazon S3", "Facebook Custom Audiences"],
+    );
+    assert.deepEqual(
+      outputs.configurations.map((c) => c.configured),
+      [true, true],
+    );
     assert.deepEqual(await e2e.svc.outOfBand.addedIds(e2e.svc.accountId), [S3, FACEBOOK].sort());
     await stack.preview({ refresh: true, expectNoChanges: true });
     for (const value of Object.values(secrets)) assertNoSecret(stack.engineOutput(), value, "the engine output");
@@ -55,7 +68,11 @@ describe("e2e: examples/", function () {
       const text = await fs.readFile(path.join(examplesDir, "sub-account-baseline", "accounts", file), "utf8");
       accounts[path.basename(file, ".json")] = (JSON.parse(text) as { accountId: string }).accountId;
     }
-    assert.deepEqual(Object.values(accounts).sort(), [e2e.svc.accountId, e2e.svc.otherAccountId].sort(), "the files name the seeded sub-accounts");
+    assert.deepEqual(
+      Object.values(accounts).sort(),
+      [e2e.svc.accountId, e2e.svc.otherAccountId].sort(),
+      "the files name the seeded sub-accounts",
+    );
     const secrets: Record<string, string> = {};
     for (const key of Object.keys(accounts)) {
       secrets[`${key}-s3-secretAccessKey`] = `baseline-e2e-${key}-s3`;
@@ -69,7 +86,10 @@ describe("e2e: examples/", function () {
     for (const accountId of Object.values(accounts)) {
       const added = await e2e.svc.outOfBand.listAdded(accountId);
       assert.deepEqual(added.map((c) => c.connectorId).sort(), [S3, FACEBOOK].sort());
-      assert.ok(added.every((c) => c.configured), `every connector of ${accountId} is configured`);
+      assert.ok(
+        added.every((c) => c.configured),
+        `every connector of ${accountId} is configured`,
+      );
     }
     // A sub-account's file overrides the baseline's value.
     assert.equal(fieldValue(await e2e.svc.outOfBand.getConfiguration(accounts.globex, S3), "region"), "us-east-1");
@@ -81,7 +101,10 @@ describe("e2e: examples/", function () {
   // The workflow's drift job runs exactly this preview; `up --refresh` (the workflow's apply,
   // the operator's resync) repairs the drift. Kept to four engine runs for the suite's time.
   it("gitops: the drift check passes after up and fails after an out-of-band write; up repairs it", async () => {
-    const stack = await exampleStack(e2e.svc, "gitops", { segmentApiKey: "gitops-e2e-segment-key", s3SecretAccessKey: "gitops-e2e-s3-key" });
+    const stack = await exampleStack(e2e.svc, "gitops", {
+      segmentApiKey: "gitops-e2e-segment-key",
+      s3SecretAccessKey: "gitops-e2e-s3-key",
+    });
     stacks.push(stack);
     await stack.up();
     assert.deepEqual(await e2e.svc.outOfBand.addedIds(e2e.svc.accountId), [S3, SEGMENT].sort());

@@ -27,7 +27,10 @@ const SEED = process.env.FLEET_E2E_SEED ?? randomBytes(4).toString("hex");
 const cli = path.join(repoRoot, "dist", "cli", "main.js");
 
 /** A value derived from the seed, unique enough to be searched for in every output. */
-const secretOf = (what: string) => `${what}-${SEED}-${Buffer.from(what + SEED).toString("hex").slice(0, 12)}`;
+const secretOf = (what: string) =>
+  `${what}-${SEED}-${Buffer.from(what + SEED)
+    .toString("hex")
+    .slice(0, 12)}`;
 
 interface Run {
   code: number;
@@ -74,9 +77,16 @@ describe("e2e: fleet (examples/fleet, one stack per sub-account)", function () {
   let destroyed = false;
 
   async function fleet(args: string[]): Promise<Run> {
-    const result = await execFileAsync(process.execPath, [cli, "fleet", ...args, "--dir", workDir], { cwd: repoRoot, env, maxBuffer: 64 * 1024 * 1024 })
+    const result = await execFileAsync(process.execPath, [cli, "fleet", ...args, "--dir", workDir], {
+      cwd: repoRoot,
+      env,
+      maxBuffer: 64 * 1024 * 1024,
+    })
       .then((r) => ({ code: 0, output: `${r.stdout}${r.stderr}` }))
-      .catch((e: { code?: number; stdout?: string; stderr?: string }) => ({ code: e.code ?? -1, output: `${e.stdout ?? ""}${e.stderr ?? ""}` }));
+      .catch((e: { code?: number; stdout?: string; stderr?: string }) => ({
+        code: e.code ?? -1,
+        output: `${e.stdout ?? ""}${e.stderr ?? ""}`,
+      }));
     outputs.push(result.output);
     return result;
   }
@@ -134,7 +144,12 @@ describe("e2e: fleet (examples/fleet, one stack per sub-account)", function () {
       FLEET_SEGMENT_API_KEY: secretOf("segment-env"),
     };
     // The first stack of each customer takes its Segment key from an encrypted stack secret.
-    const workspace = await LocalWorkspace.create({ workDir, pulumiHome: engine.env.PULUMI_HOME, pulumiCommand: engine.command, envVars: engine.env });
+    const workspace = await LocalWorkspace.create({
+      workDir,
+      pulumiHome: engine.env.PULUMI_HOME,
+      pulumiCommand: engine.command,
+      envVars: engine.env,
+    });
     for (const stack of ["acme-001", "globex-001"]) {
       await workspace.createStack(stack);
       await workspace.setConfig(stack, "segmentApiKey", { value: secretOf("segment-config"), secret: true });
@@ -164,7 +179,11 @@ describe("e2e: fleet (examples/fleet, one stack per sub-account)", function () {
     assert.equal(upReport.summary.changed, STACKS, up.output);
     for (const [stack, accountId] of accountOf) {
       const customer = stack.split("-")[0];
-      assert.deepEqual(await clients.get(customer)!.addedIds(accountId), [S3, SEGMENT].sort(), `sub-account of ${stack}`);
+      assert.deepEqual(
+        await clients.get(customer)!.addedIds(accountId),
+        [S3, SEGMENT].sort(),
+        `sub-account of ${stack}`,
+      );
     }
     const drift = await fleet(["drift", "--json", out("drift-clean.json")]);
     assert.equal(drift.code, 0, drift.output);
@@ -181,13 +200,20 @@ describe("e2e: fleet (examples/fleet, one stack per sub-account)", function () {
     const preview = await fleet(["preview", "--changed-since", "HEAD~1", "--json", out("preview.json")]);
     assert.equal(preview.code, 0, preview.output);
     const previewReport = await report("preview.json");
-    assert.deepEqual(previewReport.stacks.map((s) => [s.stack, s.status]), [["globex-002", "changed"]]);
-    assert.deepEqual(previewReport.stacks[0].resources.map((r) => [r.type, r.name, r.operation]), [
-      ["embedded:index:ConnectorConfiguration", "segment", "update"],
-    ]);
+    assert.deepEqual(
+      previewReport.stacks.map((s) => [s.stack, s.status]),
+      [["globex-002", "changed"]],
+    );
+    assert.deepEqual(
+      previewReport.stacks[0].resources.map((r) => [r.type, r.name, r.operation]),
+      [["embedded:index:ConnectorConfiguration", "segment", "update"]],
+    );
     const up = await fleet(["up", "--changed-since", "HEAD~1", "--json", out("up-changed.json")]);
     assert.equal(up.code, 0, up.output);
-    assert.deepEqual((await report("up-changed.json")).stacks.map((s) => s.stack), ["globex-002"]);
+    assert.deepEqual(
+      (await report("up-changed.json")).stacks.map((s) => s.stack),
+      ["globex-002"],
+    );
   });
 
   it("fleet drift exits 2 and names exactly the two sub-accounts changed out of band; fleet up repairs them", async () => {
@@ -198,44 +224,85 @@ describe("e2e: fleet (examples/fleet, one stack per sub-account)", function () {
     const removed = pool[(first + 1 + (parseInt(SEED.slice(4, 8), 16) % (pool.length - 1))) % pool.length];
     const customerOf = (s: string) => clients.get(s.split("-")[0])!;
     await customerOf(changed).configure(accountOf.get(changed)!, S3, {
-      bucket: "changed-by-hand", accessKeyId: "AKIAFLEETEXAMPLE", secretAccessKey: "typed-by-hand", region: "eu-west-1",
+      bucket: "changed-by-hand",
+      accessKeyId: "AKIAFLEETEXAMPLE",
+      secretAccessKey: "typed-by-hand",
+      region: "eu-west-1",
     });
     await customerOf(removed).remove(accountOf.get(removed)!, SEGMENT);
 
-    const drift = await fleet(["drift", "--json", out("drift.json"), "--markdown", out("drift.md"), "--junit", out("drift.xml")]);
+    const drift = await fleet([
+      "drift",
+      "--json",
+      out("drift.json"),
+      "--markdown",
+      out("drift.md"),
+      "--junit",
+      out("drift.xml"),
+    ]);
     assert.equal(drift.code, 2, drift.output);
     const driftReport = await report("drift.json");
     const drifted = driftReport.stacks.filter((s) => s.status !== "clean");
-    assert.deepEqual(drifted.map((s) => [s.stack, s.status]), [changed, removed].sort().map((s) => [s, "drifted"]));
+    assert.deepEqual(
+      drifted.map((s) => [s.stack, s.status]),
+      [changed, removed].sort().map((s) => [s, "drifted"]),
+    );
     const byStack = new Map(drifted.map((s) => [s.stack, s]));
     // The changed fields, by name only: the plugin's detailed diff names each field its update
     // writes (issue 25); the bucket typed by hand is one of them.
     const changedResources = byStack.get(changed)!.resources;
-    assert.deepEqual(changedResources.map((r) => [r.type, r.name, r.operation]), [["embedded:index:ConnectorConfiguration", "s3", "update"]]);
+    assert.deepEqual(
+      changedResources.map((r) => [r.type, r.name, r.operation]),
+      [["embedded:index:ConnectorConfiguration", "s3", "update"]],
+    );
     for (const p of changedResources[0].properties) assert.match(p, /^secretConfig\.[A-Za-z]+$/);
-    assert.ok(changedResources[0].properties.includes("secretConfig.bucket"), changedResources[0].properties.join(", "));
+    assert.ok(
+      changedResources[0].properties.includes("secretConfig.bucket"),
+      changedResources[0].properties.join(", "),
+    );
     // The removed connector: gone from the sub-account, so the engine would create it again.
-    assert.deepEqual(byStack.get(removed)!.resources.map((r) => [r.type, r.name, r.operation]), [
-      ["embedded:index:AddedConnector", "segment", "create"],
-      ["embedded:index:ConnectorConfiguration", "segment", "create"],
-    ]);
-    for (const s of drifted) assert.equal(s.repair, `pulumi-embedded-connectors fleet up --dir ${path.relative(repoRoot, workDir)} --stacks ${s.stack}`);
+    assert.deepEqual(
+      byStack.get(removed)!.resources.map((r) => [r.type, r.name, r.operation]),
+      [
+        ["embedded:index:AddedConnector", "segment", "create"],
+        ["embedded:index:ConnectorConfiguration", "segment", "create"],
+      ],
+    );
+    for (const s of drifted)
+      assert.equal(
+        s.repair,
+        `pulumi-embedded-connectors fleet up --dir ${path.relative(repoRoot, workDir)} --stacks ${s.stack}`,
+      );
     const markdown = await fs.readFile(out("drift.md"), "utf8");
     const junit = await fs.readFile(out("drift.xml"), "utf8");
     outputs.push(markdown, junit);
-    for (const s of drifted) assert.ok(markdown.includes(`| ${s.stack} |`) && junit.includes(`name="${s.stack}"`), s.stack);
+    for (const s of drifted)
+      assert.ok(markdown.includes(`| ${s.stack} |`) && junit.includes(`name="${s.stack}"`), s.stack);
     assert.equal((junit.match(/<failure /g) ?? []).length, 2);
-    assert.ok(!markdown.includes("changed-by-hand") && !JSON.stringify(driftReport).includes("changed-by-hand"), "a value in the report");
+    assert.ok(
+      !markdown.includes("changed-by-hand") && !JSON.stringify(driftReport).includes("changed-by-hand"),
+      "a value in the report",
+    );
 
     const repair = await fleet(["up", "--json", out("repair.json")]);
     assert.equal(repair.code, 0, repair.output);
-    assert.deepEqual((await report("repair.json")).stacks.filter((s) => s.status !== "clean").map((s) => s.stack), [changed, removed].sort());
+    assert.deepEqual(
+      (await report("repair.json")).stacks.filter((s) => s.status !== "clean").map((s) => s.stack),
+      [changed, removed].sort(),
+    );
     const again = await fleet(["drift", "--json", out("drift-after.json")]);
     assert.equal(again.code, 0, again.output);
     assert.equal((await report("drift-after.json")).summary.clean, STACKS);
     // The same program run by the Node.js language host (as `pulumi up` and the operator run
     // it) declares the same resources: nothing to change there either.
-    const perStack = await fleet(["drift", "--no-inline", "--stacks", `${changed},${removed}`, "--json", out("drift-language-host.json")]);
+    const perStack = await fleet([
+      "drift",
+      "--no-inline",
+      "--stacks",
+      `${changed},${removed}`,
+      "--json",
+      out("drift-language-host.json"),
+    ]);
     assert.equal(perStack.code, 0, perStack.output);
     assert.match(perStack.output, /program run per stack \(--no-inline\)/);
     assert.equal((await report("drift-language-host.json")).summary.clean, 2);
@@ -243,12 +310,22 @@ describe("e2e: fleet (examples/fleet, one stack per sub-account)", function () {
 
   it("one failing stack does not stop the others: exit 1, the failure named", async () => {
     const project = await readProject(workDir);
-    await writeStackFile(project, "zz-broken", { accountId: accountOf.get("acme-001")!, customer: "initech", connectors: connectors(false) });
+    await writeStackFile(project, "zz-broken", {
+      accountId: accountOf.get("acme-001")!,
+      customer: "initech",
+      connectors: connectors(false),
+    });
     const run = await fleet(["preview", "--stacks", "acme-002,zz-broken", "--json", out("broken.json")]);
     await fs.rm(path.join(workDir, "Pulumi.zz-broken.yaml"));
     assert.equal(run.code, 1, run.output);
     const failed = await report("broken.json");
-    assert.deepEqual(failed.stacks.map((s) => [s.stack, s.status]), [["acme-002", "clean"], ["zz-broken", "failed"]]);
+    assert.deepEqual(
+      failed.stacks.map((s) => [s.stack, s.status]),
+      [
+        ["acme-002", "clean"],
+        ["zz-broken", "failed"],
+      ],
+    );
     assert.match(failed.stacks[1].error ?? "", /customer "initech" is not in customers\.json/);
   });
 
@@ -259,7 +336,9 @@ describe("e2e: fleet (examples/fleet, one stack per sub-account)", function () {
     for (const [stack, accountId] of accountOf) {
       assert.deepEqual(await clients.get(stack.split("-")[0])!.addedIds(accountId), [], `sub-account of ${stack}`);
     }
-    const stackFiles = await Promise.all([...accountOf.keys()].map((s) => fs.readFile(path.join(workDir, `Pulumi.${s}.yaml`), "utf8")));
+    const stackFiles = await Promise.all(
+      [...accountOf.keys()].map((s) => fs.readFile(path.join(workDir, `Pulumi.${s}.yaml`), "utf8")),
+    );
     const { name } = await readProject(workDir);
     const backendFiles = await filesUnder(engine.backendDir, (file) => file.includes(`${path.sep}${name}${path.sep}`));
     assert.ok(backendFiles.length >= STACKS, `the backend holds the fleet's states: ${backendFiles.length} file(s)`);
@@ -267,7 +346,9 @@ describe("e2e: fleet (examples/fleet, one stack per sub-account)", function () {
     for (const secret of secrets) {
       outputs.forEach((text, i) => assertNoSecret(text, secret, `fleet output or report #${i}`));
       stackFiles.forEach((text, i) => assertNoSecret(text, secret, `stack file #${i}`));
-      backendFiles.forEach(([file, text]) => assertNoSecret(text, secret, `backend file ${path.relative(engine.backendDir, file)}`));
+      backendFiles.forEach(([file, text]) =>
+        assertNoSecret(text, secret, `backend file ${path.relative(engine.backendDir, file)}`),
+      );
     }
   });
 });

@@ -32,7 +32,10 @@ describe("e2e: generate adopts a sub-account populated out of band", function ()
       // Out of band: three connectors, two of them configured.
       await svc.outOfBand.add(svc.accountId, [SEGMENT, S3, MIXPANEL]);
       await svc.outOfBand.configure(svc.accountId, SEGMENT, { ...apiKeyFields(), apiKey: segmentKey });
-      await svc.outOfBand.configure(svc.accountId, S3, { ...storageFields({ fileFormats: ["csv", "json"], maxFileSizeMb: 64 }), secretAccessKey: s3Key });
+      await svc.outOfBand.configure(svc.accountId, S3, {
+        ...storageFields({ fileFormats: ["csv", "json"], maxFileSizeMb: 64 }),
+        secretAccessKey: s3Key,
+      });
       programDir = await fs.mkdtemp(path.join(os.tmpdir(), "embedded-generate-"));
     },
   });
@@ -65,8 +68,14 @@ describe("e2e: generate adopts a sub-account populated out of band", function ()
     assert.deepEqual(secretKeys, ["amazonS3SecretAccessKey", "segmentApiKey"]);
 
     await fs.writeFile(path.join(programDir, "Pulumi.yaml"), "name: generated\nruntime: nodejs\n");
-    await fs.writeFile(path.join(programDir, "package.json"), JSON.stringify({ name: "generated", private: true, main: "index.ts" }));
-    await fs.copyFile(path.join(repoRoot, "examples", "quickstart", "tsconfig.json"), path.join(programDir, "tsconfig.json"));
+    await fs.writeFile(
+      path.join(programDir, "package.json"),
+      JSON.stringify({ name: "generated", private: true, main: "index.ts" }),
+    );
+    await fs.copyFile(
+      path.join(repoRoot, "examples", "quickstart", "tsconfig.json"),
+      path.join(programDir, "tsconfig.json"),
+    );
     e2e.stack = await E2EStack.create({
       program: "generated",
       programDir,

@@ -15,31 +15,43 @@ import { describeSdkExample } from "./sdk-example-suite";
 const execFileAsync = promisify(execFile);
 
 describeSdkExample({
-    language: "Go",
-    example: "go-sub-account",
-    programFile: "main.go",
-    // Go literals: a JSON string is a Go string literal; a Number canary is a pulumi.Float64.
-    canaryEdits: (c) => [
-        ['pulumi.String("AKIAGOEXAMPLE")', `pulumi.String(${JSON.stringify(c.text)})`],
-        ['pulumi.String("eu-west-1")', `pulumi.String(${JSON.stringify(c.select)})`],
-        ['pulumi.ToStringArray([]string{"csv", "parquet"})', `pulumi.ToStringArray([]string{${c.multiSelect.map((v) => JSON.stringify(v)).join(", ")}})`],
-        ["pulumi.Int(512),", `pulumi.Float64(${c.number}), "startDate": pulumi.String(${JSON.stringify(c.date)}),`],
-        ['pulumi.ToStringArray([]string{"track", "identify"})', `pulumi.ToStringArray([]string{${c.partnerMultiSelect.map((v) => JSON.stringify(v)).join(", ")}})`],
-        ["pulumi.Int(500)", `pulumi.Float64(${c.partnerNumber})`],
+  language: "Go",
+  example: "go-sub-account",
+  programFile: "main.go",
+  // Go literals: a JSON string is a Go string literal; a Number canary is a pulumi.Float64.
+  canaryEdits: (c) => [
+    ['pulumi.String("AKIAGOEXAMPLE")', `pulumi.String(${JSON.stringify(c.text)})`],
+    ['pulumi.String("eu-west-1")', `pulumi.String(${JSON.stringify(c.select)})`],
+    [
+      'pulumi.ToStringArray([]string{"csv", "parquet"})',
+      `pulumi.ToStringArray([]string{${c.multiSelect.map((v) => JSON.stringify(v)).join(", ")}})`,
     ],
-    installStep: /^replace pulumi-embedded-connectors\/sdk\/go => /m,
-    async prepare() {
-        // The go.sum files are committed: they verify the downloads (no checksum database here).
-        const env = { GOFLAGS: "-mod=mod", GOSUMDB: "off" };
-        // Setup, not test: fetch the modules and fill the build cache once, so that the engine's
-        // builds link only. The time is printed (a cold cache compiles sdk/v3: minutes).
-        const start = Date.now();
-        await execFileAsync("go", ["build", "-o", os.devNull, "."], { cwd: path.join(repoRoot, "examples", "go-sub-account"), env: { ...process.env, ...env } });
-        console.error(`      go-sub-account: go build took ${((Date.now() - start) / 1000).toFixed(1)} s`);
-        return env;
-    },
-    async adapt(workDir, env) {
-        const sdk = path.join(repoRoot, "sdk", "go");
-        await execFileAsync("go", ["mod", "edit", `-replace=pulumi-embedded-connectors/sdk/go=${sdk}`], { cwd: workDir, env: { ...process.env, ...env } });
-    },
+    ["pulumi.Int(512),", `pulumi.Float64(${c.number}), "startDate": pulumi.String(${JSON.stringify(c.date)}),`],
+    [
+      'pulumi.ToStringArray([]string{"track", "identify"})',
+      `pulumi.ToStringArray([]string{${c.partnerMultiSelect.map((v) => JSON.stringify(v)).join(", ")}})`,
+    ],
+    ["pulumi.Int(500)", `pulumi.Float64(${c.partnerNumber})`],
+  ],
+  installStep: /^replace pulumi-embedded-connectors\/sdk\/go => /m,
+  async prepare() {
+    // The go.sum files are committed: they verify the downloads (no checksum database here).
+    const env = { GOFLAGS: "-mod=mod", GOSUMDB: "off" };
+    // Setup, not test: fetch the modules and fill the build cache once, so that the engine's
+    // builds link only. The time is printed (a cold cache compiles sdk/v3: minutes).
+    const start = Date.now();
+    await execFileAsync("go", ["build", "-o", os.devNull, "."], {
+      cwd: path.join(repoRoot, "examples", "go-sub-account"),
+      env: { ...process.env, ...env },
+    });
+    console.error(`      go-sub-account: go build took ${((Date.now() - start) / 1000).toFixed(1)} s`);
+    return env;
+  },
+  async adapt(workDir, env) {
+    const sdk = path.join(repoRoot, "sdk", "go");
+    await execFileAsync("go", ["mod", "edit", `-replace=pulumi-embedded-connectors/sdk/go=${sdk}`], {
+      cwd: workDir,
+      env: { ...process.env, ...env },
+    });
+  },
 });

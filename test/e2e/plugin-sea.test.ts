@@ -41,90 +41,119 @@ outputs:
 `;
 
 /** What a plugin executable printed and how it ended, started with env and stopped after its first line or 10 s. */
-function startOnce(executable: string, env: Record<string, string>): Promise<{ stdout: string; stderr: string; code: number | null }> {
-    return new Promise((resolve, reject) => {
-        const child = spawn(executable, [], { env, stdio: ["ignore", "pipe", "pipe"] });
-        let stdout = "";
-        let stderr = "";
-        const timer = setTimeout(() => child.kill(), 10_000);
-        child.stdout.on("data", (chunk: Buffer) => {
-            stdout += chunk.toString();
-            if (stdout.includes("\n")) child.kill();
-        });
-        child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-        child.on("error", reject);
-        child.on("close", (code) => {
-            clearTimeout(timer);
-            resolve({ stdout, stderr, code });
-        });
+function startOnce(
+  executable: string,
+  env: Record<string, string>,
+): Promise<{ stdout: string; stderr: string; code: number | null }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(executable, [], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    const timer = setTimeout(() => child.kill(), 10_000);
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes("\n")) child.kill();
     });
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ stdout, stderr, code });
+    });
+  });
 }
 
 describe("e2e: the Linux release archive's plugin runs with no node on PATH (Pulumi YAML, plugins: path)", function () {
-    this.timeout(ENGINE_TIMEOUT_MS);
-    let svc: E2EService;
-    let tmp: string;
-    let seaDir: string;
-    let launcherDir: string;
-    let env: Record<string, string>;
-    let stack: Stack;
+  this.timeout(ENGINE_TIMEOUT_MS);
+  let svc: E2EService;
+  let tmp: string;
+  let seaDir: string;
+  let launcherDir: string;
+  let env: Record<string, string>;
+  let stack: Stack;
 
-    before(async function () {
-        if (os.platform() !== "linux") this.skip(); // the single executable is built for Linux only
-        this.timeout(30 * 60_000);
-        const engine = await ensureEngine();
-        tmp = await fs.mkdtemp(path.join(os.tmpdir(), "embedded-sea-"));
-        const releaseDir = path.join(tmp, "release");
-        await execFileAsync(process.execPath, [path.join(repoRoot, "scripts", "release.js"), "--out", releaseDir, "--plugin-only", "--platforms", `${platform},darwin-arm64`], { cwd: repoRoot });
-        seaDir = path.join(tmp, "plugin");
-        launcherDir = path.join(tmp, "launcher");
-        await fs.mkdir(seaDir);
-        await fs.mkdir(launcherDir);
-        await execFileAsync("tar", ["-xzf", path.join(releaseDir, `pulumi-resource-embedded-v${version}-${platform}.tar.gz`), "-C", seaDir]);
-        await execFileAsync("tar", ["-xzf", path.join(releaseDir, `pulumi-resource-embedded-v${version}-darwin-arm64.tar.gz`), "-C", launcherDir]);
-        const home = path.join(tmp, "home");
-        const backend = path.join(tmp, "backend");
-        await fs.mkdir(backend, { recursive: true });
-        const workDir = path.join(tmp, "program");
-        await fs.mkdir(workDir);
-        await fs.writeFile(path.join(workDir, "Pulumi.yaml"), PROGRAM.replace("PLUGIN_DIR", seaDir));
-        // The engine's bin directory alone: pulumi and its language hosts, which are Go programs.
-        env = { ...engine.env, PATH: engine.binDir, PULUMI_HOME: home, PULUMI_BACKEND_URL: `file://${backend}` };
-        svc = await startService();
-        const workspace = await LocalWorkspace.create({ workDir, pulumiHome: home, pulumiCommand: engine.command, envVars: env });
-        stack = await Stack.create("sea", workspace);
-        await stack.setAllConfig({
-            "embedded:baseUrl": { value: svc.baseUrl },
-            "embedded:clientId": { value: svc.clientId },
-            "embedded:clientSecret": { value: svc.clientSecret, secret: true },
-            "embedded:accountId": { value: svc.accountId },
-        });
+  before(async function () {
+    if (os.platform() !== "linux") this.skip(); // the single executable is built for Linux only
+    this.timeout(30 * 60_000);
+    const engine = await ensureEngine();
+    tmp = await fs.mkdtemp(path.join(os.tmpdir(), "embedded-sea-"));
+    const releaseDir = path.join(tmp, "release");
+    await execFileAsync(
+      process.execPath,
+      [
+        path.join(repoRoot, "scripts", "release.js"),
+        "--out",
+        releaseDir,
+        "--plugin-only",
+        "--platforms",
+        `${platform},darwin-arm64`,
+      ],
+      { cwd: repoRoot },
+    );
+    seaDir = path.join(tmp, "plugin");
+    launcherDir = path.join(tmp, "launcher");
+    await fs.mkdir(seaDir);
+    await fs.mkdir(launcherDir);
+    await execFileAsync("tar", [
+      "-xzf",
+      path.join(releaseDir, `pulumi-resource-embedded-v${version}-${platform}.tar.gz`),
+      "-C",
+      seaDir,
+    ]);
+    await execFileAsync("tar", [
+      "-xzf",
+      path.join(releaseDir, `pulumi-resource-embedded-v${version}-darwin-arm64.tar.gz`),
+      "-C",
+      launcherDir,
+    ]);
+    const home = path.join(tmp, "home");
+    const backend = path.join(tmp, "backend");
+    await fs.mkdir(backend, { recursive: true });
+    const workDir = path.join(tmp, "program");
+    await fs.mkdir(workDir);
+    await fs.writeFile(path.join(workDir, "Pulumi.yaml"), PROGRAM.replace("PLUGIN_DIR", seaDir));
+    // The engine's bin directory alone: pulumi and its language hosts, which are Go programs.
+    env = { ...engine.env, PATH: engine.binDir, PULUMI_HOME: home, PULUMI_BACKEND_URL: `file://${backend}` };
+    svc = await startService();
+    const workspace = await LocalWorkspace.create({
+      workDir,
+      pulumiHome: home,
+      pulumiCommand: engine.command,
+      envVars: env,
     });
+    stack = await Stack.create("sea", workspace);
+    await stack.setAllConfig({
+      "embedded:baseUrl": { value: svc.baseUrl },
+      "embedded:clientId": { value: svc.clientId },
+      "embedded:clientSecret": { value: svc.clientSecret, secret: true },
+      "embedded:accountId": { value: svc.accountId },
+    });
+  });
 
-    after(async function () {
-        await stack?.destroy().catch(() => undefined);
-        await svc?.service.stop();
-        if (tmp) await fs.rm(tmp, { recursive: true, force: true });
-    });
+  after(async function () {
+    await stack?.destroy().catch(() => undefined);
+    await svc?.service.stop();
+    if (tmp) await fs.rm(tmp, { recursive: true, force: true });
+  });
 
-    it("the archive holds one executable (no JavaScript beside it) and Node.js's license", async () => {
-        assert.deepEqual((await fs.readdir(seaDir)).sort(), ["LICENSE.nodejs", "pulumi-resource-embedded"]);
-    });
+  it("the archive holds one executable (no JavaScript beside it) and Node.js's license", async () => {
+    assert.deepEqual((await fs.readdir(seaDir)).sort(), ["LICENSE.nodejs", "pulumi-resource-embedded"]);
+  });
 
-    it("on that PATH the launcher's plugin cannot start, and the single executable prints its port", async () => {
-        const launcher = await startOnce(path.join(launcherDir, "pulumi-resource-embedded"), env);
-        assert.notEqual(launcher.code, 0, `the launcher found a node: ${launcher.stdout}`);
-        assert.match(launcher.stderr, /node: not found/);
-        const sea = await startOnce(path.join(seaDir, "pulumi-resource-embedded"), env);
-        assert.match(sea.stdout, /^\d+\n/, `a port on the first line: ${sea.stdout}${sea.stderr}`);
-    });
+  it("on that PATH the launcher's plugin cannot start, and the single executable prints its port", async () => {
+    const launcher = await startOnce(path.join(launcherDir, "pulumi-resource-embedded"), env);
+    assert.notEqual(launcher.code, 0, `the launcher found a node: ${launcher.stdout}`);
+    assert.match(launcher.stderr, /node: not found/);
+    const sea = await startOnce(path.join(seaDir, "pulumi-resource-embedded"), env);
+    assert.match(sea.stdout, /^\d+\n/, `a port on the first line: ${sea.stdout}${sea.stderr}`);
+  });
 
-    it("up, a clean drift check and destroy: the engine runs the plugin with no Node.js", async () => {
-        const result = await stack.up();
-        assert.equal(result.outputs.connectorId?.value, S3);
-        assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [S3], "the connector is added on the service");
-        await stack.preview({ refresh: true, expectNoChanges: true });
-        await stack.destroy();
-        assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [], "destroy removed it");
-    });
+  it("up, a clean drift check and destroy: the engine runs the plugin with no Node.js", async () => {
+    const result = await stack.up();
+    assert.equal(result.outputs.connectorId?.value, S3);
+    assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [S3], "the connector is added on the service");
+    await stack.preview({ refresh: true, expectNoChanges: true });
+    await stack.destroy();
+    assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [], "destroy removed it");
+  });
 });

@@ -11,42 +11,49 @@ import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS } from "./harness";
 import { apiKeyFields, e2eSuite, fieldValue, SEGMENT, serviceSettings } from "./fixtures";
 
 function canary(label: string): string {
-    return `canary-${label}-${randomBytes(6).toString("hex")}`;
+  return `canary-${label}-${randomBytes(6).toString("hex")}`;
 }
 
 describe("e2e: the plugin's own secrets (raw CustomResources, --debug, an exported lookup)", function () {
-    this.timeout(ENGINE_TIMEOUT_MS);
-    const password = canary("raw-password");
-    const text = canary("raw-text");
-    const e2e = e2eSuite({
-        stack: (svc) =>
-            E2EStack.create({
-                program: "plugin-raw",
-                name: "plugin-raw",
-                service: serviceSettings(svc),
-                config: { connectorId: SEGMENT },
-                env: { E2E_SECRET_CONFIG: JSON.stringify(apiKeyFields({ apiKey: password, workspace: text })) },
-            }),
-    });
+  this.timeout(ENGINE_TIMEOUT_MS);
+  const password = canary("raw-password");
+  const text = canary("raw-text");
+  const e2e = e2eSuite({
+    stack: (svc) =>
+      E2EStack.create({
+        program: "plugin-raw",
+        name: "plugin-raw",
+        service: serviceSettings(svc),
+        config: { connectorId: SEGMENT },
+        env: { E2E_SECRET_CONFIG: JSON.stringify(apiKeyFields({ apiKey: password, workspace: text })) },
+      }),
+  });
 
-    it("`pulumi up --debug` prints no value of the configuration: neither the Password nor the Text", async () => {
-        await e2e.stack.up({ debug: true });
-        const segment = await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, SEGMENT);
-        assert.ok(fieldValue(segment, "workspace") === text, "the service holds the Text canary");
-        const printed = e2e.stack.engineOutput();
-        assert.match(printed, /RegisterResource RPC finished/, "the SDK's debug lines were printed");
-        assertNoSecret(printed, password, "the output of `pulumi up --debug` (the Password)");
-        assertNoSecret(printed, text, "the output of `pulumi up --debug` (the Text value: RegisterResource and Invoke responses)");
-    });
+  it("`pulumi up --debug` prints no value of the configuration: neither the Password nor the Text", async () => {
+    await e2e.stack.up({ debug: true });
+    const segment = await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, SEGMENT);
+    assert.ok(fieldValue(segment, "workspace") === text, "the service holds the Text canary");
+    const printed = e2e.stack.engineOutput();
+    assert.match(printed, /RegisterResource RPC finished/, "the SDK's debug lines were printed");
+    assertNoSecret(printed, password, "the output of `pulumi up --debug` (the Password)");
+    assertNoSecret(
+      printed,
+      text,
+      "the output of `pulumi up --debug` (the Text value: RegisterResource and Invoke responses)",
+    );
+  });
 
-    it("the state holds no canary in plaintext, though the program marked nothing secret", async () => {
-        const exported = await e2e.stack.exportText();
-        assert.match(exported, /embedded:index:ConnectorConfiguration/, "the export holds the configuration");
-        assert.match(exported, /"lookup"/, "the export holds the lookup's result");
-        assertNoSecret(exported, password, "pulumi stack export (the Password)");
-        assertNoSecret(exported, text, "pulumi stack export (the Text value: the resource's values, the lookup's fields)");
-        const outputs = await e2e.stack.outputValues();
-        const fields = (outputs.lookup as { fields?: { id: string; value?: string }[] } | undefined)?.fields ?? [];
-        assert.ok(fields.some((f) => f.id === "workspace"), "the exported lookup holds the descriptors");
-    });
+  it("the state holds no canary in plaintext, though the program marked nothing secret", async () => {
+    const exported = await e2e.stack.exportText();
+    assert.match(exported, /embedded:index:ConnectorConfiguration/, "the export holds the configuration");
+    assert.match(exported, /"lookup"/, "the export holds the lookup's result");
+    assertNoSecret(exported, password, "pulumi stack export (the Password)");
+    assertNoSecret(exported, text, "pulumi stack export (the Text value: the resource's values, the lookup's fields)");
+    const outputs = await e2e.stack.outputValues();
+    const fields = (outputs.lookup as { fields?: { id: string; value?: string }[] } | undefined)?.fields ?? [];
+    assert.ok(
+      fields.some((f) => f.id === "workspace"),
+      "the exported lookup holds the descriptors",
+    );
+  });
 });

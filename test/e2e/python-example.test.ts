@@ -17,24 +17,26 @@ import { describeSdkExample } from "./sdk-example-suite";
 const PYPI_PULUMI_FOR_NEWEST_CLI = "3.272.0";
 
 describeSdkExample({
-    language: "Python",
-    example: "python-sub-account",
-    programFile: "__main__.py",
-    // Python literals: a JSON string or list of strings is one; a Number canary is a float literal.
-    canaryEdits: (c) => [
-        ['"accessKeyId": "AKIAPYTHONEXAMPLE"', `"accessKeyId": ${JSON.stringify(c.text)}`],
-        ['"region": "eu-west-1"', `"region": ${JSON.stringify(c.select)}`],
-        ['"fileFormats": ["csv", "parquet"]', `"fileFormats": ${JSON.stringify(c.multiSelect)}`],
-        ['"maxFileSizeMb": 512,', `"maxFileSizeMb": ${c.number},\n        "startDate": ${JSON.stringify(c.date)},`],
-        ['"eventTypes": ["track", "identify"]', `"eventTypes": ${JSON.stringify(c.partnerMultiSelect)}`],
-        ['"batchSize": 500', `"batchSize": ${c.partnerNumber}`],
-    ],
-    installStep: /pip install -r requirements\.txt/,
-    async prepare(engineEnv, cliVersion) {
-        const pypiVersion = cliVersion === NEWEST_CLI ? PYPI_PULUMI_FOR_NEWEST_CLI : undefined;
-        const script = path.join(repoRoot, "scripts", "ensure-python.sh");
-        const { stdout } = await promisify(execFile)("bash", [script, ...(pypiVersion ? [pypiVersion] : [])], { cwd: repoRoot });
-        const venv = stdout.trim().split("\n").pop() ?? "";
-        return { PATH: `${path.join(venv, "bin")}${path.delimiter}${engineEnv.PATH}`, VIRTUAL_ENV: venv };
-    },
+  language: "Python",
+  example: "python-sub-account",
+  programFile: "__main__.py",
+  // Python literals: a JSON string or list of strings is one; a Number canary is a float literal.
+  canaryEdits: (c) => [
+    ['"accessKeyId": "AKIAPYTHONEXAMPLE"', `"accessKeyId": ${JSON.stringify(c.text)}`],
+    ['"region": "eu-west-1"', `"region": ${JSON.stringify(c.select)}`],
+    ['"fileFormats": ["csv", "parquet"]', `"fileFormats": ${JSON.stringify(c.multiSelect)}`],
+    ['"maxFileSizeMb": 512,', `"maxFileSizeMb": ${c.number},\n        "startDate": ${JSON.stringify(c.date)},`],
+    ['"eventTypes": ["track", "identify"]', `"eventTypes": ${JSON.stringify(c.partnerMultiSelect)}`],
+    ['"batchSize": 500', `"batchSize": ${c.partnerNumber}`],
+  ],
+  installStep: /pip install -r requirements\.txt/,
+  async prepare(engineEnv, cliVersion) {
+    const pypiVersion = cliVersion === NEWEST_CLI ? PYPI_PULUMI_FOR_NEWEST_CLI : undefined;
+    const script = path.join(repoRoot, "scripts", "ensure-python.sh");
+    const { stdout } = await promisify(execFile)("bash", [script, ...(pypiVersion ? [pypiVersion] : [])], {
+      cwd: repoRoot,
+    });
+    const venv = stdout.trim().split("\n").pop() ?? "";
+    return { PATH: `${path.join(venv, "bin")}${path.delimiter}${engineEnv.PATH}`, VIRTUAL_ENV: venv };
+  },
 });

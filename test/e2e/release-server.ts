@@ -17,9 +17,11 @@ import { repoRoot } from "./harness";
 const execFileAsync = promisify(execFile);
 
 /** package.json's `pulumi` field: the plugin a program of the package's SDKs needs, and its release URL. */
-export const PULUMI_FIELD = (JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+export const PULUMI_FIELD = (
+  JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
     pulumi: { name: string; version: string; server: string };
-}).pulumi;
+  }
+).pulumi;
 
 /** The engine's names for this machine's OS and architecture, as in the archives' names. */
 export const PLATFORM = `${os.platform()}-${os.arch() === "x64" ? "amd64" : os.arch()}`;
@@ -31,14 +33,14 @@ export const ARCHIVE = `pulumi-resource-embedded-v${PULUMI_FIELD.version}-${PLAT
 export const CONFIGURED_SERVER = new RegExp(`^${PULUMI_FIELD.server.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
 
 export interface ReleaseServer {
-    url: string;
-    /** Every request, as `<method> <path> <status>`. */
-    requested: string[];
-    /** When false, every request is answered 404 (a release host without this version). */
-    serving: boolean;
-    /** PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES sending the configured release URL here. */
-    override: string;
-    close(): Promise<void>;
+  url: string;
+  /** Every request, as `<method> <path> <status>`. */
+  requested: string[];
+  /** When false, every request is answered 404 (a release host without this version). */
+  serving: boolean;
+  /** PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES sending the configured release URL here. */
+  override: string;
+  close(): Promise<void>;
 }
 
 /**
@@ -47,50 +49,50 @@ export interface ReleaseServer {
  * launcherOnly every platform's launcher archive. Returns the file names.
  */
 export async function writeRelease(dir: string, options: { launcherOnly?: boolean } = {}): Promise<string[]> {
-    const platform = `${os.platform()}-${os.arch() === "x64" ? "amd64" : os.arch()}`;
-    const args = options.launcherOnly
-        ? ["--out", dir, "--plugin-only", "--launcher-only"]
-        : ["--out", dir, "--plugin-only", "--platforms", platform];
-    await execFileAsync(process.execPath, [path.join(repoRoot, "scripts", "release.js"), ...args], { cwd: repoRoot });
-    return fs.readdir(dir);
+  const platform = `${os.platform()}-${os.arch() === "x64" ? "amd64" : os.arch()}`;
+  const args = options.launcherOnly
+    ? ["--out", dir, "--plugin-only", "--launcher-only"]
+    : ["--out", dir, "--plugin-only", "--platforms", platform];
+  await execFileAsync(process.execPath, [path.join(repoRoot, "scripts", "release.js"), ...args], { cwd: repoRoot });
+  return fs.readdir(dir);
 }
 
 export async function startReleaseServer(releaseDir: string): Promise<ReleaseServer> {
-    const requested: string[] = [];
-    const state = { serving: true };
-    const server = http.createServer((req, res) => {
-        const file = path.join(releaseDir, path.basename(decodeURIComponent((req.url ?? "/").split("?")[0])));
-        const notFound = () => {
-            requested.push(`${req.method} ${req.url} 404`);
-            res.writeHead(404).end();
-        };
-        if (!state.serving) return notFound();
-        fs.stat(file).then((stat) => {
-            requested.push(`${req.method} ${req.url} 200`);
-            res.writeHead(200, { "content-type": "application/gzip", "content-length": stat.size });
-            createReadStream(file).pipe(res);
-        }, notFound);
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    return {
-        url,
-        requested,
-        get serving() {
-            return state.serving;
-        },
-        set serving(on: boolean) {
-            state.serving = on;
-        },
-        override: `${CONFIGURED_SERVER.source}=${url}`,
-        close: () => {
-            server.closeAllConnections();
-            return new Promise<void>((resolve) => server.close(() => resolve()));
-        },
+  const requested: string[] = [];
+  const state = { serving: true };
+  const server = http.createServer((req, res) => {
+    const file = path.join(releaseDir, path.basename(decodeURIComponent((req.url ?? "/").split("?")[0])));
+    const notFound = () => {
+      requested.push(`${req.method} ${req.url} 404`);
+      res.writeHead(404).end();
     };
+    if (!state.serving) return notFound();
+    fs.stat(file).then((stat) => {
+      requested.push(`${req.method} ${req.url} 200`);
+      res.writeHead(200, { "content-type": "application/gzip", "content-length": stat.size });
+      createReadStream(file).pipe(res);
+    }, notFound);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  return {
+    url,
+    requested,
+    get serving() {
+      return state.serving;
+    },
+    set serving(on: boolean) {
+      state.serving = on;
+    },
+    override: `${CONFIGURED_SERVER.source}=${url}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 /** The requests for a plugin archive among `requested`. */
 export function archiveRequests(requested: string[]): string[] {
-    return requested.filter((r) => r.includes("pulumi-resource-embedded"));
+  return requested.filter((r) => r.includes("pulumi-resource-embedded"));
 }

@@ -13,7 +13,16 @@
 import { strict as assert } from "node:assert";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, NEWEST_CLI, repoRoot, resourceName, type StateResource } from "./harness";
+import {
+  assertNoSecret,
+  E2EStack,
+  ENGINE_TIMEOUT_MS,
+  ensureEngine,
+  NEWEST_CLI,
+  repoRoot,
+  resourceName,
+  type StateResource,
+} from "./harness";
 import { canary, dateCanary, numberCanary, OPTION_CANARIES, replayCanariesOnFailure } from "./canaries";
 import { FACEBOOK, fieldValue, OutOfBandClient, S3, SEGMENT, startService, type E2EService } from "./fixtures";
 import { diagnostics, engineFailure, occurrences, STACK_FRAME } from "./plugin-fixtures";
@@ -26,280 +35,331 @@ import type { SeededCustomer } from "../../harness/local-service";
  * after maxFileSizeMb. Segment (explicit provider): batchSize (Number), eventTypes (Multi-Select).
  */
 export interface FieldCanaries {
-    text: string;
-    select: string;
-    multiSelect: string[];
-    number: string;
-    date: string;
-    partnerNumber: string;
-    partnerMultiSelect: string[];
+  text: string;
+  select: string;
+  multiSelect: string[];
+  number: string;
+  date: string;
+  partnerNumber: string;
+  partnerMultiSelect: string[];
 }
 
 export interface SdkExample {
-    /** The language, as test titles name it. */
-    language: string;
-    /** The directory name under examples/. */
-    example: string;
-    /** The program file (relative to the example) holding the values that canaryEdits replace. */
-    programFile: string;
-    /** Edits of the program's copy: [text as written in the program (exactly once), its replacement]. */
-    canaryEdits(canaries: FieldCanaries): [string, string][];
-    /** What the README must say to install the SDK (a pattern). */
-    installStep: RegExp;
-    /** Prepares the language's toolchain for a CLI (the suite's: undefined); returns the environment of every engine run. */
-    prepare(engineEnv: Record<string, string>, cliVersion: string | undefined): Promise<Record<string, string>>;
-    /** Adapts the program's copy (in test/e2e/programs/.work/) to its place, before the first run. */
-    adapt?(workDir: string, env: Record<string, string>): Promise<void>;
+  /** The language, as test titles name it. */
+  language: string;
+  /** The directory name under examples/. */
+  example: string;
+  /** The program file (relative to the example) holding the values that canaryEdits replace. */
+  programFile: string;
+  /** Edits of the program's copy: [text as written in the program (exactly once), its replacement]. */
+  canaryEdits(canaries: FieldCanaries): [string, string][];
+  /** What the README must say to install the SDK (a pattern). */
+  installStep: RegExp;
+  /** Prepares the language's toolchain for a CLI (the suite's: undefined); returns the environment of every engine run. */
+  prepare(engineEnv: Record<string, string>, cliVersion: string | undefined): Promise<Record<string, string>>;
+  /** Adapts the program's copy (in test/e2e/programs/.work/) to its place, before the first run. */
+  adapt?(workDir: string, env: Record<string, string>): Promise<void>;
 }
 
 /** Every resource of the stack's state, providers included (secrets decrypted). */
 async function allResources(stack: E2EStack): Promise<(StateResource & { provider?: string })[]> {
-    const deployment = await stack.stack.exportStack();
-    return (deployment.deployment as { resources?: (StateResource & { provider?: string })[] }).resources ?? [];
+  const deployment = await stack.stack.exportStack();
+  return (deployment.deployment as { resources?: (StateResource & { provider?: string })[] }).resources ?? [];
 }
 
 /** The keys of Pulumi.yaml's `config:` section, each with whether it is a secret. */
 function declaredConfig(pulumiYaml: string): Map<string, boolean> {
-    const keys = new Map<string, boolean>();
-    const section = pulumiYaml.split(/^config:\n/m)[1] ?? "";
-    let current: string | undefined;
-    for (const line of section.split("\n")) {
-        if (/^\S/.test(line)) break;
-        const key = /^ {2}(\w+):\s*$/.exec(line);
-        if (key) keys.set((current = key[1]), false);
-        else if (current && /^ {4}secret:\s*true\s*$/.test(line)) keys.set(current, true);
-    }
-    return keys;
+  const keys = new Map<string, boolean>();
+  const section = pulumiYaml.split(/^config:\n/m)[1] ?? "";
+  let current: string | undefined;
+  for (const line of section.split("\n")) {
+    if (/^\S/.test(line)) break;
+    const key = /^ {2}(\w+):\s*$/.exec(line);
+    if (key) keys.set((current = key[1]), false);
+    else if (current && /^ {4}secret:\s*true\s*$/.test(line)) keys.set(current, true);
+  }
+  return keys;
 }
 
 /** The example's tests under the suite's CLI, then under NEWEST_CLI. */
 export function describeSdkExample(example: SdkExample): void {
-    for (const cliVersion of [undefined, NEWEST_CLI]) describeUnderCli(example, cliVersion);
+  for (const cliVersion of [undefined, NEWEST_CLI]) describeUnderCli(example, cliVersion);
 }
 
 function describeUnderCli(example: SdkExample, cliVersion: string | undefined): void {
-    const exampleDir = path.join(repoRoot, "examples", example.example);
-    const cli = cliVersion ? `CLI ${cliVersion}` : "the suite's CLI";
+  const exampleDir = path.join(repoRoot, "examples", example.example);
+  const cli = cliVersion ? `CLI ${cliVersion}` : "the suite's CLI";
 
-    describe(`e2e: examples/${example.example} (${example.language}, the generated SDK, the plugin embedded, ${cli})`, function () {
-        this.timeout(ENGINE_TIMEOUT_MS);
-        replayCanariesOnFailure();
-        const label = (what: string) => `${example.example}-${cliVersion ?? "suite"}-${what}`;
-        const clientSecret = canary(label("client"));
-        const s3Password = canary(label("s3-password"));
-        const facebookPassword = canary(label("facebook-password"));
-        const segmentPassword = canary(label("segment-password"));
-        const partnerClientSecret = "other-secret"; // the second seeded customer's: fixed by the service
-        const fields: FieldCanaries = {
-            text: canary(label("text")),
-            select: OPTION_CANARIES.region,
-            multiSelect: [OPTION_CANARIES.fileFormats, "avro"],
-            number: numberCanary(label("max-file-size")),
-            date: dateCanary(label("start-date")),
-            partnerNumber: numberCanary(label("batch-size")),
-            partnerMultiSelect: [OPTION_CANARIES.eventTypes, "identify"],
-        };
-        const canaries: [string, string][] = [
-            ["the default provider's client secret", clientSecret],
-            ["the explicit provider's client secret", partnerClientSecret],
-            ["S3 secretAccessKey (Password)", s3Password],
-            ["Facebook clientSecret (Password)", facebookPassword],
-            ["Segment apiKey (Password, explicit provider)", segmentPassword],
-            ["S3 accessKeyId (Text)", fields.text],
-            ["S3 region (Select)", fields.select],
-            ["S3 fileFormats (Multi-Select)", OPTION_CANARIES.fileFormats],
-            ["S3 maxFileSizeMb (Number)", fields.number],
-            ["S3 startDate (Date)", fields.date],
-            ["Segment batchSize (Number, explicit provider)", fields.partnerNumber],
-            ["Segment eventTypes (Multi-Select, explicit provider)", OPTION_CANARIES.eventTypes],
-        ];
-        let svc: E2EService;
-        let partner: SeededCustomer;
-        let partnerOutOfBand: OutOfBandClient;
-        let stack: E2EStack;
-        let connectionId: string | undefined;
-        let keysSet = new Set<string>();
+  describe(`e2e: examples/${example.example} (${example.language}, the generated SDK, the plugin embedded, ${cli})`, function () {
+    this.timeout(ENGINE_TIMEOUT_MS);
+    replayCanariesOnFailure();
+    const label = (what: string) => `${example.example}-${cliVersion ?? "suite"}-${what}`;
+    const clientSecret = canary(label("client"));
+    const s3Password = canary(label("s3-password"));
+    const facebookPassword = canary(label("facebook-password"));
+    const segmentPassword = canary(label("segment-password"));
+    const partnerClientSecret = "other-secret"; // the second seeded customer's: fixed by the service
+    const fields: FieldCanaries = {
+      text: canary(label("text")),
+      select: OPTION_CANARIES.region,
+      multiSelect: [OPTION_CANARIES.fileFormats, "avro"],
+      number: numberCanary(label("max-file-size")),
+      date: dateCanary(label("start-date")),
+      partnerNumber: numberCanary(label("batch-size")),
+      partnerMultiSelect: [OPTION_CANARIES.eventTypes, "identify"],
+    };
+    const canaries: [string, string][] = [
+      ["the default provider's client secret", clientSecret],
+      ["the explicit provider's client secret", partnerClientSecret],
+      ["S3 secretAccessKey (Password)", s3Password],
+      ["Facebook clientSecret (Password)", facebookPassword],
+      ["Segment apiKey (Password, explicit provider)", segmentPassword],
+      ["S3 accessKeyId (Text)", fields.text],
+      ["S3 region (Select)", fields.select],
+      ["S3 fileFormats (Multi-Select)", OPTION_CANARIES.fileFormats],
+      ["S3 maxFileSizeMb (Number)", fields.number],
+      ["S3 startDate (Date)", fields.date],
+      ["Segment batchSize (Number, explicit provider)", fields.partnerNumber],
+      ["Segment eventTypes (Multi-Select, explicit provider)", OPTION_CANARIES.eventTypes],
+    ];
+    let svc: E2EService;
+    let partner: SeededCustomer;
+    let partnerOutOfBand: OutOfBandClient;
+    let stack: E2EStack;
+    let connectionId: string | undefined;
+    let keysSet = new Set<string>();
 
-        before(async function () {
-            this.timeout(30 * 60_000);
-            const engine = await ensureEngine(cliVersion);
-            const env = await example.prepare(engine.env, cliVersion);
-            svc = await startService({ firstCustomer: { clientSecret } });
-            partner = svc.service.customers[1];
-            assert.equal(partner.clientSecret, partnerClientSecret, "the second customer's seeded secret");
-            partnerOutOfBand = new OutOfBandClient(svc.baseUrl, partner.clientId, partner.clientSecret);
-            const config = { partnerBaseUrl: svc.baseUrl, partnerClientId: partner.clientId, partnerAccountId: partner.subAccountIds[0] };
-            const secretConfig = {
-                s3SecretAccessKey: s3Password,
-                facebookClientSecret: facebookPassword,
-                partnerClientSecret,
-                partnerSegmentApiKey: segmentPassword,
-            };
-            keysSet = new Set([...Object.keys(config), ...Object.keys(secretConfig)]);
-            stack = await E2EStack.create({
-                program: example.example,
-                programDir: exampleDir,
-                name: example.example,
-                service: { baseUrl: svc.baseUrl, clientId: svc.clientId, clientSecret, accountId: svc.accountId },
-                config,
-                secretConfig,
-                env,
-                cliVersion,
-            });
-            // The other canaries are values written in the program, as the program's own values are.
-            const file = path.join(stack.workDir, example.programFile);
-            let program = await fs.readFile(file, "utf8");
-            for (const [written, replacement] of example.canaryEdits(fields)) {
-                assert.equal(occurrences(program, written), 1, `${example.programFile} has ${written} once`);
-                program = program.replace(written, replacement);
-            }
-            await fs.writeFile(file, program);
-            await example.adapt?.(stack.workDir, env);
-        });
-
-        after(async function () {
-            if (connectionId) await svc.service.deleteConnection(connectionId).catch(() => undefined);
-            await stack?.dispose();
-            await svc?.service.stop();
-        });
-
-        // The README does not depend on the CLI: checked once.
-        if (!cliVersion) it("the README gives every command and sets every config key the program requires", async () => {
-            const readme = await fs.readFile(path.join(exampleDir, "README.md"), "utf8");
-            const declared = declaredConfig(await fs.readFile(path.join(exampleDir, "Pulumi.yaml"), "utf8"));
-            assert.match(readme, example.installStep, "the README installs the SDK");
-            assert.match(readme, /plugin install/);
-            for (const key of ["baseUrl", "clientId", "accountId"]) assert.match(readme, new RegExp(`pulumi config set embedded:${key} `));
-            assert.match(readme, /pulumi config set --secret embedded:clientSecret /);
-            assert.match(readme, /^pulumi up$/m);
-            assert.match(readme, /^pulumi preview --refresh --expect-no-changes/m);
-            assert.ok(declared.size >= 6, `config keys in Pulumi.yaml: ${[...declared.keys()].join(", ")}`);
-            for (const [key, secret] of declared) {
-                const command = secret ? `pulumi config set --secret ${key}` : `pulumi config set ${key} `;
-                assert.ok(readme.includes(command), `the README sets ${key}: \`${command}\``);
-                assert.ok(keysSet.has(key), `the test sets ${key}`);
-            }
-        });
-
-        it("up adds and configures exactly the program's connectors, each in its customer's sub-account", async () => {
-            await stack.up();
-            const outputs = await stack.outputValues();
-            assert.deepEqual(
-                [outputs.accountId, outputs.sourceConnectorId, outputs.sourceName, outputs.destinationConnectorId, outputs.destinationName],
-                [svc.accountId, S3, "Amazon S3", FACEBOOK, "Facebook Custom Audiences"],
-            );
-            assert.deepEqual([outputs.sourceConfigured, outputs.destinationConfigured, outputs.partnerConfigured], [true, true, true]);
-            assert.deepEqual([outputs.partnerAccountId, outputs.partnerConnectorName], [partner.subAccountIds[0], "Segment"]);
-
-            const added = await svc.outOfBand.listAdded(svc.accountId);
-            assert.deepEqual(added.map((c) => c.connectorId).sort(), [S3, FACEBOOK].sort());
-            const s3 = await svc.outOfBand.getConfiguration(svc.accountId, S3);
-            assert.equal(fieldValue(s3, "bucket"), "acme-exports");
-            // The service holds the canaries (so they were really used). Compared without
-            // assert.equal, which would print a canary on failure.
-            const segment = await partnerOutOfBand.getConfiguration(partner.subAccountIds[0], SEGMENT);
-            const stored: [string, unknown, string][] = [
-                ["S3 accessKeyId (Text)", fieldValue(s3, "accessKeyId"), fields.text],
-                ["S3 region (Select)", fieldValue(s3, "region"), fields.select],
-                ["S3 fileFormats (Multi-Select)", fieldValue(s3, "fileFormats"), fields.multiSelect.join(",")],
-                ["S3 maxFileSizeMb (Number)", fieldValue(s3, "maxFileSizeMb"), fields.number],
-                ["S3 startDate (Date)", fieldValue(s3, "startDate"), fields.date],
-                ["Segment batchSize (Number)", fieldValue(segment, "batchSize"), fields.partnerNumber],
-                ["Segment eventTypes (Multi-Select)", fieldValue(segment, "eventTypes"), fields.partnerMultiSelect.join(",")],
-            ];
-            for (const [field, got, wanted] of stored) assert.ok(got === wanted, `the service holds the canary of ${field}`);
-            const facebook = await svc.outOfBand.getConfiguration(svc.accountId, FACEBOOK);
-            assert.equal(fieldValue(facebook, "permissions"), "read,audiences");
-            for (const other of svc.service.customers[0].subAccountIds.slice(1)) {
-                assert.deepEqual(await svc.outOfBand.addedIds(other), [], `sub-account ${other} of the first customer is untouched`);
-            }
-            // The explicit provider: Segment in the second customer's sub-account, and only there.
-            const partnerAdded = await partnerOutOfBand.listAdded(partner.subAccountIds[0]);
-            assert.deepEqual(partnerAdded.map((c) => [c.connectorId, c.configured]), [[SEGMENT, true]]);
-
-            const resources = await allResources(stack);
-            const explicit = resources.find((r) => r.type === "pulumi:providers:embedded" && resourceName(r) === "partner");
-            assert.ok(explicit, `the explicit provider is in the state: ${resources.map(resourceName).join(", ")}`);
-            for (const [name, explicitProvider] of [["s3SourceConfiguration", false], ["partnerSegmentSource", true], ["partnerSegmentSourceConfiguration", true]] as const) {
-                const provider = resources.find((r) => resourceName(r) === name)?.provider ?? "";
-                if (explicitProvider) assert.ok(provider.startsWith(`${explicit.urn}::`), `${name} uses the explicit provider: ${provider}`);
-                else assert.match(provider, /::pulumi:providers:embedded::default/, `${name} uses the default provider`);
-            }
-        });
-
-        it("no canary in `pulumi stack export`, the backend's files or the stack's config file; secrets kept as ciphertext", async () => {
-            const exported = await stack.exportText();
-            const backend = await stack.backendText();
-            const stackConfig = await stack.stackConfigText();
-            assert.match(exported, /s3SourceConfiguration/, "the export holds the configurations");
-            for (const [what, value] of canaries) {
-                assertNoSecret(exported, value, `pulumi stack export (${what})`);
-                assertNoSecret(backend, value, `the backend's files (${what})`);
-                assertNoSecret(stackConfig, value, `Pulumi.<stack>.yaml (${what})`);
-            }
-            const deployment = JSON.parse(exported) as { deployment: { resources: { urn: string; type: string; inputs?: Record<string, unknown> }[] } };
-            const explicit = deployment.deployment.resources.find((r) => r.type === "pulumi:providers:embedded" && r.urn.endsWith("::partner"));
-            assert.match(JSON.stringify(explicit?.inputs?.clientSecret), /ciphertext/, "the explicit provider's clientSecret");
-            for (const name of ["s3SourceConfiguration", "facebookDestinationConfiguration", "partnerSegmentSourceConfiguration"]) {
-                const r = deployment.deployment.resources.find((x) => x.urn.endsWith(`::${name}`));
-                assert.match(JSON.stringify(r?.inputs?.secretConfig), /ciphertext/, `${name}'s secretConfig`);
-            }
-        });
-
-        it("the drift check passes after up", async () => {
-            await stack.preview({ refresh: true, expectNoChanges: true });
-        });
-
-        it("an out-of-band Configure fails the drift check; up --refresh puts the program's values back", async () => {
-            await svc.outOfBand.configure(svc.accountId, S3, { bucket: "changed-by-hand", accessKeyId: "AKIAOUTOFBAND", region: "us-east-1", secretAccessKey: "typed-in-a-console" });
-            const text = await stack.expectFailure((s) => s.preview({ refresh: true, expectNoChanges: true }));
-            assert.match(text, /no changes were expected/i);
-            assert.match(text, /~\s+embedded:index:ConnectorConfiguration s3SourceConfiguration update/);
-            assert.doesNotMatch(text, /~\s+embedded:index:ConnectorConfiguration facebookDestinationConfiguration update/);
-            const repaired = await stack.up({ refresh: true });
-            assert.equal(repaired.summary.resourceChanges?.update, 1, JSON.stringify(repaired.summary.resourceChanges));
-            assert.equal(fieldValue(await svc.outOfBand.getConfiguration(svc.accountId, S3), "bucket"), "acme-exports");
-            await stack.preview({ refresh: true, expectNoChanges: true });
-        });
-
-        it("destroy refuses while a connection uses the connectors, once per connector, without a stack trace", async () => {
-            connectionId = await svc.service.createConnection(svc.accountId, S3, FACEBOOK);
-            const failure = await engineFailure(() => stack.destroy());
-            const blocks = [...diagnostics(failure.printed).values()].join("\n");
-            for (const [id, name] of [[S3, "Amazon S3"], [FACEBOOK, "Facebook Custom Audiences"]] as const) {
-                const times = occurrences(blocks, `(${id}) from sub-account ${svc.accountId}`);
-                assert.equal(times, 1, `the refusal for ${name} is printed once in the Diagnostics, not ${times} times:\n${blocks}`);
-                const line = blocks.split("\n").find((l) => l.includes(`(${id}) from sub-account`)) ?? "";
-                assert.ok(line.includes(`"${name}"`), `names the connector: ${line}`);
-                assert.match(line, /delete (those|the) connections/i, `says what to do: ${line}`);
-            }
-            assert.doesNotMatch(blocks, STACK_FRAME, `no stack trace:\n${blocks}`);
-            const added = await svc.outOfBand.listAdded(svc.accountId);
-            assert.deepEqual(added.map((c) => c.connectorId).sort(), [S3, FACEBOOK].sort(), "nothing used was removed");
-        });
-
-        it("once the connection is deleted, destroy empties both customers' sub-accounts", async () => {
-            assert.ok(connectionId, "the connection of the previous test");
-            await svc.service.deleteConnection(connectionId);
-            connectionId = undefined;
-            const result = await stack.destroy();
-            assert.equal(result.summary.result, "succeeded");
-            assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), []);
-            assert.deepEqual(await partnerOutOfBand.addedIds(partner.subAccountIds[0]), []);
-            assert.deepEqual(await stack.resources(), []);
-        });
-
-        it("no canary in anything the engine printed, the backend's files (every checkpoint) or the service's log", async () => {
-            const printed = stack.engineOutput();
-            assert.match(printed, /s3SourceConfiguration/, "the engine output was captured");
-            const backend = await stack.backendText();
-            const log = svc.logs.join("");
-            assert.match(log, /\/es\/v2\/connectors/, "the service log was captured");
-            for (const [what, value] of canaries) {
-                assertNoSecret(printed, value, `the engine's output (${what})`);
-                assertNoSecret(backend, value, `the backend's files (${what})`);
-                assertNoSecret(log, value, `the service's log (${what})`);
-            }
-        });
+    before(async function () {
+      this.timeout(30 * 60_000);
+      const engine = await ensureEngine(cliVersion);
+      const env = await example.prepare(engine.env, cliVersion);
+      svc = await startService({ firstCustomer: { clientSecret } });
+      partner = svc.service.customers[1];
+      assert.equal(partner.clientSecret, partnerClientSecret, "the second customer's seeded secret");
+      partnerOutOfBand = new OutOfBandClient(svc.baseUrl, partner.clientId, partner.clientSecret);
+      const config = {
+        partnerBaseUrl: svc.baseUrl,
+        partnerClientId: partner.clientId,
+        partnerAccountId: partner.subAccountIds[0],
+      };
+      const secretConfig = {
+        s3SecretAccessKey: s3Password,
+        facebookClientSecret: facebookPassword,
+        partnerClientSecret,
+        partnerSegmentApiKey: segmentPassword,
+      };
+      keysSet = new Set([...Object.keys(config), ...Object.keys(secretConfig)]);
+      stack = await E2EStack.create({
+        program: example.example,
+        programDir: exampleDir,
+        name: example.example,
+        service: { baseUrl: svc.baseUrl, clientId: svc.clientId, clientSecret, accountId: svc.accountId },
+        config,
+        secretConfig,
+        env,
+        cliVersion,
+      });
+      // The other canaries are values written in the program, as the program's own values are.
+      const file = path.join(stack.workDir, example.programFile);
+      let program = await fs.readFile(file, "utf8");
+      for (const [written, replacement] of example.canaryEdits(fields)) {
+        assert.equal(occurrences(program, written), 1, `${example.programFile} has ${written} once`);
+        program = program.replace(written, replacement);
+      }
+      await fs.writeFile(file, program);
+      await example.adapt?.(stack.workDir, env);
     });
+
+    after(async function () {
+      if (connectionId) await svc.service.deleteConnection(connectionId).catch(() => undefined);
+      await stack?.dispose();
+      await svc?.service.stop();
+    });
+
+    // The README does not depend on the CLI: checked once.
+    if (!cliVersion)
+      it("the README gives every command and sets every config key the program requires", async () => {
+        const readme = await fs.readFile(path.join(exampleDir, "README.md"), "utf8");
+        const declared = declaredConfig(await fs.readFile(path.join(exampleDir, "Pulumi.yaml"), "utf8"));
+        assert.match(readme, example.installStep, "the README installs the SDK");
+        assert.match(readme, /plugin install/);
+        for (const key of ["baseUrl", "clientId", "accountId"])
+          assert.match(readme, new RegExp(`pulumi config set embedded:${key} `));
+        assert.match(readme, /pulumi config set --secret embedded:clientSecret /);
+        assert.match(readme, /^pulumi up$/m);
+        assert.match(readme, /^pulumi preview --refresh --expect-no-changes/m);
+        assert.ok(declared.size >= 6, `config keys in Pulumi.yaml: ${[...declared.keys()].join(", ")}`);
+        for (const [key, secret] of declared) {
+          const command = secret ? `pulumi config set --secret ${key}` : `pulumi config set ${key} `;
+          assert.ok(readme.includes(command), `the README sets ${key}: \`${command}\``);
+          assert.ok(keysSet.has(key), `the test sets ${key}`);
+        }
+      });
+
+    it("up adds and configures exactly the program's connectors, each in its customer's sub-account", async () => {
+      await stack.up();
+      const outputs = await stack.outputValues();
+      assert.deepEqual(
+        [
+          outputs.accountId,
+          outputs.sourceConnectorId,
+          outputs.sourceName,
+          outputs.destinationConnectorId,
+          outputs.destinationName,
+        ],
+        [svc.accountId, S3, "Amazon S3", FACEBOOK, "Facebook Custom Audiences"],
+      );
+      assert.deepEqual(
+        [outputs.sourceConfigured, outputs.destinationConfigured, outputs.partnerConfigured],
+        [true, true, true],
+      );
+      assert.deepEqual([outputs.partnerAccountId, outputs.partnerConnectorName], [partner.subAccountIds[0], "Segment"]);
+
+      const added = await svc.outOfBand.listAdded(svc.accountId);
+      assert.deepEqual(added.map((c) => c.connectorId).sort(), [S3, FACEBOOK].sort());
+      const s3 = await svc.outOfBand.getConfiguration(svc.accountId, S3);
+      assert.equal(fieldValue(s3, "bucket"), "acme-exports");
+      // The service holds the canaries (so they were really used). Compared without
+      // assert.equal, which would print a canary on failure.
+      const segment = await partnerOutOfBand.getConfiguration(partner.subAccountIds[0], SEGMENT);
+      const stored: [string, unknown, string][] = [
+        ["S3 accessKeyId (Text)", fieldValue(s3, "accessKeyId"), fields.text],
+        ["S3 region (Select)", fieldValue(s3, "region"), fields.select],
+        ["S3 fileFormats (Multi-Select)", fieldValue(s3, "fileFormats"), fields.multiSelect.join(",")],
+        ["S3 maxFileSizeMb (Number)", fieldValue(s3, "maxFileSizeMb"), fields.number],
+        ["S3 startDate (Date)", fieldValue(s3, "startDate"), fields.date],
+        ["Segment batchSize (Number)", fieldValue(segment, "batchSize"), fields.partnerNumber],
+        ["Segment eventTypes (Multi-Select)", fieldValue(segment, "eventTypes"), fields.partnerMultiSelect.join(",")],
+      ];
+      for (const [field, got, wanted] of stored) assert.ok(got === wanted, `the service holds the canary of ${field}`);
+      const facebook = await svc.outOfBand.getConfiguration(svc.accountId, FACEBOOK);
+      assert.equal(fieldValue(facebook, "permissions"), "read,audiences");
+      for (const other of svc.service.customers[0].subAccountIds.slice(1)) {
+        assert.deepEqual(
+          await svc.outOfBand.addedIds(other),
+          [],
+          `sub-account ${other} of the first customer is untouched`,
+        );
+      }
+      // The explicit provider: Segment in the second customer's sub-account, and only there.
+      const partnerAdded = await partnerOutOfBand.listAdded(partner.subAccountIds[0]);
+      assert.deepEqual(
+        partnerAdded.map((c) => [c.connectorId, c.configured]),
+        [[SEGMENT, true]],
+      );
+
+      const resources = await allResources(stack);
+      const explicit = resources.find((r) => r.type === "pulumi:providers:embedded" && resourceName(r) === "partner");
+      assert.ok(explicit, `the explicit provider is in the state: ${resources.map(resourceName).join(", ")}`);
+      for (const [name, explicitProvider] of [
+        ["s3SourceConfiguration", false],
+        ["partnerSegmentSource", true],
+        ["partnerSegmentSourceConfiguration", true],
+      ] as const) {
+        const provider = resources.find((r) => resourceName(r) === name)?.provider ?? "";
+        if (explicitProvider)
+          assert.ok(provider.startsWith(`${explicit.urn}::`), `${name} uses the explicit provider: ${provider}`);
+        else assert.match(provider, /::pulumi:providers:embedded::default/, `${name} uses the default provider`);
+      }
+    });
+
+    it("no canary in `pulumi stack export`, the backend's files or the stack's config file; secrets kept as ciphertext", async () => {
+      const exported = await stack.exportText();
+      const backend = await stack.backendText();
+      const stackConfig = await stack.stackConfigText();
+      assert.match(exported, /s3SourceConfiguration/, "the export holds the configurations");
+      for (const [what, value] of canaries) {
+        assertNoSecret(exported, value, `pulumi stack export (${what})`);
+        assertNoSecret(backend, value, `the backend's files (${what})`);
+        assertNoSecret(stackConfig, value, `Pulumi.<stack>.yaml (${what})`);
+      }
+      const deployment = JSON.parse(exported) as {
+        deployment: { resources: { urn: string; type: string; inputs?: Record<string, unknown> }[] };
+      };
+      const explicit = deployment.deployment.resources.find(
+        (r) => r.type === "pulumi:providers:embedded" && r.urn.endsWith("::partner"),
+      );
+      assert.match(
+        JSON.stringify(explicit?.inputs?.clientSecret),
+        /ciphertext/,
+        "the explicit provider's clientSecret",
+      );
+      for (const name of [
+        "s3SourceConfiguration",
+        "facebookDestinationConfiguration",
+        "partnerSegmentSourceConfiguration",
+      ]) {
+        const r = deployment.deployment.resources.find((x) => x.urn.endsWith(`::${name}`));
+        assert.match(JSON.stringify(r?.inputs?.secretConfig), /ciphertext/, `${name}'s secretConfig`);
+      }
+    });
+
+    it("the drift check passes after up", async () => {
+      await stack.preview({ refresh: true, expectNoChanges: true });
+    });
+
+    it("an out-of-band Configure fails the drift check; up --refresh puts the program's values back", async () => {
+      await svc.outOfBand.configure(svc.accountId, S3, {
+        bucket: "changed-by-hand",
+        accessKeyId: "AKIAOUTOFBAND",
+        region: "us-east-1",
+        secretAccessKey: "typed-in-a-console",
+      });
+      const text = await stack.expectFailure((s) => s.preview({ refresh: true, expectNoChanges: true }));
+      assert.match(text, /no changes were expected/i);
+      assert.match(text, /~\s+embedded:index:ConnectorConfiguration s3SourceConfiguration update/);
+      assert.doesNotMatch(text, /~\s+embedded:index:ConnectorConfiguration facebookDestinationConfiguration update/);
+      const repaired = await stack.up({ refresh: true });
+      assert.equal(repaired.summary.resourceChanges?.update, 1, JSON.stringify(repaired.summary.resourceChanges));
+      assert.equal(fieldValue(await svc.outOfBand.getConfiguration(svc.accountId, S3), "bucket"), "acme-exports");
+      await stack.preview({ refresh: true, expectNoChanges: true });
+    });
+
+    it("destroy refuses while a connection uses the connectors, once per connector, without a stack trace", async () => {
+      connectionId = await svc.service.createConnection(svc.accountId, S3, FACEBOOK);
+      const failure = await engineFailure(() => stack.destroy());
+      const blocks = [...diagnostics(failure.printed).values()].join("\n");
+      for (const [id, name] of [
+        [S3, "Amazon S3"],
+        [FACEBOOK, "Facebook Custom Audiences"],
+      ] as const) {
+        const times = occurrences(blocks, `(${id}) from sub-account ${svc.accountId}`);
+        assert.equal(
+          times,
+          1,
+          `the refusal for ${name} is printed once in the Diagnostics, not ${times} times:\n${blocks}`,
+        );
+        const line = blocks.split("\n").find((l) => l.includes(`(${id}) from sub-account`)) ?? "";
+        assert.ok(line.includes(`"${name}"`), `names the connector: ${line}`);
+        assert.match(line, /delete (those|the) connections/i, `says what to do: ${line}`);
+      }
+      assert.doesNotMatch(blocks, STACK_FRAME, `no stack trace:\n${blocks}`);
+      const added = await svc.outOfBand.listAdded(svc.accountId);
+      assert.deepEqual(added.map((c) => c.connectorId).sort(), [S3, FACEBOOK].sort(), "nothing used was removed");
+    });
+
+    it("once the connection is deleted, destroy empties both customers' sub-accounts", async () => {
+      assert.ok(connectionId, "the connection of the previous test");
+      await svc.service.deleteConnection(connectionId);
+      connectionId = undefined;
+      const result = await stack.destroy();
+      assert.equal(result.summary.result, "succeeded");
+      assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), []);
+      assert.deepEqual(await partnerOutOfBand.addedIds(partner.subAccountIds[0]), []);
+      assert.deepEqual(await stack.resources(), []);
+    });
+
+    it("no canary in anything the engine printed, the backend's files (every checkpoint) or the service's log", async () => {
+      const printed = stack.engineOutput();
+      assert.match(printed, /s3SourceConfiguration/, "the engine output was captured");
+      const backend = await stack.backendText();
+      const log = svc.logs.join("");
+      assert.match(log, /\/es\/v2\/connectors/, "the service log was captured");
+      for (const [what, value] of canaries) {
+        assertNoSecret(printed, value, `the engine's output (${what})`);
+        assertNoSecret(backend, value, `the backend's files (${what})`);
+        assertNoSecret(log, value, `the service's log (${what})`);
+      }
+    });
+  });
 }

@@ -18,128 +18,144 @@ import { apiKeyFields, fieldValue, S3, SEGMENT, serviceSettings, storageFields, 
 
 /** Compared without assert.equal, which would print a canary on failure. */
 export function assertStored(stored: [string, unknown, string][]): void {
-    for (const [field, got, wanted] of stored) assert.ok(got === wanted, `the service holds the canary of ${field}`);
+  for (const [field, got, wanted] of stored) assert.ok(got === wanted, `the service holds the canary of ${field}`);
 }
 
 /** One host's stack, made once the suite's service runs, and what the suite checks that is the host's own. */
 export interface SecretsStack {
-    stack: E2EStack;
-    /** [what it is, its value]: none may appear anywhere. */
-    canaries: [string, string][];
-    /** The services whose logs are scanned. */
-    services: [string, E2EService][];
-    /** After the first `up`: the services hold the canaries (so they were really used). */
-    assertStored(): Promise<void>;
-    /** The program config of the update (another Password). */
-    update: Record<string, ProgramConfigValue>;
-    /** What the stack's config file, the export and the engine output must show (so the capture is real). */
-    marks: { stackConfig: RegExp; exported: RegExp; printed: RegExp };
-    /** The values are in the state, as ciphertext. */
-    assertState(exported: string): void;
-    /** After destroy: the sub-accounts are empty; the diffs were shown with the values hidden. */
-    assertDestroyed(printed: string): Promise<void>;
-    /** Stops what the host started besides the suite's service. */
-    stop(): Promise<void>;
+  stack: E2EStack;
+  /** [what it is, its value]: none may appear anywhere. */
+  canaries: [string, string][];
+  /** The services whose logs are scanned. */
+  services: [string, E2EService][];
+  /** After the first `up`: the services hold the canaries (so they were really used). */
+  assertStored(): Promise<void>;
+  /** The program config of the update (another Password). */
+  update: Record<string, ProgramConfigValue>;
+  /** What the stack's config file, the export and the engine output must show (so the capture is real). */
+  marks: { stackConfig: RegExp; exported: RegExp; printed: RegExp };
+  /** The values are in the state, as ciphertext. */
+  assertState(exported: string): void;
+  /** After destroy: the sub-accounts are empty; the diffs were shown with the values hidden. */
+  assertDestroyed(printed: string): Promise<void>;
+  /** Stops what the host started besides the suite's service. */
+  stop(): Promise<void>;
 }
 
 export interface SecretsHost {
-    name: string;
-    /** The default provider's client secret (the suite's service's first customer). */
-    clientSecret: string;
-    create(svc: E2EService): Promise<SecretsStack>;
+  name: string;
+  /** The default provider's client secret (the suite's service's first customer). */
+  clientSecret: string;
+  create(svc: E2EService): Promise<SecretsStack>;
 }
 
 const dynamicSecrets = {
-    fromSecretConfig: canary("secret-config"),
-    fromSecretConfig2: canary("secret-config-2"),
-    passedPlain: canary("plain"),
-    textPlain: canary("text"),
-    number: numberCanary("number"),
-    date: dateCanary("date"),
-    select: "ap-southeast-2",
-    multiList: ["parquet", "avro"],
-    multiString: "purchase, page",
+  fromSecretConfig: canary("secret-config"),
+  fromSecretConfig2: canary("secret-config-2"),
+  passedPlain: canary("plain"),
+  textPlain: canary("text"),
+  number: numberCanary("number"),
+  date: dateCanary("date"),
+  select: "ap-southeast-2",
+  multiList: ["parquet", "avro"],
+  multiString: "purchase, page",
 };
 
 export const dynamicHost: SecretsHost = {
-    name: "dynamic provider",
-    clientSecret: canary("client"),
-    async create(svc) {
-        const v = dynamicSecrets;
-        const configurations = (ref: string): object[] => [
-            {
-                key: "segmentConfig",
-                connectorId: SEGMENT,
-                after: "segment",
-                secretConfig: apiKeyFields(),
-                secretRefs: { apiKey: ref, batchSize: "number", backfillFrom: "date", eventTypes: "multiString" },
-                envRefs: { workspace: "E2E_PLAIN_TEXT" },
-            },
-            {
-                key: "s3Config",
-                connectorId: S3,
-                after: "s3",
-                secretConfig: storageFields(),
-                secretRefs: { region: "select", fileFormats: "multiList" },
-                envRefs: { secretAccessKey: "E2E_PLAIN_SECRET" },
-            },
-        ];
-        const stack = await E2EStack.create({
-            program: "connectors",
-            name: "secrets",
-            service: serviceSettings(svc),
-            config: {
-                connectors: [
-                    { key: "segment", connectorId: SEGMENT },
-                    { key: "s3", connectorId: S3 },
-                ],
-                configurations: configurations("first"),
-            },
-            secretConfig: {
-                secretValues: { first: v.fromSecretConfig, second: v.fromSecretConfig2, number: v.number, date: v.date, select: v.select, multiList: v.multiList, multiString: v.multiString },
-            },
-            env: { E2E_PLAIN_SECRET: v.passedPlain, E2E_PLAIN_TEXT: v.textPlain },
-        });
-        return {
-            stack,
-            canaries: [
-                ["the client secret", svc.clientSecret],
-                ["a Password from secret config", v.fromSecretConfig],
-                ["the Password of the update", v.fromSecretConfig2],
-                ["a Password passed in plain text", v.passedPlain],
-                ["a Text passed in plain text", v.textPlain],
-                ["the Number canary", v.number],
-                ["the Date canary", v.date],
-                ["the Select canary", v.select],
-                ["the Multi-Select canary (list)", "parquet"],
-                ["the Multi-Select canary (comma-separated)", "purchase"],
-            ],
-            services: [["the service", svc]],
-            async assertStored() {
-                const live = await svc.outOfBand.listAdded(svc.accountId);
-                assert.deepEqual(live.filter((c) => c.configured).map((c) => c.connectorId).sort(), [SEGMENT, S3].sort());
-                const segment = await svc.outOfBand.getConfiguration(svc.accountId, SEGMENT);
-                const s3 = await svc.outOfBand.getConfiguration(svc.accountId, S3);
-                assertStored([
-                    ["workspace (Text)", fieldValue(segment, "workspace"), v.textPlain],
-                    ["batchSize (Number)", fieldValue(segment, "batchSize"), v.number],
-                    ["backfillFrom (Date)", fieldValue(segment, "backfillFrom"), v.date],
-                    ["eventTypes (Multi-Select)", fieldValue(segment, "eventTypes"), "purchase,page"],
-                    ["region (Select)", fieldValue(s3, "region"), v.select],
-                    ["fileFormats (Multi-Select)", fieldValue(s3, "fileFormats"), "parquet,avro"],
-                ]);
-            },
-            update: { configurations: configurations("second") },
-            marks: { stackConfig: /embedded:clientSecret/, exported: /segmentConfig/, printed: /segmentConfig/ },
-            assertState(exported) {
-                // The resource made the plain value secret: the state holds ciphertext for it.
-                const deployment = JSON.parse(exported) as { deployment: { resources: { urn: string; inputs?: Record<string, unknown> }[] } };
-                const s3Config = deployment.deployment.resources.find((r) => r.urn.endsWith("::s3Config"));
-                assert.ok(s3Config?.inputs, "s3Config is in the state");
-                assert.match(JSON.stringify(s3Config.inputs.secretConfig), /ciphertext/);
-            },
-            async assertDestroyed() {},
-            async stop() {},
+  name: "dynamic provider",
+  clientSecret: canary("client"),
+  async create(svc) {
+    const v = dynamicSecrets;
+    const configurations = (ref: string): object[] => [
+      {
+        key: "segmentConfig",
+        connectorId: SEGMENT,
+        after: "segment",
+        secretConfig: apiKeyFields(),
+        secretRefs: { apiKey: ref, batchSize: "number", backfillFrom: "date", eventTypes: "multiString" },
+        envRefs: { workspace: "E2E_PLAIN_TEXT" },
+      },
+      {
+        key: "s3Config",
+        connectorId: S3,
+        after: "s3",
+        secretConfig: storageFields(),
+        secretRefs: { region: "select", fileFormats: "multiList" },
+        envRefs: { secretAccessKey: "E2E_PLAIN_SECRET" },
+      },
+    ];
+    const stack = await E2EStack.create({
+      program: "connectors",
+      name: "secrets",
+      service: serviceSettings(svc),
+      config: {
+        connectors: [
+          { key: "segment", connectorId: SEGMENT },
+          { key: "s3", connectorId: S3 },
+        ],
+        configurations: configurations("first"),
+      },
+      secretConfig: {
+        secretValues: {
+          first: v.fromSecretConfig,
+          second: v.fromSecretConfig2,
+          number: v.number,
+          date: v.date,
+          select: v.select,
+          multiList: v.multiList,
+          multiString: v.multiString,
+        },
+      },
+      env: { E2E_PLAIN_SECRET: v.passedPlain, E2E_PLAIN_TEXT: v.textPlain },
+    });
+    return {
+      stack,
+      canaries: [
+        ["the client secret", svc.clientSecret],
+        ["a Password from secret config", v.fromSecretConfig],
+        ["the Password of the update", v.fromSecretConfig2],
+        ["a Password passed in plain text", v.passedPlain],
+        ["a Text passed in plain text", v.textPlain],
+        ["the Number canary", v.number],
+        ["the Date canary", v.date],
+        ["the Select canary", v.select],
+        ["the Multi-Select canary (list)", "parquet"],
+        ["the Multi-Select canary (comma-separated)", "purchase"],
+      ],
+      services: [["the service", svc]],
+      async assertStored() {
+        const live = await svc.outOfBand.listAdded(svc.accountId);
+        assert.deepEqual(
+          live
+            .filter((c) => c.configured)
+            .map((c) => c.connectorId)
+            .sort(),
+          [SEGMENT, S3].sort(),
+        );
+        const segment = await svc.outOfBand.getConfiguration(svc.accountId, SEGMENT);
+        const s3 = await svc.outOfBand.getConfiguration(svc.accountId, S3);
+        assertStored([
+          ["workspace (Text)", fieldValue(segment, "workspace"), v.textPlain],
+          ["batchSize (Number)", fieldValue(segment, "batchSize"), v.number],
+          ["backfillFrom (Date)", fieldValue(segment, "backfillFrom"), v.date],
+          ["eventTypes (Multi-Select)", fieldValue(segment, "eventTypes"), "purchase,page"],
+          ["region (Select)", fieldValue(s3, "region"), v.select],
+          ["fileFormats (Multi-Select)", fieldValue(s3, "fileFormats"), "parquet,avro"],
+        ]);
+      },
+      update: { configurations: configurations("second") },
+      marks: { stackConfig: /embedded:clientSecret/, exported: /segmentConfig/, printed: /segmentConfig/ },
+      assertState(exported) {
+        // The resource made the plain value secret: the state holds ciphertext for it.
+        const deployment = JSON.parse(exported) as {
+          deployment: { resources: { urn: string; inputs?: Record<string, unknown> }[] };
         };
-    },
+        const s3Config = deployment.deployment.resources.find((r) => r.urn.endsWith("::s3Config"));
+        assert.ok(s3Config?.inputs, "s3Config is in the state");
+        assert.match(JSON.stringify(s3Config.inputs.secretConfig), /ciphertext/);
+      },
+      async assertDestroyed() {},
+      async stop() {},
+    };
+  },
 };

@@ -10,163 +10,205 @@ import { canary, dateCanary, numberCanary } from "./canaries";
 import { assertStored, type SecretsHost } from "./secrets-hosts";
 
 const values = {
-    // Passwords
-    segmentKey: canary("segment-password"),
-    segmentKey2: canary("segment-password-2"),
-    facebookSecret: canary("facebook-password"),
-    // Text
-    bucket: canary("bucket-text"),
-    adAccount: canary("ad-account-text"),
-    // Number, Date
-    batchSize: numberCanary("batch-size"),
-    maxFileSize: numberCanary("max-file-size"),
-    dailyLimit: numberCanary("daily-limit"),
-    backfillFrom: dateCanary("backfill-from"),
-    startDate: dateCanary("start-date"),
-    tokenIssuedOn: dateCanary("token-issued-on"),
-    // Select, Multi-Select (list and comma-separated)
-    region: "ap-southeast-2",
-    fileFormats: ["parquet", "avro"],
-    eventTypes: "purchase, page",
-    permissions: ["conversions", "read"],
+  // Passwords
+  segmentKey: canary("segment-password"),
+  segmentKey2: canary("segment-password-2"),
+  facebookSecret: canary("facebook-password"),
+  // Text
+  bucket: canary("bucket-text"),
+  adAccount: canary("ad-account-text"),
+  // Number, Date
+  batchSize: numberCanary("batch-size"),
+  maxFileSize: numberCanary("max-file-size"),
+  dailyLimit: numberCanary("daily-limit"),
+  backfillFrom: dateCanary("backfill-from"),
+  startDate: dateCanary("start-date"),
+  tokenIssuedOn: dateCanary("token-issued-on"),
+  // Select, Multi-Select (list and comma-separated)
+  region: "ap-southeast-2",
+  fileFormats: ["parquet", "avro"],
+  eventTypes: "purchase, page",
+  permissions: ["conversions", "read"],
 };
 const elsewhereSecret = canary("elsewhere-client");
 const passedPlainPassword = canary("plain-password");
 const passedPlainText = canary("plain-text");
 
 function configurations(segmentKeyRef: string): object[] {
-    return [
-        {
-            key: "segmentConfig",
-            connectorId: SEGMENT,
-            after: "segment",
-            secretConfig: apiKeyFields(),
-            secretRefs: { apiKey: segmentKeyRef, batchSize: "batchSize", backfillFrom: "backfillFrom", eventTypes: "eventTypes" },
-            envRefs: { workspace: "E2E_PLAIN_TEXT" },
-        },
-        {
-            key: "facebookConfig",
-            connectorId: FACEBOOK,
-            after: "facebook",
-            provider: "other",
-            secretConfig: { apiVersion: "v19.0" },
-            secretRefs: {
-                clientSecret: "facebookSecret",
-                adAccountId: "adAccount",
-                dailyUploadLimit: "dailyLimit",
-                tokenIssuedOn: "tokenIssuedOn",
-                permissions: "permissions",
-            },
-        },
-        {
-            key: "s3Config",
-            connectorId: S3,
-            after: "s3",
-            provider: "elsewhere",
-            secretConfig: storageFields(),
-            secretRefs: { bucket: "bucket", region: "region", fileFormats: "fileFormats", maxFileSizeMb: "maxFileSize", startDate: "startDate" },
-            envRefs: { secretAccessKey: "E2E_PLAIN_SECRET" },
-        },
-    ];
+  return [
+    {
+      key: "segmentConfig",
+      connectorId: SEGMENT,
+      after: "segment",
+      secretConfig: apiKeyFields(),
+      secretRefs: {
+        apiKey: segmentKeyRef,
+        batchSize: "batchSize",
+        backfillFrom: "backfillFrom",
+        eventTypes: "eventTypes",
+      },
+      envRefs: { workspace: "E2E_PLAIN_TEXT" },
+    },
+    {
+      key: "facebookConfig",
+      connectorId: FACEBOOK,
+      after: "facebook",
+      provider: "other",
+      secretConfig: { apiVersion: "v19.0" },
+      secretRefs: {
+        clientSecret: "facebookSecret",
+        adAccountId: "adAccount",
+        dailyUploadLimit: "dailyLimit",
+        tokenIssuedOn: "tokenIssuedOn",
+        permissions: "permissions",
+      },
+    },
+    {
+      key: "s3Config",
+      connectorId: S3,
+      after: "s3",
+      provider: "elsewhere",
+      secretConfig: storageFields(),
+      secretRefs: {
+        bucket: "bucket",
+        region: "region",
+        fileFormats: "fileFormats",
+        maxFileSizeMb: "maxFileSize",
+        startDate: "startDate",
+      },
+      envRefs: { secretAccessKey: "E2E_PLAIN_SECRET" },
+    },
+  ];
 }
 
 export const pluginHost: SecretsHost = {
-    name: "plugin",
-    clientSecret: canary("default-client"),
-    async create(svc) {
-        const elsewhere = await startService({ firstCustomer: { clientSecret: elsewhereSecret } });
-        const other = customer(svc, 1);
-        const canaries: [string, string][] = [
-            ["the default provider's client secret", svc.clientSecret],
-            ["the explicit provider's client secret (second service)", elsewhereSecret],
-            ["customer 2's client secret (fixed by the seed)", other.clientSecret],
-            ["a Password passed in plain text", passedPlainPassword],
-            ["a Text passed in plain text", passedPlainText],
-            ["the Multi-Select canary (list)", "parquet"],
-            ["the Multi-Select canary (comma-separated)", "purchase"],
-            ["the Multi-Select canary (list, second connector)", "conversions"],
-            ...Object.entries(values)
-                .filter(([, value]) => typeof value === "string")
-                .map(([key, value]): [string, string] => [`secretValues.${key}`, value as string]),
-        ];
-        const stack = await pluginStack(svc, "plugin-secrets", {
-            config: {
-                providers: [
-                    { key: "other", clientId: other.clientId, clientSecretRef: "otherSecret", accountId: other.accountId },
-                    { key: "elsewhere", baseUrl: elsewhere.baseUrl, clientId: elsewhere.clientId, clientSecretRef: "elsewhereSecret", accountId: elsewhere.accountId },
-                ],
-                connectors: [
-                    { key: "segment", connectorId: SEGMENT },
-                    { key: "facebook", connectorId: FACEBOOK, provider: "other" },
-                    { key: "s3", connectorId: S3, provider: "elsewhere" },
-                ],
-                configurations: configurations("segmentKey"),
-            },
-            secretConfig: { secretValues: { ...values, otherSecret: other.clientSecret, elsewhereSecret } },
-            env: { E2E_PLAIN_SECRET: passedPlainPassword, E2E_PLAIN_TEXT: passedPlainText },
-        });
-        return {
-            stack,
-            canaries,
-            services: [["the first service", svc], ["the second service", elsewhere]],
-            async assertStored() {
-                const segment = await svc.outOfBand.getConfiguration(svc.accountId, SEGMENT);
-                const facebook = await other.outOfBand.getConfiguration(other.accountId, FACEBOOK);
-                const s3 = await elsewhere.outOfBand.getConfiguration(elsewhere.accountId, S3);
-                assertStored([
-                    ["segment workspace (Text, plain)", fieldValue(segment, "workspace"), passedPlainText],
-                    ["segment batchSize (Number)", fieldValue(segment, "batchSize"), values.batchSize],
-                    ["segment backfillFrom (Date)", fieldValue(segment, "backfillFrom"), values.backfillFrom],
-                    ["segment eventTypes (Multi-Select)", fieldValue(segment, "eventTypes"), "purchase,page"],
-                    ["facebook adAccountId (Text)", fieldValue(facebook, "adAccountId"), values.adAccount],
-                    ["facebook dailyUploadLimit (Number)", fieldValue(facebook, "dailyUploadLimit"), values.dailyLimit],
-                    ["facebook tokenIssuedOn (Date)", fieldValue(facebook, "tokenIssuedOn"), values.tokenIssuedOn],
-                    ["facebook permissions (Multi-Select)", fieldValue(facebook, "permissions"), "conversions,read"],
-                    ["s3 bucket (Text)", fieldValue(s3, "bucket"), values.bucket],
-                    ["s3 region (Select)", fieldValue(s3, "region"), values.region],
-                    ["s3 fileFormats (Multi-Select)", fieldValue(s3, "fileFormats"), "parquet,avro"],
-                    ["s3 maxFileSizeMb (Number)", fieldValue(s3, "maxFileSizeMb"), values.maxFileSize],
-                    ["s3 startDate (Date)", fieldValue(s3, "startDate"), values.startDate],
-                ]);
-                for (const [who, client, accountId] of [
-                    ["customer 1", svc.outOfBand, svc.accountId],
-                    ["customer 2", other.outOfBand, other.accountId],
-                    ["the second service", elsewhere.outOfBand, elsewhere.accountId],
-                ] as const) {
-                    assert.equal((await client.listAdded(accountId)).filter((c) => c.configured).length, 1, `${who}: one configured connector`);
-                }
-            },
-            update: { configurations: configurations("segmentKey2") },
-            marks: { stackConfig: /embedded:clientSecret:\s+secure:/, exported: /s3Config/, printed: /facebookConfig/ },
-            assertState(exported) {
-                // The values are there, as ciphertext: every configuration's secretConfig (an input
-                // only, including s3Config's, whose Password came in plain text) and values, and the
-                // explicit providers' clientSecret.
-                const resources = (JSON.parse(exported) as { deployment: { resources: StateResource[] } }).deployment.resources;
-                const byName = new Map(resources.map((r) => [resourceName(r), r]));
-                for (const name of ["segmentConfig", "facebookConfig", "s3Config"]) {
-                    const resource = byName.get(name);
-                    assert.ok(resource, `${name} is in the state`);
-                    assert.match(JSON.stringify(resource.inputs?.secretConfig), /ciphertext/, `${name}: inputs.secretConfig is a secret`);
-                    assert.ok(resource.outputs && !("secretConfig" in resource.outputs), `${name}: secretConfig is not an output`);
-                    assert.ok(!("values" in resource.outputs) && typeof resource.outputs.fieldDigests === "object", `${name}: digests, no values, among the outputs`);
-                }
-                for (const name of ["other", "elsewhere"]) {
-                    const provider = byName.get(name);
-                    assert.equal(provider?.type, PROVIDER_TYPE);
-                    assert.match(JSON.stringify(provider?.inputs?.clientSecret), /ciphertext/, `provider ${name}: clientSecret is a secret`);
-                }
-            },
-            async assertDestroyed(printed) {
-                for (const service of [svc, elsewhere]) {
-                    assert.deepEqual(await service.outOfBand.addedIds(service.accountId), [], "destroy emptied the sub-account");
-                }
-                assert.deepEqual(await other.outOfBand.addedIds(other.accountId), []);
-                // The diffs were shown, with the values hidden (s3Config's Password came in plain text).
-                assert.match(printed, /secretConfig\s*:\s*\[secret\]/, "the diffs show secretConfig as [secret]");
-                assert.match(printed, /clientSecret\s*:\s*\[secret\]/, "the diffs show the providers' clientSecret as [secret]");
-            },
-            stop: () => elsewhere.service.stop(),
-        };
-    },
+  name: "plugin",
+  clientSecret: canary("default-client"),
+  async create(svc) {
+    const elsewhere = await startService({ firstCustomer: { clientSecret: elsewhereSecret } });
+    const other = customer(svc, 1);
+    const canaries: [string, string][] = [
+      ["the default provider's client secret", svc.clientSecret],
+      ["the explicit provider's client secret (second service)", elsewhereSecret],
+      ["customer 2's client secret (fixed by the seed)", other.clientSecret],
+      ["a Password passed in plain text", passedPlainPassword],
+      ["a Text passed in plain text", passedPlainText],
+      ["the Multi-Select canary (list)", "parquet"],
+      ["the Multi-Select canary (comma-separated)", "purchase"],
+      ["the Multi-Select canary (list, second connector)", "conversions"],
+      ...Object.entries(values)
+        .filter(([, value]) => typeof value === "string")
+        .map(([key, value]): [string, string] => [`secretValues.${key}`, value as string]),
+    ];
+    const stack = await pluginStack(svc, "plugin-secrets", {
+      config: {
+        providers: [
+          { key: "other", clientId: other.clientId, clientSecretRef: "otherSecret", accountId: other.accountId },
+          {
+            key: "elsewhere",
+            baseUrl: elsewhere.baseUrl,
+            clientId: elsewhere.clientId,
+            clientSecretRef: "elsewhereSecret",
+            accountId: elsewhere.accountId,
+          },
+        ],
+        connectors: [
+          { key: "segment", connectorId: SEGMENT },
+          { key: "facebook", connectorId: FACEBOOK, provider: "other" },
+          { key: "s3", connectorId: S3, provider: "elsewhere" },
+        ],
+        configurations: configurations("segmentKey"),
+      },
+      secretConfig: { secretValues: { ...values, otherSecret: other.clientSecret, elsewhereSecret } },
+      env: { E2E_PLAIN_SECRET: passedPlainPassword, E2E_PLAIN_TEXT: passedPlainText },
+    });
+    return {
+      stack,
+      canaries,
+      services: [
+        ["the first service", svc],
+        ["the second service", elsewhere],
+      ],
+      async assertStored() {
+        const segment = await svc.outOfBand.getConfiguration(svc.accountId, SEGMENT);
+        const facebook = await other.outOfBand.getConfiguration(other.accountId, FACEBOOK);
+        const s3 = await elsewhere.outOfBand.getConfiguration(elsewhere.accountId, S3);
+        assertStored([
+          ["segment workspace (Text, plain)", fieldValue(segment, "workspace"), passedPlainText],
+          ["segment batchSize (Number)", fieldValue(segment, "batchSize"), values.batchSize],
+          ["segment backfillFrom (Date)", fieldValue(segment, "backfillFrom"), values.backfillFrom],
+          ["segment eventTypes (Multi-Select)", fieldValue(segment, "eventTypes"), "purchase,page"],
+          ["facebook adAccountId (Text)", fieldValue(facebook, "adAccountId"), values.adAccount],
+          ["facebook dailyUploadLimit (Number)", fieldValue(facebook, "dailyUploadLimit"), values.dailyLimit],
+          ["facebook tokenIssuedOn (Date)", fieldValue(facebook, "tokenIssuedOn"), values.tokenIssuedOn],
+          ["facebook permissions (Multi-Select)", fieldValue(facebook, "permissions"), "conversions,read"],
+          ["s3 bucket (Text)", fieldValue(s3, "bucket"), values.bucket],
+          ["s3 region (Select)", fieldValue(s3, "region"), values.region],
+          ["s3 fileFormats (Multi-Select)", fieldValue(s3, "fileFormats"), "parquet,avro"],
+          ["s3 maxFileSizeMb (Number)", fieldValue(s3, "maxFileSizeMb"), values.maxFileSize],
+          ["s3 startDate (Date)", fieldValue(s3, "startDate"), values.startDate],
+        ]);
+        for (const [who, client, accountId] of [
+          ["customer 1", svc.outOfBand, svc.accountId],
+          ["customer 2", other.outOfBand, other.accountId],
+          ["the second service", elsewhere.outOfBand, elsewhere.accountId],
+        ] as const) {
+          assert.equal(
+            (await client.listAdded(accountId)).filter((c) => c.configured).length,
+            1,
+            `${who}: one configured connector`,
+          );
+        }
+      },
+      update: { configurations: configurations("segmentKey2") },
+      marks: { stackConfig: /embedded:clientSecret:\s+secure:/, exported: /s3Config/, printed: /facebookConfig/ },
+      assertState(exported) {
+        // The values are there, as ciphertext: every configuration's secretConfig (an input
+        // only, including s3Config's, whose Password came in plain text) and values, and the
+        // explicit providers' clientSecret.
+        const resources = (JSON.parse(exported) as { deployment: { resources: StateResource[] } }).deployment.resources;
+        const byName = new Map(resources.map((r) => [resourceName(r), r]));
+        for (const name of ["segmentConfig", "facebookConfig", "s3Config"]) {
+          const resource = byName.get(name);
+          assert.ok(resource, `${name} is in the state`);
+          assert.match(
+            JSON.stringify(resource.inputs?.secretConfig),
+            /ciphertext/,
+            `${name}: inputs.secretConfig is a secret`,
+          );
+          assert.ok(
+            resource.outputs && !("secretConfig" in resource.outputs),
+            `${name}: secretConfig is not an output`,
+          );
+          assert.ok(
+            !("values" in resource.outputs) && typeof resource.outputs.fieldDigests === "object",
+            `${name}: digests, no values, among the outputs`,
+          );
+        }
+        for (const name of ["other", "elsewhere"]) {
+          const provider = byName.get(name);
+          assert.equal(provider?.type, PROVIDER_TYPE);
+          assert.match(
+            JSON.stringify(provider?.inputs?.clientSecret),
+            /ciphertext/,
+            `provider ${name}: clientSecret is a secret`,
+          );
+        }
+      },
+      async assertDestroyed(printed) {
+        for (const service of [svc, elsewhere]) {
+          assert.deepEqual(await service.outOfBand.addedIds(service.accountId), [], "destroy emptied the sub-account");
+        }
+        assert.deepEqual(await other.outOfBand.addedIds(other.accountId), []);
+        // The diffs were shown, with the values hidden (s3Config's Password came in plain text).
+        assert.match(printed, /secretConfig\s*:\s*\[secret\]/, "the diffs show secretConfig as [secret]");
+        assert.match(
+          printed,
+          /clientSecret\s*:\s*\[secret\]/,
+          "the diffs show the providers' clientSecret as [secret]",
+        );
+      },
+      stop: () => elsewhere.service.stop(),
+    };
+  },
 };

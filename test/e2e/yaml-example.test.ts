@@ -24,274 +24,360 @@ const SEGMENT = connectorId("Segment");
 const ACCESS_KEY_LINE = "accessKeyId: AKIAYAMLEXAMPLE";
 
 function canary(label: string): string {
-    return `canary-${label}-${randomBytes(6).toString("hex")}`;
+  return `canary-${label}-${randomBytes(6).toString("hex")}`;
 }
 
 /** Every resource of the stack's state, providers included (secrets decrypted). */
 async function allResources(stack: E2EStack): Promise<(StateResource & { provider?: string })[]> {
-    const deployment = await stack.stack.exportStack();
-    return (deployment.deployment as { resources?: (StateResource & { provider?: string })[] }).resources ?? [];
+  const deployment = await stack.stack.exportStack();
+  return (deployment.deployment as { resources?: (StateResource & { provider?: string })[] }).resources ?? [];
 }
 
 /** The engine's summary of a run's errors: from its first "Diagnostics:" to the "Resources:" after it. */
 function diagnosticsOf(text: string): string {
-    const start = text.indexOf("Diagnostics:");
-    assert.ok(start >= 0, `the engine printed its Diagnostics:\n${text.slice(-3000)}`);
-    const end = text.indexOf("Resources:", start);
-    return text.slice(start, end > start ? end : undefined);
+  const start = text.indexOf("Diagnostics:");
+  assert.ok(start >= 0, `the engine printed its Diagnostics:\n${text.slice(-3000)}`);
+  const end = text.indexOf("Resources:", start);
+  return text.slice(start, end > start ? end : undefined);
 }
 
 describe("e2e: examples/yaml-sub-account (Pulumi YAML, the plugin embedded)", function () {
-    this.timeout(ENGINE_TIMEOUT_MS);
-    const clientSecret = canary("client");
-    const s3Password = canary("s3-password");
-    const facebookPassword = canary("facebook-password");
-    const segmentPassword = canary("segment-password");
-    const textValue = canary("text");
-    /** The second seeded customer's secret: fixed by the service, not random. */
-    const partnerClientSecret = "other-secret";
-    const canaries = [clientSecret, s3Password, facebookPassword, segmentPassword, textValue, partnerClientSecret];
-    let partner: SeededCustomer;
-    let partnerOutOfBand: OutOfBandClient;
-    let connectionId: string | undefined;
+  this.timeout(ENGINE_TIMEOUT_MS);
+  const clientSecret = canary("client");
+  const s3Password = canary("s3-password");
+  const facebookPassword = canary("facebook-password");
+  const segmentPassword = canary("segment-password");
+  const textValue = canary("text");
+  /** The second seeded customer's secret: fixed by the service, not random. */
+  const partnerClientSecret = "other-secret";
+  const canaries = [clientSecret, s3Password, facebookPassword, segmentPassword, textValue, partnerClientSecret];
+  let partner: SeededCustomer;
+  let partnerOutOfBand: OutOfBandClient;
+  let connectionId: string | undefined;
 
-    const e2e = e2eSuite({
-        service: { firstCustomer: { clientSecret } },
-        stack: async (svc) => {
-            assert.equal(svc.clientSecret, clientSecret);
-            partner = svc.service.customers[1];
-            assert.equal(partner.clientSecret, partnerClientSecret, "the second customer's seeded secret");
-            partnerOutOfBand = new OutOfBandClient(svc.baseUrl, partner.clientId, partner.clientSecret);
-            const { config, secretConfig } = yamlExampleConfig({
-                partnerBaseUrl: svc.baseUrl,
-                partnerClientId: partner.clientId,
-                partnerAccountId: partner.subAccountIds[0],
-                s3Password,
-                facebookPassword,
-                partnerClientSecret,
-                segmentPassword,
-            });
-            return E2EStack.create({
-                program: "yaml-sub-account",
-                programDir: exampleDir,
-                name: "yaml-sub-account",
-                service: { baseUrl: svc.baseUrl, clientId: svc.clientId, clientSecret, accountId: svc.accountId },
-                config,
-                secretConfig,
-            });
-        },
-        setUp: async ({ stack }) => {
-            // The Text canary is a plain value written in the file (S3's accessKeyId), as the file's
-            // values are; not config: the backend records every update's plain config, defaults
-            // included, in its history.
-            const file = path.join(stack.workDir, "Pulumi.yaml");
-            const program = await fs.readFile(file, "utf8");
-            assert.equal(program.split(ACCESS_KEY_LINE).length - 1, 1, `Pulumi.yaml has the line ${ACCESS_KEY_LINE}`);
-            await fs.writeFile(file, program.replace(ACCESS_KEY_LINE, `accessKeyId: ${textValue}`));
-        },
-        tearDown: async ({ svc }) => {
-            if (connectionId) await svc.service.deleteConnection(connectionId).catch(() => undefined);
-        },
+  const e2e = e2eSuite({
+    service: { firstCustomer: { clientSecret } },
+    stack: async (svc) => {
+      assert.equal(svc.clientSecret, clientSecret);
+      partner = svc.service.customers[1];
+      assert.equal(partner.clientSecret, partnerClientSecret, "the second customer's seeded secret");
+      partnerOutOfBand = new OutOfBandClient(svc.baseUrl, partner.clientId, partner.clientSecret);
+      const { config, secretConfig } = yamlExampleConfig({
+        partnerBaseUrl: svc.baseUrl,
+        partnerClientId: partner.clientId,
+        partnerAccountId: partner.subAccountIds[0],
+        s3Password,
+        facebookPassword,
+        partnerClientSecret,
+        segmentPassword,
+      });
+      return E2EStack.create({
+        program: "yaml-sub-account",
+        programDir: exampleDir,
+        name: "yaml-sub-account",
+        service: { baseUrl: svc.baseUrl, clientId: svc.clientId, clientSecret, accountId: svc.accountId },
+        config,
+        secretConfig,
+      });
+    },
+    setUp: async ({ stack }) => {
+      // The Text canary is a plain value written in the file (S3's accessKeyId), as the file's
+      // values are; not config: the backend records every update's plain config, defaults
+      // included, in its history.
+      const file = path.join(stack.workDir, "Pulumi.yaml");
+      const program = await fs.readFile(file, "utf8");
+      assert.equal(program.split(ACCESS_KEY_LINE).length - 1, 1, `Pulumi.yaml has the line ${ACCESS_KEY_LINE}`);
+      await fs.writeFile(file, program.replace(ACCESS_KEY_LINE, `accessKeyId: ${textValue}`));
+    },
+    tearDown: async ({ svc }) => {
+      if (connectionId) await svc.service.deleteConnection(connectionId).catch(() => undefined);
+    },
+  });
+
+  it("up adds and configures exactly the file's connectors, each in its customer's sub-account", async () => {
+    await e2e.stack.up();
+
+    const outputs = await e2e.stack.outputValues();
+    assert.deepEqual(
+      {
+        accountId: outputs.accountId,
+        sourceConnectorId: outputs.sourceConnectorId,
+        sourceName: outputs.sourceName,
+        sourceConnections: outputs.sourceConnections,
+        destinationConnectorId: outputs.destinationConnectorId,
+        destinationName: outputs.destinationName,
+        destinationConnections: outputs.destinationConnections,
+        sourceConfigured: outputs.sourceConfigured,
+        destinationConfigured: outputs.destinationConfigured,
+        partnerAccountId: outputs.partnerAccountId,
+        partnerConnectorName: outputs.partnerConnectorName,
+        partnerConfigured: outputs.partnerConfigured,
+      },
+      {
+        accountId: e2e.svc.accountId,
+        sourceConnectorId: S3,
+        sourceName: "Amazon S3",
+        sourceConnections: 0,
+        destinationConnectorId: FACEBOOK,
+        destinationName: "Facebook Custom Audiences",
+        destinationConnections: 0,
+        sourceConfigured: true,
+        destinationConfigured: true,
+        partnerAccountId: partner.subAccountIds[0],
+        partnerConnectorName: "Segment",
+        partnerConfigured: true,
+      },
+    );
+
+    // The stack config's sub-account holds exactly the two, configured as the file says.
+    const added = await e2e.svc.outOfBand.listAdded(e2e.svc.accountId);
+    assert.deepEqual(added.map((c) => c.connectorId).sort(), [S3, FACEBOOK].sort());
+    assert.ok(
+      added.every((c) => c.configured),
+      "both connectors are configured",
+    );
+    const s3 = await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, S3);
+    assert.equal(fieldValue(s3, "bucket"), "acme-exports");
+    assert.ok(fieldValue(s3, "accessKeyId") === textValue, "the access key id is the file's Text value");
+    assert.equal(fieldValue(s3, "region"), "eu-west-1");
+    assert.equal(fieldValue(s3, "fileFormats"), "csv,parquet");
+    assert.equal(fieldValue(s3, "maxFileSizeMb"), "512");
+    const facebook = await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, FACEBOOK);
+    assert.equal(fieldValue(facebook, "adAccountId"), "act_1001");
+    assert.equal(fieldValue(facebook, "apiVersion"), "v20.0");
+    assert.equal(fieldValue(facebook, "permissions"), "read,audiences");
+    // Nothing elsewhere in the first customer's sub-accounts.
+    for (const other of e2e.svc.service.customers[0].subAccountIds.slice(1)) {
+      assert.deepEqual(
+        await e2e.svc.outOfBand.addedIds(other),
+        [],
+        `sub-account ${other} of the first customer is untouched`,
+      );
+    }
+
+    // The explicit provider: Segment in the second customer's sub-account, and only there.
+    const partnerAdded = await partnerOutOfBand.listAdded(partner.subAccountIds[0]);
+    assert.deepEqual(
+      partnerAdded.map((c) => [c.connectorId, c.configured]),
+      [[SEGMENT, true]],
+    );
+    const segment = await partnerOutOfBand.getConfiguration(partner.subAccountIds[0], SEGMENT);
+    assert.equal(fieldValue(segment, "workspace"), "partner");
+    assert.equal(fieldValue(segment, "eventTypes"), "track,identify");
+    for (const other of partner.subAccountIds.slice(1)) {
+      assert.deepEqual(
+        await partnerOutOfBand.addedIds(other),
+        [],
+        `sub-account ${other} of the second customer is untouched`,
+      );
+    }
+
+    // The plugin's resources (not dynamic ones); the partner's under the explicit provider.
+    const resources = await allResources(e2e.stack);
+    const byName = new Map(resources.map((r) => [resourceName(r), r]));
+    const explicit = resources.find((r) => r.type === "pulumi:providers:embedded" && resourceName(r) === "partner");
+    assert.ok(explicit, `the explicit provider is in the state: ${[...byName.keys()].join(", ")}`);
+    for (const [name, type, explicitProvider] of [
+      ["s3Source", "embedded:index:AddedConnector", false],
+      ["facebookDestination", "embedded:index:AddedConnector", false],
+      ["s3SourceConfiguration", "embedded:index:ConnectorConfiguration", false],
+      ["facebookDestinationConfiguration", "embedded:index:ConnectorConfiguration", false],
+      ["partnerSegmentSource", "embedded:index:AddedConnector", true],
+      ["partnerSegmentSourceConfiguration", "embedded:index:ConnectorConfiguration", true],
+    ] as const) {
+      const r = byName.get(name);
+      assert.equal(r?.type, type, `${name}'s type`);
+      const provider = r?.provider ?? "";
+      if (explicitProvider)
+        assert.ok(provider.startsWith(`${explicit.urn}::`), `${name} uses the explicit provider: ${provider}`);
+      else assert.match(provider, /::pulumi:providers:embedded::default/, `${name} uses the default provider`);
+    }
+  });
+
+  it("no canary in `pulumi stack export`, the backend's files or the stack's config file", async () => {
+    const exported = await e2e.stack.exportText();
+    const backend = await e2e.stack.backendText();
+    const stackConfig = await e2e.stack.stackConfigText();
+    assert.match(exported, /s3SourceConfiguration/, "the export holds the configurations");
+    assert.match(stackConfig, /partnerClientSecret/);
+    for (const value of canaries) {
+      assertNoSecret(exported, value, "pulumi stack export");
+      assertNoSecret(backend, value, "the backend's files");
+      assertNoSecret(stackConfig, value, "Pulumi.<stack>.yaml");
+    }
+    // Kept as ciphertext: the explicit provider's clientSecret and every secretConfig.
+    const deployment = JSON.parse(exported) as {
+      deployment: { resources: { urn: string; type: string; inputs?: Record<string, unknown> }[] };
+    };
+    const explicit = deployment.deployment.resources.find(
+      (r) => r.type === "pulumi:providers:embedded" && r.urn.endsWith("::partner"),
+    );
+    assert.match(JSON.stringify(explicit?.inputs?.clientSecret), /ciphertext/, "the explicit provider's clientSecret");
+    for (const name of [
+      "s3SourceConfiguration",
+      "facebookDestinationConfiguration",
+      "partnerSegmentSourceConfiguration",
+    ]) {
+      const r = deployment.deployment.resources.find((x) => x.urn.endsWith(`::${name}`));
+      assert.match(JSON.stringify(r?.inputs?.secretConfig), /ciphertext/, `${name}'s secretConfig`);
+    }
+  });
+
+  it("the drift check passes after up", async () => {
+    await e2e.stack.preview({ expectNoChanges: true });
+    await e2e.stack.preview({ refresh: true, expectNoChanges: true });
+  });
+
+  it("an out-of-band Configure fails the drift check; up --refresh puts the file's values back", async () => {
+    await e2e.svc.outOfBand.configure(e2e.svc.accountId, S3, {
+      bucket: "changed-by-hand",
+      accessKeyId: "AKIAOUTOFBAND",
+      region: "us-east-1",
+      secretAccessKey: "typed-in-a-console",
     });
+    const preview = await e2e.stack.preview({ refresh: true, diff: true });
+    assert.equal(
+      preview.changeSummary.update,
+      1,
+      `only the S3 configuration changes: ${JSON.stringify(preview.changeSummary)}`,
+    );
+    // The drift display names the changed fields (Text, Select; Multi-Select and Number cleared)
+    // and shows no value, old or new (issue 25).
+    const display = withoutStackOutputs(preview.stdout);
+    const s3Fields = [
+      "bucket",
+      "accessKeyId",
+      "secretAccessKey",
+      "region",
+      "fileFormats",
+      "maxFileSizeMb",
+      "startDate",
+    ];
+    assert.deepEqual(
+      fieldsMarkedChanged(display, s3Fields),
+      ["bucket", "accessKeyId", "region", "fileFormats", "maxFileSizeMb"],
+      display,
+    );
+    assert.match(display, /changed out of band at \S+: accessKeyId, bucket, fileFormats, maxFileSizeMb, region/);
+    assertNoValue(
+      display,
+      [
+        "changed-by-hand",
+        "AKIAOUTOFBAND",
+        "us-east-1",
+        "typed-in-a-console",
+        "acme-exports",
+        "eu-west-1",
+        "csv",
+        "parquet",
+        "512",
+        textValue,
+      ],
+      "preview --refresh --diff",
+    );
+    const text = await e2e.stack.expectFailure((s) => s.preview({ refresh: true, expectNoChanges: true }));
+    assert.match(text, /no changes were expected/i);
+    assert.match(text, /~\s+embedded:index:ConnectorConfiguration s3SourceConfiguration update/);
+    assert.doesNotMatch(text, /~\s+embedded:index:ConnectorConfiguration facebookDestinationConfiguration update/);
 
-    it("up adds and configures exactly the file's connectors, each in its customer's sub-account", async () => {
-        await e2e.stack.up();
+    // Without a refresh, up compares the file with the state only: the drift stays (README).
+    const plain = await e2e.stack.up();
+    assert.equal(plain.summary.resourceChanges?.update, undefined, JSON.stringify(plain.summary.resourceChanges));
+    assert.equal(
+      fieldValue(await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, S3), "bucket"),
+      "changed-by-hand",
+    );
 
-        const outputs = await e2e.stack.outputValues();
-        assert.deepEqual(
-            {
-                accountId: outputs.accountId,
-                sourceConnectorId: outputs.sourceConnectorId,
-                sourceName: outputs.sourceName,
-                sourceConnections: outputs.sourceConnections,
-                destinationConnectorId: outputs.destinationConnectorId,
-                destinationName: outputs.destinationName,
-                destinationConnections: outputs.destinationConnections,
-                sourceConfigured: outputs.sourceConfigured,
-                destinationConfigured: outputs.destinationConfigured,
-                partnerAccountId: outputs.partnerAccountId,
-                partnerConnectorName: outputs.partnerConnectorName,
-                partnerConfigured: outputs.partnerConfigured,
-            },
-            {
-                accountId: e2e.svc.accountId,
-                sourceConnectorId: S3,
-                sourceName: "Amazon S3",
-                sourceConnections: 0,
-                destinationConnectorId: FACEBOOK,
-                destinationName: "Facebook Custom Audiences",
-                destinationConnections: 0,
-                sourceConfigured: true,
-                destinationConfigured: true,
-                partnerAccountId: partner.subAccountIds[0],
-                partnerConnectorName: "Segment",
-                partnerConfigured: true,
-            },
-        );
+    // `pulumi refresh --diff` names the same fields (by their digests and `drift`), with no value.
+    const refreshed = withoutStackOutputs((await e2e.stack.cli(["refresh", "--diff", "--yes"])).stdout);
+    assert.deepEqual(
+      fieldsMarkedChanged(refreshed, s3Fields),
+      ["bucket", "accessKeyId", "region", "fileFormats", "maxFileSizeMb"],
+      refreshed,
+    );
+    assertSecretConfigKept(refreshed, "refresh --diff");
+    assertNoValue(
+      refreshed,
+      [
+        "changed-by-hand",
+        "AKIAOUTOFBAND",
+        "us-east-1",
+        "typed-in-a-console",
+        "acme-exports",
+        "eu-west-1",
+        "csv",
+        "parquet",
+        "512",
+        textValue,
+      ],
+      "refresh --diff",
+    );
 
-        // The stack config's sub-account holds exactly the two, configured as the file says.
-        const added = await e2e.svc.outOfBand.listAdded(e2e.svc.accountId);
-        assert.deepEqual(added.map((c) => c.connectorId).sort(), [S3, FACEBOOK].sort());
-        assert.ok(added.every((c) => c.configured), "both connectors are configured");
-        const s3 = await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, S3);
-        assert.equal(fieldValue(s3, "bucket"), "acme-exports");
-        assert.ok(fieldValue(s3, "accessKeyId") === textValue, "the access key id is the file's Text value");
-        assert.equal(fieldValue(s3, "region"), "eu-west-1");
-        assert.equal(fieldValue(s3, "fileFormats"), "csv,parquet");
-        assert.equal(fieldValue(s3, "maxFileSizeMb"), "512");
-        const facebook = await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, FACEBOOK);
-        assert.equal(fieldValue(facebook, "adAccountId"), "act_1001");
-        assert.equal(fieldValue(facebook, "apiVersion"), "v20.0");
-        assert.equal(fieldValue(facebook, "permissions"), "read,audiences");
-        // Nothing elsewhere in the first customer's sub-accounts.
-        for (const other of e2e.svc.service.customers[0].subAccountIds.slice(1)) {
-            assert.deepEqual(await e2e.svc.outOfBand.addedIds(other), [], `sub-account ${other} of the first customer is untouched`);
-        }
+    const repaired = await e2e.stack.up({ refresh: true });
+    assert.equal(repaired.summary.resourceChanges?.update, 1, JSON.stringify(repaired.summary.resourceChanges));
+    const s3 = await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, S3);
+    assert.equal(fieldValue(s3, "bucket"), "acme-exports", "the bucket is the file's again");
+    assert.ok(fieldValue(s3, "accessKeyId") === textValue, "the access key id is the file's again");
+    assert.equal(fieldValue(s3, "region"), "eu-west-1");
+    await e2e.stack.preview({ refresh: true, expectNoChanges: true });
+  });
 
-        // The explicit provider: Segment in the second customer's sub-account, and only there.
-        const partnerAdded = await partnerOutOfBand.listAdded(partner.subAccountIds[0]);
-        assert.deepEqual(partnerAdded.map((c) => [c.connectorId, c.configured]), [[SEGMENT, true]]);
-        const segment = await partnerOutOfBand.getConfiguration(partner.subAccountIds[0], SEGMENT);
-        assert.equal(fieldValue(segment, "workspace"), "partner");
-        assert.equal(fieldValue(segment, "eventTypes"), "track,identify");
-        for (const other of partner.subAccountIds.slice(1)) {
-            assert.deepEqual(await partnerOutOfBand.addedIds(other), [], `sub-account ${other} of the second customer is untouched`);
-        }
+  it("destroy refuses while a connection uses the connectors, once per connector, without a stack trace", async () => {
+    connectionId = await e2e.svc.service.createConnection(e2e.svc.accountId, S3, FACEBOOK);
+    const text = await e2e.stack.expectFailure((s) => s.destroy());
+    const diagnostics = diagnosticsOf(text);
+    for (const [id, name, counts] of [
+      [S3, "Amazon S3", /srcConnections\D{0,3}1\b/],
+      [FACEBOOK, "Facebook Custom Audiences", /destConnections\D{0,3}1\b/],
+    ] as const) {
+      const times = diagnostics.split(`(${id}) from sub-account ${e2e.svc.accountId}`).length - 1;
+      assert.equal(
+        times,
+        1,
+        `the refusal for ${name} is printed once in the Diagnostics, not ${times} times:\n${diagnostics}`,
+      );
+      const line = diagnostics.split("\n").find((l) => l.includes(`(${id}) from sub-account`)) ?? "";
+      assert.ok(line.includes(`"${name}"`), `names the connector: ${line}`);
+      assert.match(line, counts, `gives the connection counts: ${line}`);
+      assert.match(line, /delete (those|the) connections/i, `says what to do: ${line}`);
+    }
+    assert.doesNotMatch(diagnostics, /^\s+at /m, `no stack trace:\n${diagnostics}`);
+    assert.doesNotMatch(text, /embedded-plugin\.js/, "no frame of the plugin anywhere");
+    // Nothing used was removed: both still added (and configured) in the sub-account.
+    const added = await e2e.svc.outOfBand.listAdded(e2e.svc.accountId);
+    assert.deepEqual(added.map((c) => c.connectorId).sort(), [S3, FACEBOOK].sort());
+    assert.ok(
+      added.every((c) => c.configured),
+      "both still configured",
+    );
+    const left = (await e2e.stack.resources()).map(resourceName);
+    assert.ok(
+      left.includes("s3Source") && left.includes("facebookDestination"),
+      `still in the state: ${left.join(", ")}`,
+    );
+  });
 
-        // The plugin's resources (not dynamic ones); the partner's under the explicit provider.
-        const resources = await allResources(e2e.stack);
-        const byName = new Map(resources.map((r) => [resourceName(r), r]));
-        const explicit = resources.find((r) => r.type === "pulumi:providers:embedded" && resourceName(r) === "partner");
-        assert.ok(explicit, `the explicit provider is in the state: ${[...byName.keys()].join(", ")}`);
-        for (const [name, type, explicitProvider] of [
-            ["s3Source", "embedded:index:AddedConnector", false],
-            ["facebookDestination", "embedded:index:AddedConnector", false],
-            ["s3SourceConfiguration", "embedded:index:ConnectorConfiguration", false],
-            ["facebookDestinationConfiguration", "embedded:index:ConnectorConfiguration", false],
-            ["partnerSegmentSource", "embedded:index:AddedConnector", true],
-            ["partnerSegmentSourceConfiguration", "embedded:index:ConnectorConfiguration", true],
-        ] as const) {
-            const r = byName.get(name);
-            assert.equal(r?.type, type, `${name}'s type`);
-            const provider = r?.provider ?? "";
-            if (explicitProvider) assert.ok(provider.startsWith(`${explicit.urn}::`), `${name} uses the explicit provider: ${provider}`);
-            else assert.match(provider, /::pulumi:providers:embedded::default/, `${name} uses the default provider`);
-        }
-    });
+  it("once the connection is deleted, destroy empties both customers' sub-accounts", async () => {
+    assert.ok(connectionId, "the connection of the previous test");
+    await e2e.svc.service.deleteConnection(connectionId);
+    connectionId = undefined;
+    const result = await e2e.stack.destroy();
+    assert.equal(result.summary.result, "succeeded");
+    assert.deepEqual(await e2e.svc.outOfBand.addedIds(e2e.svc.accountId), []);
+    assert.deepEqual(await partnerOutOfBand.addedIds(partner.subAccountIds[0]), []);
+    assert.deepEqual(await e2e.stack.resources(), []);
+  });
 
-    it("no canary in `pulumi stack export`, the backend's files or the stack's config file", async () => {
-        const exported = await e2e.stack.exportText();
-        const backend = await e2e.stack.backendText();
-        const stackConfig = await e2e.stack.stackConfigText();
-        assert.match(exported, /s3SourceConfiguration/, "the export holds the configurations");
-        assert.match(stackConfig, /partnerClientSecret/);
-        for (const value of canaries) {
-            assertNoSecret(exported, value, "pulumi stack export");
-            assertNoSecret(backend, value, "the backend's files");
-            assertNoSecret(stackConfig, value, "Pulumi.<stack>.yaml");
-        }
-        // Kept as ciphertext: the explicit provider's clientSecret and every secretConfig.
-        const deployment = JSON.parse(exported) as { deployment: { resources: { urn: string; type: string; inputs?: Record<string, unknown> }[] } };
-        const explicit = deployment.deployment.resources.find((r) => r.type === "pulumi:providers:embedded" && r.urn.endsWith("::partner"));
-        assert.match(JSON.stringify(explicit?.inputs?.clientSecret), /ciphertext/, "the explicit provider's clientSecret");
-        for (const name of ["s3SourceConfiguration", "facebookDestinationConfiguration", "partnerSegmentSourceConfiguration"]) {
-            const r = deployment.deployment.resources.find((x) => x.urn.endsWith(`::${name}`));
-            assert.match(JSON.stringify(r?.inputs?.secretConfig), /ciphertext/, `${name}'s secretConfig`);
-        }
-    });
-
-    it("the drift check passes after up", async () => {
-        await e2e.stack.preview({ expectNoChanges: true });
-        await e2e.stack.preview({ refresh: true, expectNoChanges: true });
-    });
-
-    it("an out-of-band Configure fails the drift check; up --refresh puts the file's values back", async () => {
-        await e2e.svc.outOfBand.configure(e2e.svc.accountId, S3, {
-            bucket: "changed-by-hand",
-            accessKeyId: "AKIAOUTOFBAND",
-            region: "us-east-1",
-            secretAccessKey: "typed-in-a-console",
-        });
-        const preview = await e2e.stack.preview({ refresh: true, diff: true });
-        assert.equal(preview.changeSummary.update, 1, `only the S3 configuration changes: ${JSON.stringify(preview.changeSummary)}`);
-        // The drift display names the changed fields (Text, Select; Multi-Select and Number cleared)
-        // and shows no value, old or new (issue 25).
-        const display = withoutStackOutputs(preview.stdout);
-        const s3Fields = ["bucket", "accessKeyId", "secretAccessKey", "region", "fileFormats", "maxFileSizeMb", "startDate"];
-        assert.deepEqual(fieldsMarkedChanged(display, s3Fields), ["bucket", "accessKeyId", "region", "fileFormats", "maxFileSizeMb"], display);
-        assert.match(display, /changed out of band at \S+: accessKeyId, bucket, fileFormats, maxFileSizeMb, region/);
-        assertNoValue(display, ["changed-by-hand", "AKIAOUTOFBAND", "us-east-1", "typed-in-a-console", "acme-exports", "eu-west-1", "csv", "parquet", "512", textValue], "preview --refresh --diff");
-        const text = await e2e.stack.expectFailure((s) => s.preview({ refresh: true, expectNoChanges: true }));
-        assert.match(text, /no changes were expected/i);
-        assert.match(text, /~\s+embedded:index:ConnectorConfiguration s3SourceConfiguration update/);
-        assert.doesNotMatch(text, /~\s+embedded:index:ConnectorConfiguration facebookDestinationConfiguration update/);
-
-        // Without a refresh, up compares the file with the state only: the drift stays (README).
-        const plain = await e2e.stack.up();
-        assert.equal(plain.summary.resourceChanges?.update, undefined, JSON.stringify(plain.summary.resourceChanges));
-        assert.equal(fieldValue(await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, S3), "bucket"), "changed-by-hand");
-
-        // `pulumi refresh --diff` names the same fields (by their digests and `drift`), with no value.
-        const refreshed = withoutStackOutputs((await e2e.stack.cli(["refresh", "--diff", "--yes"])).stdout);
-        assert.deepEqual(fieldsMarkedChanged(refreshed, s3Fields), ["bucket", "accessKeyId", "region", "fileFormats", "maxFileSizeMb"], refreshed);
-        assertSecretConfigKept(refreshed, "refresh --diff");
-        assertNoValue(refreshed, ["changed-by-hand", "AKIAOUTOFBAND", "us-east-1", "typed-in-a-console", "acme-exports", "eu-west-1", "csv", "parquet", "512", textValue], "refresh --diff");
-
-        const repaired = await e2e.stack.up({ refresh: true });
-        assert.equal(repaired.summary.resourceChanges?.update, 1, JSON.stringify(repaired.summary.resourceChanges));
-        const s3 = await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, S3);
-        assert.equal(fieldValue(s3, "bucket"), "acme-exports", "the bucket is the file's again");
-        assert.ok(fieldValue(s3, "accessKeyId") === textValue, "the access key id is the file's again");
-        assert.equal(fieldValue(s3, "region"), "eu-west-1");
-        await e2e.stack.preview({ refresh: true, expectNoChanges: true });
-    });
-
-    it("destroy refuses while a connection uses the connectors, once per connector, without a stack trace", async () => {
-        connectionId = await e2e.svc.service.createConnection(e2e.svc.accountId, S3, FACEBOOK);
-        const text = await e2e.stack.expectFailure((s) => s.destroy());
-        const diagnostics = diagnosticsOf(text);
-        for (const [id, name, counts] of [
-            [S3, "Amazon S3", /srcConnections\D{0,3}1\b/],
-            [FACEBOOK, "Facebook Custom Audiences", /destConnections\D{0,3}1\b/],
-        ] as const) {
-            const times = diagnostics.split(`(${id}) from sub-account ${e2e.svc.accountId}`).length - 1;
-            assert.equal(times, 1, `the refusal for ${name} is printed once in the Diagnostics, not ${times} times:\n${diagnostics}`);
-            const line = diagnostics.split("\n").find((l) => l.includes(`(${id}) from sub-account`)) ?? "";
-            assert.ok(line.includes(`"${name}"`), `names the connector: ${line}`);
-            assert.match(line, counts, `gives the connection counts: ${line}`);
-            assert.match(line, /delete (those|the) connections/i, `says what to do: ${line}`);
-        }
-        assert.doesNotMatch(diagnostics, /^\s+at /m, `no stack trace:\n${diagnostics}`);
-        assert.doesNotMatch(text, /embedded-plugin\.js/, "no frame of the plugin anywhere");
-        // Nothing used was removed: both still added (and configured) in the sub-account.
-        const added = await e2e.svc.outOfBand.listAdded(e2e.svc.accountId);
-        assert.deepEqual(added.map((c) => c.connectorId).sort(), [S3, FACEBOOK].sort());
-        assert.ok(added.every((c) => c.configured), "both still configured");
-        const left = (await e2e.stack.resources()).map(resourceName);
-        assert.ok(left.includes("s3Source") && left.includes("facebookDestination"), `still in the state: ${left.join(", ")}`);
-    });
-
-    it("once the connection is deleted, destroy empties both customers' sub-accounts", async () => {
-        assert.ok(connectionId, "the connection of the previous test");
-        await e2e.svc.service.deleteConnection(connectionId);
-        connectionId = undefined;
-        const result = await e2e.stack.destroy();
-        assert.equal(result.summary.result, "succeeded");
-        assert.deepEqual(await e2e.svc.outOfBand.addedIds(e2e.svc.accountId), []);
-        assert.deepEqual(await partnerOutOfBand.addedIds(partner.subAccountIds[0]), []);
-        assert.deepEqual(await e2e.stack.resources(), []);
-    });
-
-    it("no canary in anything the engine printed, the backend's files (every checkpoint) or the service's log", async () => {
-        const printed = e2e.stack.engineOutput();
-        assert.match(printed, /s3SourceConfiguration/, "the engine output was captured");
-        const backend = await e2e.stack.backendText();
-        const log = e2e.svc.logs.join("");
-        assert.match(log, /\/es\/v2\/connectors/, "the service log was captured");
-        for (const value of canaries) {
-            assertNoSecret(printed, value, "the engine's output");
-            assertNoSecret(backend, value, "the backend's files");
-            assertNoSecret(log, value, "the service's log");
-        }
-    });
+  it("no canary in anything the engine printed, the backend's files (every checkpoint) or the service's log", async () => {
+    const printed = e2e.stack.engineOutput();
+    assert.match(printed, /s3SourceConfiguration/, "the engine output was captured");
+    const backend = await e2e.stack.backendText();
+    const log = e2e.svc.logs.join("");
+    assert.match(log, /\/es\/v2\/connectors/, "the service log was captured");
+    for (const value of canaries) {
+      assertNoSecret(printed, value, "the engine's output");
+      assertNoSecret(backend, value, "the backend's files");
+      assertNoSecret(log, value, "the service's log");
+    }
+  });
 });

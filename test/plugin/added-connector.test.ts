@@ -3,7 +3,17 @@
 import assert from "node:assert/strict";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { stableId } from "../../service/domain/ids";
-import { grpcError, type Props, resetRuntime, secret, secretDepth, secretValue, UNKNOWN, urnOf, usePluginFixture } from "./harness";
+import {
+  grpcError,
+  type Props,
+  resetRuntime,
+  secret,
+  secretDepth,
+  secretValue,
+  UNKNOWN,
+  urnOf,
+  usePluginFixture,
+} from "./harness";
 
 const { DIFF_NONE, DIFF_SOME } = proto.DiffResponse.DiffChanges;
 const S3 = stableId("connector", "Amazon S3");
@@ -29,9 +39,16 @@ describe("plugin: AddedConnector", () => {
   });
 
   it("Check lists every bad input at once; unknowns pass", async () => {
-    const { failures } = await fx.plugin.check(URN, { connectorId: "short", accountId: "not an id!", adoptExisting: "yes" });
+    const { failures } = await fx.plugin.check(URN, {
+      connectorId: "short",
+      accountId: "not an id!",
+      adoptExisting: "yes",
+    });
     assert.deepEqual(failures.map((f) => f.property).sort(), ["accountId", "adoptExisting", "connectorId"]);
-    assert.match(failures.find((f) => f.property === "connectorId")?.reason ?? "", /16-character alphanumeric connector id, got "short"/);
+    assert.match(
+      failures.find((f) => f.property === "connectorId")?.reason ?? "",
+      /16-character alphanumeric connector id, got "short"/,
+    );
     assert.deepEqual((await fx.plugin.check(URN, { connectorId: UNKNOWN, accountId: UNKNOWN })).failures, []);
   });
 
@@ -44,7 +61,10 @@ describe("plugin: AddedConnector", () => {
     assert.equal(properties.srcConnections, 0);
     assert.equal(properties.configured, false);
     const { result } = await fx.plugin.invoke("embedded:index:listAddedConnectors", {});
-    assert.deepEqual((result?.connectors as Props[]).map((c) => c.connectorId), [S3]);
+    assert.deepEqual(
+      (result?.connectors as Props[]).map((c) => c.connectorId),
+      [S3],
+    );
   });
 
   it("a secret-wrapped input comes back secret (and only that one)", async () => {
@@ -60,7 +80,11 @@ describe("plugin: AddedConnector", () => {
     assert.equal(secretDepth(inputs.accountId), 1, `Check: ${JSON.stringify(inputs.accountId)}`);
     assert.equal(secretDepth(properties.accountId), 1, `Create: ${JSON.stringify(properties.accountId)}`);
     const read = await fx.plugin.read(URN, id, properties, inputs);
-    assert.equal(secretDepth(read.properties.accountId), 1, `Read properties: ${JSON.stringify(read.properties.accountId)}`);
+    assert.equal(
+      secretDepth(read.properties.accountId),
+      1,
+      `Read properties: ${JSON.stringify(read.properties.accountId)}`,
+    );
     assert.equal(secretDepth(read.inputs.accountId), 1, `Read inputs: ${JSON.stringify(read.inputs.accountId)}`);
   });
 
@@ -69,7 +93,12 @@ describe("plugin: AddedConnector", () => {
     assert.equal(out.properties.name, "Segment");
     await resetRuntime(); // another stack's plugin process tries the same connector
     const customer = fx.service.customers[0];
-    await fx.plugin.configure({ baseUrl: fx.service.baseUrl, clientId: customer.clientId, clientSecret: customer.clientSecret, accountId: fx.accountId });
+    await fx.plugin.configure({
+      baseUrl: fx.service.baseUrl,
+      clientId: customer.clientId,
+      clientSecret: customer.clientSecret,
+      accountId: fx.accountId,
+    });
     const urn = urnOf("AddedConnector", "second", "prod");
     const { inputs } = await fx.plugin.check(urn, { connectorId: SEGMENT });
     const error = await grpcError(fx.plugin.create(urn, inputs));
@@ -83,10 +112,22 @@ describe("plugin: AddedConnector", () => {
   it("Diff: no change, adoptExisting alone (update), accountId or connectorId (replace)", async () => {
     const { id, properties, inputs } = await created({ connectorId: S3 });
     assert.deepEqual(await fx.plugin.diff(URN, id, properties, inputs), { changes: DIFF_NONE, replaces: [] });
-    assert.deepEqual(await fx.plugin.diff(URN, id, properties, { ...inputs, adoptExisting: true }), { changes: DIFF_SOME, replaces: [] });
-    assert.deepEqual(await fx.plugin.diff(URN, id, properties, { ...inputs, accountId: fx.otherAccountId }), { changes: DIFF_SOME, replaces: ["accountId"] });
-    assert.deepEqual(await fx.plugin.diff(URN, id, properties, { ...inputs, connectorId: SEGMENT }), { changes: DIFF_SOME, replaces: ["connectorId"] });
-    assert.deepEqual(await fx.plugin.diff(URN, id, properties, { ...inputs, connectorId: UNKNOWN }), { changes: DIFF_SOME, replaces: ["connectorId"] });
+    assert.deepEqual(await fx.plugin.diff(URN, id, properties, { ...inputs, adoptExisting: true }), {
+      changes: DIFF_SOME,
+      replaces: [],
+    });
+    assert.deepEqual(await fx.plugin.diff(URN, id, properties, { ...inputs, accountId: fx.otherAccountId }), {
+      changes: DIFF_SOME,
+      replaces: ["accountId"],
+    });
+    assert.deepEqual(await fx.plugin.diff(URN, id, properties, { ...inputs, connectorId: SEGMENT }), {
+      changes: DIFF_SOME,
+      replaces: ["connectorId"],
+    });
+    assert.deepEqual(await fx.plugin.diff(URN, id, properties, { ...inputs, connectorId: UNKNOWN }), {
+      changes: DIFF_SOME,
+      replaces: ["connectorId"],
+    });
   });
 
   it("Read with properties (refresh) returns the live view and the inputs", async () => {
@@ -120,7 +161,12 @@ describe("plugin: AddedConnector", () => {
     const { id, properties } = await created({ connectorId: S3 });
     await resetRuntime(); // `pulumi import` runs in a fresh plugin process
     const customer = fx.service.customers[0];
-    await fx.plugin.configure({ baseUrl: fx.service.baseUrl, clientId: customer.clientId, clientSecret: customer.clientSecret, accountId: fx.accountId });
+    await fx.plugin.configure({
+      baseUrl: fx.service.baseUrl,
+      clientId: customer.clientId,
+      clientSecret: customer.clientSecret,
+      accountId: fx.accountId,
+    });
     const imported = await fx.plugin.read(urnOf("AddedConnector", "imported"), id);
     assert.equal(imported.id, id);
     assert.deepEqual(imported.inputs, { connectorId: S3, accountId: fx.accountId, adoptExisting: false });

@@ -37,12 +37,16 @@ describe("plugin: CheckConfig of caCertificate", () => {
       assert.equal(failures[0].property, "caCertificate");
       assert.match(failures[0].reason, /invalid embedded:caCertificate \(or EMBEDDED_CA_CERTIFICATE\)/);
       assert.match(failures[0].reason, reason);
-      for (const quoted of ["private-ca.pem", "QUJDREVGR0g"]) assert.ok(!failures[0].reason.includes(quoted), failures[0].reason);
+      for (const quoted of ["private-ca.pem", "QUJDREVGR0g"])
+        assert.ok(!failures[0].reason.includes(quoted), failures[0].reason);
     }
   });
 
   it("refuses plain http to a name under .localhost", async () => {
     const { failures } = await plugin.checkConfig({ ...valid, baseUrl: "http://anything.localhost:8080" });
-    assert.deepEqual(failures.map((f) => f.property), ["baseUrl"]);
+    assert.deepEqual(
+      failures.map((f) => f.property),
+      ["baseUrl"],
+    );
   });
 });

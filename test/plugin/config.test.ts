@@ -7,13 +7,24 @@ import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { SETTINGS } from "../../provider/settings";
 import { stableId } from "../../service/domain/ids";
 import { startLocalService, type LocalService } from "../../harness/local-service";
-import { grpcError, isolateEnvironment, Plugin, resetRuntime, secret, SECRET_SIG, SIG_KEY, UNKNOWN, type Failure } from "./harness";
+import {
+  grpcError,
+  isolateEnvironment,
+  Plugin,
+  resetRuntime,
+  secret,
+  SECRET_SIG,
+  SIG_KEY,
+  UNKNOWN,
+  type Failure,
+} from "./harness";
 
 const { DIFF_NONE, DIFF_SOME } = proto.DiffResponse.DiffChanges;
 const FIND = "embedded:index:findConnector";
 const S3 = stableId("connector", "Amazon S3");
 
-const reasonFor = (failures: Failure[], property: string): string | undefined => failures.find((f) => f.property === property)?.reason;
+const reasonFor = (failures: Failure[], property: string): string | undefined =>
+  failures.find((f) => f.property === property)?.reason;
 
 describe("plugin: CheckConfig and DiffConfig", () => {
   let plugin: Plugin;
@@ -31,7 +42,13 @@ describe("plugin: CheckConfig and DiffConfig", () => {
   });
 
   it("accepts stack-config strings, turning integer settings into numbers; clientSecret leaves as a secret", async () => {
-    const { inputs, failures } = await plugin.checkConfig({ ...valid, timeoutMs: "1000", maxRetries: "0", addWindowMs: "250", accountId: "239a5bbdbe543163" });
+    const { inputs, failures } = await plugin.checkConfig({
+      ...valid,
+      timeoutMs: "1000",
+      maxRetries: "0",
+      addWindowMs: "250",
+      accountId: "239a5bbdbe543163",
+    });
     assert.deepEqual(failures, []);
     assert.equal(inputs.timeoutMs, 1000);
     assert.equal(inputs.maxRetries, 0);
@@ -60,7 +77,10 @@ describe("plugin: CheckConfig and DiffConfig", () => {
       const news: Record<string, string> = { ...valid };
       delete news[name];
       const { failures } = await plugin.checkConfig(news);
-      assert.deepEqual(failures.map((f) => f.property), [name]);
+      assert.deepEqual(
+        failures.map((f) => f.property),
+        [name],
+      );
       assert.ok(failures[0].reason.includes(SETTINGS[name].env), failures[0].reason);
       assert.ok(failures[0].reason.includes(SETTINGS[name].key), failures[0].reason);
     });
@@ -68,13 +88,22 @@ describe("plugin: CheckConfig and DiffConfig", () => {
 
   it("lists every problem at once", async () => {
     const { failures } = await plugin.checkConfig({ timeoutMs: "soon", concurrency: "0" });
-    assert.deepEqual(failures.map((f) => f.property).sort(), ["baseUrl", "clientId", "clientSecret", "concurrency", "timeoutMs"]);
+    assert.deepEqual(failures.map((f) => f.property).sort(), [
+      "baseUrl",
+      "clientId",
+      "clientSecret",
+      "concurrency",
+      "timeoutMs",
+    ]);
     assert.match(reasonFor(failures, "timeoutMs") ?? "", /expected an integer >= 1, got "soon"/);
   });
 
   it("refuses plain http to a non-loopback host; allows it to loopback", async () => {
     const refused = await plugin.checkConfig({ ...valid, baseUrl: "http://connectors.example.com/api" });
-    assert.match(reasonFor(refused.failures, "baseUrl") ?? "", /refusing plain http:\/\/ to connectors\.example\.com.*Use https/);
+    assert.match(
+      reasonFor(refused.failures, "baseUrl") ?? "",
+      /refusing plain http:\/\/ to connectors\.example\.com.*Use https/,
+    );
     for (const baseUrl of ["http://127.0.0.1:8080", "http://localhost:8080/api", "http://[::1]:8080"]) {
       assert.deepEqual((await plugin.checkConfig({ ...valid, baseUrl })).failures, [], baseUrl);
     }
@@ -91,14 +120,23 @@ describe("plugin: CheckConfig and DiffConfig", () => {
   });
 
   it("passes the engine's own keys (version, pluginDownloadURL) through", async () => {
-    const { inputs, failures } = await plugin.checkConfig({ ...valid, version: "0.1.0", pluginDownloadURL: "https://example.com/p" });
+    const { inputs, failures } = await plugin.checkConfig({
+      ...valid,
+      version: "0.1.0",
+      pluginDownloadURL: "https://example.com/p",
+    });
     assert.deepEqual(failures, []);
     assert.equal(inputs.version, "0.1.0");
     assert.equal(inputs.pluginDownloadURL, "https://example.com/p");
   });
 
   it("does not refuse unknown values (preview), and keeps them unknown", async () => {
-    const { inputs, failures } = await plugin.checkConfig({ ...valid, baseUrl: UNKNOWN, clientSecret: UNKNOWN, timeoutMs: UNKNOWN });
+    const { inputs, failures } = await plugin.checkConfig({
+      ...valid,
+      baseUrl: UNKNOWN,
+      clientSecret: UNKNOWN,
+      timeoutMs: UNKNOWN,
+    });
     assert.deepEqual(failures, []);
     assert.equal(inputs.baseUrl, UNKNOWN);
     assert.equal(inputs.timeoutMs, UNKNOWN);
@@ -119,12 +157,20 @@ describe("plugin: CheckConfig and DiffConfig", () => {
   });
 
   it("DiffConfig: a changed clientSecret → DIFF_SOME, naming it, and never a replace", async () => {
-    const diff = await plugin.diffConfig({ ...valid, clientSecret: secret("old") }, { ...valid, clientSecret: secret("new") });
+    const diff = await plugin.diffConfig(
+      { ...valid, clientSecret: secret("old") },
+      { ...valid, clientSecret: secret("new") },
+    );
     assert.equal(diff.getChanges(), DIFF_SOME);
     assert.deepEqual(diff.getDiffsList(), ["clientSecret"]);
     assert.deepEqual(diff.getReplacesList(), []);
     assert.equal(diff.getDeletebeforereplace(), false);
-    const everything = await plugin.diffConfig(valid, { baseUrl: "https://other.example.com", clientId: "x", clientSecret: "y", accountId: UNKNOWN });
+    const everything = await plugin.diffConfig(valid, {
+      baseUrl: "https://other.example.com",
+      clientId: "x",
+      clientSecret: "y",
+      accountId: UNKNOWN,
+    });
     assert.equal(everything.getChanges(), DIFF_SOME);
     assert.deepEqual(everything.getDiffsList().sort(), ["accountId", "baseUrl", "clientId", "clientSecret"]);
     assert.deepEqual(everything.getReplacesList(), []);
@@ -140,7 +186,12 @@ describe("plugin: Configure and Invoke", () => {
     restore = isolateEnvironment();
     service = await startLocalService();
     const customer = service.customers[0];
-    settings = { baseUrl: service.baseUrl, clientId: customer.clientId, clientSecret: secret(customer.clientSecret), accountId: customer.subAccountIds[0] };
+    settings = {
+      baseUrl: service.baseUrl,
+      clientId: customer.clientId,
+      clientSecret: secret(customer.clientSecret),
+      accountId: customer.subAccountIds[0],
+    };
   });
   beforeEach(async () => {
     await resetRuntime();
@@ -184,12 +235,17 @@ describe("plugin: Configure and Invoke", () => {
     await plugin.configure(settings);
     const missing = await plugin.invoke(FIND, { name: "Amazon S3" });
     assert.equal(missing.result, undefined);
-    assert.deepEqual(missing.failures, [{ property: "supportedType", reason: "findConnector: supportedType is required" }]);
+    assert.deepEqual(missing.failures, [
+      { property: "supportedType", reason: "findConnector: supportedType is required" },
+    ]);
     const wrongType = await plugin.invoke(FIND, { name: "Amazon S3", supportedType: "Both" });
     assert.match(reasonFor(wrongType.failures, "supportedType") ?? "", /must be one of Source, Destination/);
     const unknown = await plugin.invoke(FIND, { name: "Amazon S3", supportedType: "Source", nmae: "x" });
     assert.equal(unknown.failures.length, 1);
-    assert.match(unknown.failures[0].reason, /findConnector has no argument "nmae"; its arguments are: name, supportedType, accountId/);
+    assert.match(
+      unknown.failures[0].reason,
+      /findConnector has no argument "nmae"; its arguments are: name, supportedType, accountId/,
+    );
   });
 
   it("an unknown function is a gRPC error naming the known ones", async () => {
@@ -197,7 +253,14 @@ describe("plugin: Configure and Invoke", () => {
     const error = await grpcError(plugin.invoke("embedded:index:findConnectors", {}));
     assert.equal(error.code, grpc.status.UNKNOWN);
     assert.match(error.details, /no function "embedded:index:findConnectors"/);
-    for (const name of ["findConnector", "getConnector", "listConnectors", "listAddedConnectors", "listSupportedConnectors", "getConnectorConfiguration"]) {
+    for (const name of [
+      "findConnector",
+      "getConnector",
+      "listConnectors",
+      "listAddedConnectors",
+      "listSupportedConnectors",
+      "getConnectorConfiguration",
+    ]) {
       assert.ok(error.details.includes(`embedded:index:${name}`), `${name} not named: ${error.details}`);
     }
   });

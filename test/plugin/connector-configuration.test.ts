@@ -6,7 +6,20 @@ import { LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { stableId } from "../../service/domain/ids";
 import { startLocalService, type LocalService } from "../../harness/local-service";
-import { grpcError, isolateEnvironment, isSecret, Plugin, resetRuntime, secret, secretDepth, secretValue, startFakeEngine, UNKNOWN, urnOf, type Props } from "./harness";
+import {
+  grpcError,
+  isolateEnvironment,
+  isSecret,
+  Plugin,
+  resetRuntime,
+  secret,
+  secretDepth,
+  secretValue,
+  startFakeEngine,
+  UNKNOWN,
+  urnOf,
+  type Props,
+} from "./harness";
 
 const { DIFF_NONE, DIFF_SOME } = proto.DiffResponse.DiffChanges;
 const SEGMENT = stableId("connector", "Segment");
@@ -31,7 +44,12 @@ describe("plugin: ConnectorConfiguration", () => {
     engine = await startFakeEngine();
     accountId = service.customers[0].subAccountIds[0];
     const customer = service.customers[0];
-    settings = { baseUrl: service.baseUrl, clientId: customer.clientId, clientSecret: secret(customer.clientSecret), accountId };
+    settings = {
+      baseUrl: service.baseUrl,
+      clientId: customer.clientId,
+      clientSecret: secret(customer.clientSecret),
+      accountId,
+    };
   });
   beforeEach(async () => {
     await service.reset();
@@ -50,7 +68,10 @@ describe("plugin: ConnectorConfiguration", () => {
     restore();
   });
 
-  async function created(secretConfig: Props = CONFIG, extra: Props = {}): Promise<{ id: string; properties: Props; inputs: Props }> {
+  async function created(
+    secretConfig: Props = CONFIG,
+    extra: Props = {},
+  ): Promise<{ id: string; properties: Props; inputs: Props }> {
     const { inputs, failures } = await plugin.check(URN, { connectorId: SEGMENT, secretConfig, ...extra });
     assert.deepEqual(failures, []);
     const { id, properties } = await plugin.create(URN, inputs);
@@ -58,7 +79,10 @@ describe("plugin: ConnectorConfiguration", () => {
   }
 
   it("Check: secretConfig leaves as a secret, normalised; accountId and configurationId filled in", async () => {
-    const { inputs, failures } = await plugin.check(URN, { connectorId: SEGMENT, secretConfig: { ...CONFIG, batchSize: "100.0", eventTypes: "page, track" } });
+    const { inputs, failures } = await plugin.check(URN, {
+      connectorId: SEGMENT,
+      secretConfig: { ...CONFIG, batchSize: "100.0", eventTypes: "page, track" },
+    });
     assert.deepEqual(failures, []);
     assert.deepEqual(unwrapped(inputs.secretConfig, "secretConfig"), CONFIG);
     assert.equal(inputs.accountId, accountId);
@@ -96,7 +120,8 @@ describe("plugin: ConnectorConfiguration", () => {
     const { id, properties, inputs } = await created();
     assert.equal(id, `${accountId}/${SEGMENT}`);
     const plainOf = (value: unknown) => (isSecret(value) ? unwrapped(value) : value);
-    for (const [key, value] of Object.entries(inputs)) if (key !== "secretConfig") assert.deepEqual(plainOf(properties[key]), plainOf(value), key);
+    for (const [key, value] of Object.entries(inputs))
+      if (key !== "secretConfig") assert.deepEqual(plainOf(properties[key]), plainOf(value), key);
     assert.ok(!("secretConfig" in properties), "secretConfig (its Password values) is not an output");
     assert.ok(!JSON.stringify(properties).includes(API_KEY), "no output holds the Password value, secret or not");
     for (const name of PLAIN) assert.ok(!isSecret(properties[name]), `${name} is plain`);
@@ -132,7 +157,10 @@ describe("plugin: ConnectorConfiguration", () => {
     const news = (await plugin.check(URN, { ...inputs, secretConfig: { ...CONFIG, batchSize: 200 } }, inputs)).inputs;
     const updated = await plugin.update(URN, id, properties, news);
     const [before, after] = [properties.fieldDigests as Props, updated.fieldDigests as Props];
-    assert.deepEqual(Object.keys(after).filter((field) => after[field] !== before[field]), ["batchSize"]);
+    assert.deepEqual(
+      Object.keys(after).filter((field) => after[field] !== before[field]),
+      ["batchSize"],
+    );
     assert.ok(!("secretConfig" in updated), "secretConfig is not an output");
   });
 
@@ -154,8 +182,16 @@ describe("plugin: ConnectorConfiguration", () => {
     const read = await plugin.read(URN, id, properties, inputs);
     assert.deepEqual(await plugin.detailedDiff(URN, id, read.properties, changed), {}, "the refresh's Diff");
     const news = (await plugin.check(URN, changed, inputs)).inputs;
-    assert.deepEqual(await plugin.detailedDiff(URN, id, read.properties, news), { "secretConfig.apiKey": "UPDATE" }, "the update's Diff");
-    assert.deepEqual(await plugin.detailedDiff(URN, id, read.properties, news), { "secretConfig.apiKey": "UPDATE" }, "a Diff without a Read before it");
+    assert.deepEqual(
+      await plugin.detailedDiff(URN, id, read.properties, news),
+      { "secretConfig.apiKey": "UPDATE" },
+      "the update's Diff",
+    );
+    assert.deepEqual(
+      await plugin.detailedDiff(URN, id, read.properties, news),
+      { "secretConfig.apiKey": "UPDATE" },
+      "a Diff without a Read before it",
+    );
   });
 
   it("Read with properties after the connector was removed returns an empty id", async () => {
@@ -192,7 +228,10 @@ describe("plugin: ConnectorConfiguration", () => {
     // What the user notices: after the import, changing one value in the generated program fails the preview.
     const edited = { ...found.inputs, secretConfig: { ...secretConfig, apiKey: "new-key", batchSize: 200 } };
     assert.deepEqual((await plugin.check(URN, edited, found.inputs)).failures, []);
-    assert.ok(!("apiBaseUrl" in secretConfig), `read-only field imported as an input: ${JSON.stringify(Object.keys(secretConfig))}`);
+    assert.ok(
+      !("apiBaseUrl" in secretConfig),
+      `read-only field imported as an input: ${JSON.stringify(Object.keys(secretConfig))}`,
+    );
   });
 
   it("every secret leaves wrapped exactly once: Check, Create, Read, Update and import", async () => {
@@ -201,7 +240,10 @@ describe("plugin: ConnectorConfiguration", () => {
     depths["Check inputs.secretConfig"] = secretDepth(inputs.secretConfig);
     const read = await plugin.read(URN, id, properties, inputs);
     depths["Read inputs.secretConfig"] = secretDepth(read.inputs.secretConfig);
-    const updated = await plugin.update(URN, id, properties, { ...inputs, secretConfig: secret({ ...CONFIG, batchSize: 300 }) });
+    const updated = await plugin.update(URN, id, properties, {
+      ...inputs,
+      secretConfig: secret({ ...CONFIG, batchSize: 300 }),
+    });
     assert.ok(!("secretConfig" in updated));
     await resetRuntime();
     await plugin.configure(settings);
@@ -249,8 +291,15 @@ describe("plugin: ConnectorConfiguration", () => {
     const kept = await plugin.create(barrier, inputs);
     await plugin.delete(barrier, kept.id, kept.properties);
     const deadline = Date.now() + 5000;
-    while (!engine.logs.some((log) => log.urn === barrier) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    assert.ok(engine.logs.some((log) => log.urn === barrier), "the barrier's warning arrived");
-    assert.deepEqual(engine.logs.filter((log) => log.urn !== barrier), []);
+    while (!engine.logs.some((log) => log.urn === barrier) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.ok(
+      engine.logs.some((log) => log.urn === barrier),
+      "the barrier's warning arrived",
+    );
+    assert.deepEqual(
+      engine.logs.filter((log) => log.urn !== barrier),
+      [],
+    );
   });
 });

@@ -20,7 +20,12 @@ const SEGMENT = stableId("connector", "Segment");
 const BUNDLE = path.resolve(__dirname, "../../plugin/embedded-start.js");
 
 function settingsOf(service: LocalService, customer: SeededCustomer): Props {
-  return { baseUrl: service.baseUrl, clientId: customer.clientId, clientSecret: secret(customer.clientSecret), accountId: customer.subAccountIds[0] };
+  return {
+    baseUrl: service.baseUrl,
+    clientId: customer.clientId,
+    clientSecret: secret(customer.clientSecret),
+    accountId: customer.subAccountIds[0],
+  };
 }
 
 async function addConnector(plugin: Plugin, connectorId: string): Promise<void> {
@@ -100,12 +105,17 @@ describe("plugin: two customers", () => {
       let stderr = "";
       child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
       const port = await new Promise<number>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`the plugin printed no port in 20 s; stderr: ${stderr}`)), 20_000);
+        const timer = setTimeout(
+          () => reject(new Error(`the plugin printed no port in 20 s; stderr: ${stderr}`)),
+          20_000,
+        );
         createInterface({ input: child.stdout! }).once("line", (line) => {
           clearTimeout(timer);
           resolve(Number(line.trim()));
         });
-        child.once("exit", (code) => reject(new Error(`the plugin exited (${code}) before printing its port; stderr: ${stderr}`)));
+        child.once("exit", (code) =>
+          reject(new Error(`the plugin exited (${code}) before printing its port; stderr: ${stderr}`)),
+        );
       });
       assert.ok(Number.isInteger(port) && port > 0, `not a port: ${port}`);
       const plugin = Plugin.connect(port);
@@ -115,11 +125,15 @@ describe("plugin: two customers", () => {
 
     before(() => {
       // A missing bundle is a broken build, not a reason to skip (and pass) the only test of two plugin processes.
-      assert.ok(existsSync(BUNDLE), `the plugin bundle ${BUNDLE} is missing: run \`npm run build\` (scripts/bundle-plugin.js)`);
+      assert.ok(
+        existsSync(BUNDLE),
+        `the plugin bundle ${BUNDLE} is missing: run \`npm run build\` (scripts/bundle-plugin.js)`,
+      );
     });
     afterEach(() => {
       for (const plugin of plugins.splice(0)) plugin.close();
-      for (const child of children.splice(0)) if (child.pid !== undefined && child.exitCode === null) child.kill("SIGTERM");
+      for (const child of children.splice(0))
+        if (child.pid !== undefined && child.exitCode === null) child.kill("SIGTERM");
     });
 
     it("two providers configured at once each list their own sub-account, interleaved", async () => {

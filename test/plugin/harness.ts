@@ -109,17 +109,25 @@ export class Plugin {
   }
 
   async schema(): Promise<string> {
-    return (await rpc<proto.GetSchemaResponse>((done) => this.client.getSchema(new proto.GetSchemaRequest(), done))).getSchema();
+    return (
+      await rpc<proto.GetSchemaResponse>((done) => this.client.getSchema(new proto.GetSchemaRequest(), done))
+    ).getSchema();
   }
 
   async checkConfig(news: Props, olds: Props = {}): Promise<{ inputs: Props; failures: Failure[] }> {
-    const request = new proto.CheckRequest().setUrn("urn:pulumi:dev::proj::pulumi:providers:embedded::default").setOlds(struct(olds)).setNews(struct(news));
+    const request = new proto.CheckRequest()
+      .setUrn("urn:pulumi:dev::proj::pulumi:providers:embedded::default")
+      .setOlds(struct(olds))
+      .setNews(struct(news));
     const response = await rpc<proto.CheckResponse>((done) => this.client.checkConfig(request, done));
     return { inputs: raw(response.getInputs()), failures: failuresOf(response.getFailuresList()) };
   }
 
   async diffConfig(olds: Props, news: Props): Promise<proto.DiffResponse> {
-    const request = new proto.DiffRequest().setUrn("urn:pulumi:dev::proj::pulumi:providers:embedded::default").setOlds(struct(olds)).setNews(struct(news));
+    const request = new proto.DiffRequest()
+      .setUrn("urn:pulumi:dev::proj::pulumi:providers:embedded::default")
+      .setOlds(struct(olds))
+      .setNews(struct(news));
     return rpc<proto.DiffResponse>((done) => this.client.diffConfig(request, done));
   }
 
@@ -139,7 +147,10 @@ export class Plugin {
   async invoke(tok: string, args: Props): Promise<{ result?: Props; failures: Failure[] }> {
     const request = new proto.InvokeRequest().setTok(tok).setArgs(struct(args));
     const response = await rpc<proto.InvokeResponse>((done) => this.client.invoke(request, done));
-    return { result: response.hasReturn() ? raw(response.getReturn()) : undefined, failures: failuresOf(response.getFailuresList()) };
+    return {
+      result: response.hasReturn() ? raw(response.getReturn()) : undefined,
+      failures: failuresOf(response.getFailuresList()),
+    };
   }
 
   async check(urn: string, news: Props, olds: Props = {}): Promise<{ inputs: Props; failures: Failure[] }> {
@@ -149,14 +160,24 @@ export class Plugin {
   }
 
   async diff(urn: string, id: string, olds: Props, news: Props): Promise<{ changes: number; replaces: string[] }> {
-    const request = new proto.DiffRequest().setUrn(urn).setId(id).setOlds(struct(olds)).setNews(struct(news)).setOldInputs(struct(olds));
+    const request = new proto.DiffRequest()
+      .setUrn(urn)
+      .setId(id)
+      .setOlds(struct(olds))
+      .setNews(struct(news))
+      .setOldInputs(struct(olds));
     const response = await rpc<proto.DiffResponse>((done) => this.client.diff(request, done));
     return { changes: response.getChanges(), replaces: response.getReplacesList() };
   }
 
   /** The detailed diff: property path → PropertyDiff kind name (`UPDATE`, `ADD`, …). */
   async detailedDiff(urn: string, id: string, olds: Props, news: Props): Promise<Record<string, string>> {
-    const request = new proto.DiffRequest().setUrn(urn).setId(id).setOlds(struct(olds)).setNews(struct(news)).setOldInputs(struct(olds));
+    const request = new proto.DiffRequest()
+      .setUrn(urn)
+      .setId(id)
+      .setOlds(struct(olds))
+      .setNews(struct(news))
+      .setOldInputs(struct(olds));
     const response = await rpc<proto.DiffResponse>((done) => this.client.diff(request, done));
     const kinds = Object.fromEntries(Object.entries(proto.PropertyDiff.Kind).map(([name, value]) => [value, name]));
     const details: Record<string, string> = {};
@@ -172,19 +193,37 @@ export class Plugin {
     return { id: response.getId(), properties: raw(response.getProperties()) };
   }
 
-  async read(urn: string, id: string, properties: Props = {}, inputs: Props = {}): Promise<{ id: string; properties: Props; inputs: Props }> {
-    const request = new proto.ReadRequest().setUrn(urn).setId(id).setProperties(struct(properties)).setInputs(struct(inputs));
+  async read(
+    urn: string,
+    id: string,
+    properties: Props = {},
+    inputs: Props = {},
+  ): Promise<{ id: string; properties: Props; inputs: Props }> {
+    const request = new proto.ReadRequest()
+      .setUrn(urn)
+      .setId(id)
+      .setProperties(struct(properties))
+      .setInputs(struct(inputs));
     const response = await rpc<proto.ReadResponse>((done) => this.client.read(request, done));
     return { id: response.getId(), properties: raw(response.getProperties()), inputs: raw(response.getInputs()) };
   }
 
   async update(urn: string, id: string, olds: Props, news: Props): Promise<Props> {
-    const request = new proto.UpdateRequest().setUrn(urn).setId(id).setOlds(struct(olds)).setNews(struct(news)).setOldInputs(struct(olds));
+    const request = new proto.UpdateRequest()
+      .setUrn(urn)
+      .setId(id)
+      .setOlds(struct(olds))
+      .setNews(struct(news))
+      .setOldInputs(struct(olds));
     return raw((await rpc<proto.UpdateResponse>((done) => this.client.update(request, done))).getProperties());
   }
 
   async delete(urn: string, id: string, properties: Props): Promise<void> {
-    const request = new proto.DeleteRequest().setUrn(urn).setId(id).setProperties(struct(properties)).setOldInputs(struct(properties));
+    const request = new proto.DeleteRequest()
+      .setUrn(urn)
+      .setId(id)
+      .setProperties(struct(properties))
+      .setOldInputs(struct(properties));
     await rpc<Empty>((done) => this.client.delete(request, done));
   }
 }
@@ -254,7 +293,13 @@ export function usePluginFixture(settings: Props = {}): PluginFixture {
     await resetRuntime();
     fx.plugin = await Plugin.start();
     const customer = fx.service.customers[0];
-    await fx.plugin.configure({ baseUrl: fx.service.baseUrl, clientId: customer.clientId, clientSecret: secret(customer.clientSecret), accountId: fx.accountId, ...settings });
+    await fx.plugin.configure({
+      baseUrl: fx.service.baseUrl,
+      clientId: customer.clientId,
+      clientSecret: secret(customer.clientSecret),
+      accountId: fx.accountId,
+      ...settings,
+    });
   });
   afterEach(() => fx.plugin.close());
   after(async () => {
@@ -266,17 +311,27 @@ export function usePluginFixture(settings: Props = {}): PluginFixture {
 }
 
 /** An engine that only records Log calls (what the user sees under a resource). */
-export async function startFakeEngine(): Promise<{ address: string; logs: { severity: number; message: string; urn: string }[]; stop(): void }> {
+export async function startFakeEngine(): Promise<{
+  address: string;
+  logs: { severity: number; message: string; urn: string }[];
+  stop(): void;
+}> {
   const logs: { severity: number; message: string; urn: string }[] = [];
   const server = new grpc.Server();
   server.addService(EngineService, {
     log: (call: grpc.ServerUnaryCall<LogRequest, Empty>, callback: grpc.sendUnaryData<Empty>) => {
-      logs.push({ severity: call.request.getSeverity(), message: call.request.getMessage(), urn: call.request.getUrn() });
+      logs.push({
+        severity: call.request.getSeverity(),
+        message: call.request.getMessage(),
+        urn: call.request.getUrn(),
+      });
       callback(null, new Empty());
     },
   });
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound)));
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    );
   });
   return { address: `127.0.0.1:${port}`, logs, stop: () => server.forceShutdown() };
 }

@@ -10,8 +10,19 @@ interface Schema {
   version: string;
   config: { variables: Record<string, Spec> };
   provider: { inputProperties: Record<string, Spec>; properties: Record<string, Spec> };
-  resources: Record<string, { inputProperties: Record<string, Spec>; properties: Record<string, Spec>; requiredInputs: string[]; required: string[] }>;
-  functions: Record<string, { inputs: { properties: Record<string, Spec>; required: string[] }; outputs: { properties: Record<string, Spec> } }>;
+  resources: Record<
+    string,
+    {
+      inputProperties: Record<string, Spec>;
+      properties: Record<string, Spec>;
+      requiredInputs: string[];
+      required: string[];
+    }
+  >;
+  functions: Record<
+    string,
+    { inputs: { properties: Record<string, Spec>; required: string[] }; outputs: { properties: Record<string, Spec> } }
+  >;
   types: Record<string, { properties: Record<string, Spec> }>;
 }
 
@@ -73,7 +84,8 @@ describe("plugin: GetPluginInfo and GetSchema", () => {
   it("flags the secrets: secretConfig, clientSecret and the lookup's field values; the field digests are plain", () => {
     const configuration = schema.resources["embedded:index:ConnectorConfiguration"];
     assert.equal(configuration.inputProperties.secretConfig.secret, true);
-    for (const name of ["fieldDigests", "digestKeyId", "drift"]) assert.equal(configuration.properties[name].secret, undefined, name);
+    for (const name of ["fieldDigests", "digestKeyId", "drift"])
+      assert.equal(configuration.properties[name].secret, undefined, name);
     assert.ok(!("values" in configuration.properties) && !("fingerprint" in configuration.properties));
     assert.equal(schema.config.variables.clientSecret.secret, true);
     assert.equal(schema.provider.inputProperties.clientSecret.secret, true);

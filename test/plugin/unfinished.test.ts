@@ -19,10 +19,16 @@ function initFailure(error: grpc.ServiceError): { id: string; properties: Props;
   const [bin] = error.metadata.get("grpc-status-details-bin");
   if (!bin) return undefined;
   const status = Status.deserializeBinary(new Uint8Array(bin as Buffer));
-  const any = status.getDetailsList().find((d) => d.getTypeUrl() === "type.googleapis.com/pulumirpc.ErrorResourceInitFailed");
+  const any = status
+    .getDetailsList()
+    .find((d) => d.getTypeUrl() === "type.googleapis.com/pulumirpc.ErrorResourceInitFailed");
   if (!any) return undefined;
   const detail = proto.ErrorResourceInitFailed.deserializeBinary(any.getValue_asU8());
-  return { id: detail.getId(), properties: (detail.getProperties()?.toJavaScript() ?? {}) as Props, reasons: detail.getReasonsList() };
+  return {
+    id: detail.getId(),
+    properties: (detail.getProperties()?.toJavaScript() ?? {}) as Props,
+    reasons: detail.getReasonsList(),
+  };
 }
 
 describe("plugin: AddedConnector whose Add has an unknown outcome", () => {
@@ -39,7 +45,12 @@ describe("plugin: AddedConnector whose Add has an unknown outcome", () => {
   async function unfinishedCreate(news: Props): Promise<{ urn: string; inputs: Props; error: grpc.ServiceError }> {
     const urn = urnOf("AddedConnector", "segment");
     const { inputs } = await fx.plugin.check(urn, news);
-    await fx.service.setFaults({ rules: [{ route: ADD, mode: "commitThenDrop" }, { route: LIST_ADDED, mode: "error", status: 500 }] });
+    await fx.service.setFaults({
+      rules: [
+        { route: ADD, mode: "commitThenDrop" },
+        { route: LIST_ADDED, mode: "error", status: 500 },
+      ],
+    });
     const error = await grpcError(fx.plugin.create(urn, inputs));
     await fx.service.setFaults({ rules: [] });
     return { urn, inputs, error };
@@ -67,6 +78,10 @@ describe("plugin: AddedConnector whose Add has an unknown outcome", () => {
     const { error } = await unfinishedCreate({ connectorId: SEGMENT, accountId: secret(fx.accountId) });
     const partial = initFailure(error);
     assert.ok(partial);
-    assert.equal(secretDepth(partial.properties.accountId), 1, `accountId in the state: ${JSON.stringify(partial.properties.accountId)}`);
+    assert.equal(
+      secretDepth(partial.properties.accountId),
+      1,
+      `accountId in the state: ${JSON.stringify(partial.properties.accountId)}`,
+    );
   });
 });

@@ -71,8 +71,14 @@ describe("plugin URNs", () => {
 
   it("typeOfUrn: the type token, also under a parent; the resource type it picks", () => {
     assert.equal(typeOfUrn("urn:pulumi:dev::proj::embedded:index:AddedConnector::s3"), "embedded:index:AddedConnector");
-    assert.equal(typeOfUrn("urn:pulumi:dev::proj::my:component:Thing$embedded:index:ConnectorConfiguration::c"), "embedded:index:ConnectorConfiguration");
-    assert.equal(resourceTypeOf("urn:pulumi:dev::proj::embedded:index:AddedConnector::s3").definition.name, "AddedConnector");
+    assert.equal(
+      typeOfUrn("urn:pulumi:dev::proj::my:component:Thing$embedded:index:ConnectorConfiguration::c"),
+      "embedded:index:ConnectorConfiguration",
+    );
+    assert.equal(
+      resourceTypeOf("urn:pulumi:dev::proj::embedded:index:AddedConnector::s3").definition.name,
+      "AddedConnector",
+    );
     assert.deepEqual([...resourceTypeOf("", "embedded:index:ConnectorConfiguration").secrets].sort(), ["secretConfig"]);
   });
 

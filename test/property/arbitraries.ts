@@ -40,7 +40,10 @@ type Field = CatalogueConnector["secretConfiguration"]["fields"][number];
 
 /** Dates the service's rule accepts, in each of its forms (date, minutes, seconds, fraction, offset). */
 const validDate = fc
-  .tuple(fc.date({ min: new Date("1971-01-01T00:00:00Z"), max: new Date("2098-12-31T00:00:00Z"), noInvalidDate: true }), fc.nat(4))
+  .tuple(
+    fc.date({ min: new Date("1971-01-01T00:00:00Z"), max: new Date("2098-12-31T00:00:00Z"), noInvalidDate: true }),
+    fc.nat(4),
+  )
   .map(([date, form]) => {
     const iso = date.toISOString(); // YYYY-MM-DDTHH:MM:SS.mmmZ
     return [iso.slice(0, 10), iso.slice(0, 16), `${iso.slice(0, 19)}Z`, iso, `${iso.slice(0, 19)}+02:00`][form];
@@ -63,13 +66,27 @@ export function fieldValue(field: Field): fc.Arbitrary<unknown> {
             .tuple(fc.integer({ min, max }), fc.constantFrom("", ".0", ".50", "e0"), fc.constantFrom("", " "))
             .map(([n, suffix, pad]) => `${pad}${n}${suffix}${pad}`),
         },
-        { weight: 1, arbitrary: fc.constantFrom(min - 1, max + 1, "1e3", "0x10", "Infinity", "-0", "lots", Number.NaN) },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(min - 1, max + 1, "1e3", "0x10", "Infinity", "-0", "lots", Number.NaN),
+        },
         { weight: 1, arbitrary: misses },
       );
     case "Date":
       return fc.oneof(
         { weight: 8, arbitrary: validDate },
-        { weight: 2, arbitrary: fc.constantFrom("nope", "2030-13-01", "2030-02-30", "2030-01-31T25:00", "2030-1-31", "2030-01-31 10:00", "31/01/2030") },
+        {
+          weight: 2,
+          arbitrary: fc.constantFrom(
+            "nope",
+            "2030-13-01",
+            "2030-02-30",
+            "2030-01-31T25:00",
+            "2030-1-31",
+            "2030-01-31 10:00",
+            "31/01/2030",
+          ),
+        },
         { weight: 1, arbitrary: misses },
       );
     case "Select":
@@ -82,13 +99,19 @@ export function fieldValue(field: Field): fc.Arbitrary<unknown> {
       const chosen = fc.shuffledSubarray(options);
       return fc.oneof(
         { weight: 4, arbitrary: chosen },
-        { weight: 4, arbitrary: fc.tuple(chosen, fc.constantFrom(",", ", ", " ,")).map(([items, sep]) => items.join(sep)) },
+        {
+          weight: 4,
+          arbitrary: fc.tuple(chosen, fc.constantFrom(",", ", ", " ,")).map(([items, sep]) => items.join(sep)),
+        },
         { weight: 1, arbitrary: chosen.map((items) => [...items, "bad"]) },
         { weight: 1, arbitrary: misses },
       );
     }
     default: // Text, Password
-      return fc.oneof({ weight: 10, arbitrary: fc.string({ minLength: 1, maxLength: 12 }) }, { weight: 1, arbitrary: misses });
+      return fc.oneof(
+        { weight: 10, arbitrary: fc.string({ minLength: 1, maxLength: 12 }) },
+        { weight: 1, arbitrary: misses },
+      );
   }
 }
 
@@ -101,9 +124,14 @@ export function secretConfigFor(fields: readonly Field[]): fc.Arbitrary<Record<s
     const absent = field.readonly ? 14 : field.required ? 1 : 6;
     const value = field.readonly ? fc.constant(field.value ?? "x") : fieldValue(field);
     const present = field.readonly ? 1 : field.required ? 24 : 6;
-    return fc.oneof({ weight: absent, arbitrary: fc.constant(undefined) }, { weight: present, arbitrary: value }).map((v) => [field.id, v] as const);
+    return fc
+      .oneof({ weight: absent, arbitrary: fc.constant(undefined) }, { weight: present, arbitrary: value })
+      .map((v) => [field.id, v] as const);
   });
-  const unknownIds = fc.oneof({ weight: 14, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), anyValue, { maxKeys: 1 }) });
+  const unknownIds = fc.oneof(
+    { weight: 14, arbitrary: fc.constant({}) },
+    { weight: 1, arbitrary: fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), anyValue, { maxKeys: 1 }) },
+  );
   return fc.tuple(fc.tuple(...entries), unknownIds).map(([pairs, extra]) => {
     const config: Record<string, unknown> = { ...extra };
     for (const [id, value] of pairs) if (value !== undefined) config[id] = value;

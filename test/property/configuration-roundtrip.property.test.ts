@@ -25,16 +25,25 @@ describe("property: ConnectorConfiguration create, then diff", () => {
   let fx: ProviderFixture;
   before(async () => {
     fx = await startFixture();
-    await fx.client.addConnectors(fx.accountId, KINDS.map((c) => c.connectorId));
+    await fx.client.addConnectors(
+      fx.accountId,
+      KINDS.map((c) => c.connectorId),
+    );
   });
   after(() => fx.service.stop());
 
   it("shows no change after create, after a refresh, and in the next up, for whatever check accepts", async () => {
     const types = new Set(KINDS.flatMap((c) => c.secretConfiguration.fields.map((f) => f.type)));
-    assert.deepEqual([...types].sort(), ["Date", "Multi-Select", "Number", "Password", "Select", "Text"], "every field type is generated");
+    assert.deepEqual(
+      [...types].sort(),
+      ["Date", "Multi-Select", "Number", "Password", "Select", "Text"],
+      "every field type is generated",
+    );
     let accepted = 0;
     // By name, so that a counterexample prints short.
-    const cases = fc.constantFrom(...KINDS).chain((c) => fc.tuple(fc.constant(c.name), secretConfigFor(c.secretConfiguration.fields)));
+    const cases = fc
+      .constantFrom(...KINDS)
+      .chain((c) => fc.tuple(fc.constant(c.name), secretConfigFor(c.secretConfiguration.fields)));
     await fc.assert(
       fc.asyncProperty(cases, async ([name, secretConfig]) => {
         const connector = KINDS.find((c) => c.name === name) as CatalogueConnector;
@@ -56,7 +65,11 @@ describe("property: ConnectorConfiguration create, then diff", () => {
         const again = await impl.check(inputs, news);
         assert.deepEqual(again.failures, []);
         assert.deepEqual(again.inputs?.secretConfig, inputs.secretConfig, "the same normalised secretConfig");
-        assert.equal((await impl.diff(id, refreshed.props as Props, again.inputs as Props)).changes, false, "diff of the next up");
+        assert.equal(
+          (await impl.diff(id, refreshed.props as Props, again.inputs as Props)).changes,
+          false,
+          "diff of the next up",
+        );
       }),
       propertyRuns(200),
     );

@@ -20,7 +20,10 @@ import { printSeedOnFailure, PROPERTY_SEED, propertyRuns } from "./seed";
 const RUNS = propertyRuns(40);
 
 function requests(stats: Stats): number {
-  return Object.values(stats.byRoute).reduce((sum, byStatus) => sum + Object.values(byStatus).reduce((a, b) => a + b, 0), 0);
+  return Object.values(stats.byRoute).reduce(
+    (sum, byStatus) => sum + Object.values(byStatus).reduce((a, b) => a + b, 0),
+    0,
+  );
 }
 
 /** Sub-accounts the client refuses: not a string, blank, with spaces or control characters, too long. */
@@ -64,7 +67,9 @@ describe("property: lookup functions refuse malformed arguments before any reque
     pulumi.runtime.setAllConfig({ ...pulumi.runtime.allConfig(), ...config });
   });
   after(async () => {
-    pulumi.runtime.setAllConfig(Object.fromEntries(Object.entries(pulumi.runtime.allConfig()).filter(([k]) => !k.startsWith("embedded:"))));
+    pulumi.runtime.setAllConfig(
+      Object.fromEntries(Object.entries(pulumi.runtime.allConfig()).filter(([k]) => !k.startsWith("embedded:"))),
+    );
     await fx.service.stop();
   });
 
@@ -83,7 +88,10 @@ describe("property: lookup functions refuse malformed arguments before any reque
     });
   }
 
-  for (const [name, call] of [...byAccount, ...byId.map(([n, c]): [string, (a: unknown) => Promise<unknown>] => [n, (a) => c(CONNECTORS.segment, a)])]) {
+  for (const [name, call] of [
+    ...byAccount,
+    ...byId.map(([n, c]): [string, (a: unknown) => Promise<unknown>] => [n, (a) => c(CONNECTORS.segment, a)]),
+  ]) {
     it(`${name}: a malformed accountId is refused naming accountId, with no request`, async () => {
       const before = requests(await fx.service.stats());
       await fc.assert(
@@ -101,16 +109,29 @@ describe("property: lookup functions refuse malformed arguments before any reque
     const before = requests(await fx.service.stats());
     // supportedType is a closed set; the other enumerations may grow on the service, so only
     // their type is checked on the client (a wrong string is the service's 400 to give).
-    const badSide = fc.tuple(fc.constant("supportedType"), fc.oneof(fc.constantFrom("source", "Sideways", "", "Source "), anyValue.filter((v) => v !== null)));
+    const badSide = fc.tuple(
+      fc.constant("supportedType"),
+      fc.oneof(
+        fc.constantFrom("source", "Sideways", "", "Source "),
+        anyValue.filter((v) => v !== null),
+      ),
+    );
     const badOther = fc.tuple(
       fc.constantFrom("dataType", "dataTypeCategory", "platformType", "name"),
-      fc.oneof(fc.constantFrom("", "  "), anyValue.filter((v) => v !== null && typeof v !== "string")),
+      fc.oneof(
+        fc.constantFrom("", "  "),
+        anyValue.filter((v) => v !== null && typeof v !== "string"),
+      ),
     );
     await fc.assert(
       fc.asyncProperty(fc.oneof(badSide, badOther), async ([key, value]) => {
-        const calls: (() => Promise<unknown>)[] = [() => listConnectors({ [key]: value } as never), () => listAddedConnectors({ [key]: value } as never)];
+        const calls: (() => Promise<unknown>)[] = [
+          () => listConnectors({ [key]: value } as never),
+          () => listAddedConnectors({ [key]: value } as never),
+        ];
         // findConnector's only filter is supportedType.
-        if (key === "supportedType") calls.push(() => findConnector({ name: "Segment", supportedType: value } as never));
+        if (key === "supportedType")
+          calls.push(() => findConnector({ name: "Segment", supportedType: value } as never));
         for (const call of calls) {
           const error = await refusal(call());
           assert.equal(error.argument, key, error.message);

@@ -20,15 +20,21 @@ const UUID = /request id [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 
 type Answer = (res: ServerResponse) => void;
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): Answer => (res) => {
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(typeof body === "string" ? body : JSON.stringify(body));
-};
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Answer =>
+  (res) => {
+    res.writeHead(status, { "content-type": "application/json", ...headers });
+    res.end(typeof body === "string" ? body : JSON.stringify(body));
+  };
 const envelope = (response: unknown) => ({ statusCode: 200, statusMessage: "OK", response });
 
 /** Each case: what the mutating route answers, and what the error must say besides route and request id. */
 const CASES: { name: string; answer: Answer; expect: RegExp }[] = [
-  { name: "wrong types", answer: json(200, envelope({ added: [{ ...viewA(CONNECTOR), name: 42 }], alreadyAdded: "none" })), expect: /breaks the contract/ },
+  {
+    name: "wrong types",
+    answer: json(200, envelope({ added: [{ ...viewA(CONNECTOR), name: 42 }], alreadyAdded: "none" })),
+    expect: /breaks the contract/,
+  },
   { name: "missing fields", answer: json(200, envelope({})), expect: /breaks the contract/ },
   { name: "no envelope", answer: json(200, [1, 2, 3]), expect: /breaks the contract/ },
   {
@@ -47,7 +53,11 @@ const CASES: { name: string; answer: Answer; expect: RegExp }[] = [
     },
     expect: /502 Bad Gateway/,
   },
-  { name: "truncated JSON", answer: json(200, '{"statusCode":200,"statusMessage":"OK","response":{"added":[{"connec'), expect: /not valid JSON/ },
+  {
+    name: "truncated JSON",
+    answer: json(200, '{"statusCode":200,"statusMessage":"OK","response":{"added":[{"connec'),
+    expect: /not valid JSON/,
+  },
   {
     name: "a huge body (11 MiB)",
     answer: (res) => {
@@ -73,9 +83,12 @@ async function startFake(): Promise<Fake> {
     req.resume();
     req.on("end", () => {
       const path = (req.url ?? "").split("?")[0];
-      if (path === "/es/v2/oauth/client-token") return json(200, { accessToken: "tok-malformed-test", tokenType: "Bearer", expiry: 3600 })(res);
-      if (req.method === "GET" && path.endsWith("/configuration")) return json(200, envelope(configurationPayload()))(res);
-      if (req.method === "GET" && path === "/es/v2/connectors/added") return json(200, envelope({ items: [], total: 0, page: 1, pageSize: 200 }))(res);
+      if (path === "/es/v2/oauth/client-token")
+        return json(200, { accessToken: "tok-malformed-test", tokenType: "Bearer", expiry: 3600 })(res);
+      if (req.method === "GET" && path.endsWith("/configuration"))
+        return json(200, envelope(configurationPayload()))(res);
+      if (req.method === "GET" && path === "/es/v2/connectors/added")
+        return json(200, envelope({ items: [], total: 0, page: 1, pageSize: 200 }))(res);
       fake.mutating++;
       fake.answer(res);
     });
@@ -113,7 +126,12 @@ describe("malformed answers: the provider reports route and request id, and no h
 
     it(`ConnectorConfiguration update: ${c.name}`, async () => {
       fake.answer = c.answer;
-      const news = { connectorId: CONNECTOR, accountId: ACCOUNT, configurationId: CONFIGURATION_ID, secretConfig: { apiKey: "canary-key-value" } };
+      const news = {
+        connectorId: CONNECTOR,
+        accountId: ACCOUNT,
+        configurationId: CONFIGURATION_ID,
+        secretConfig: { apiKey: "canary-key-value" },
+      };
       const error = await rejection(configuration.update(`${ACCOUNT}/${CONNECTOR}`, { fingerprintSalt: "salt" }, news));
       assert.match(error.message, /PUT \/es\/v2\/connectors\/\{connectorId\}\/configuration/);
       assert.match(error.message, UUID);

@@ -11,7 +11,14 @@ import * as configuration from "../../provider/resources/connector-configuration
 import { validateConfigure } from "../../service/domain/configuration";
 import { requests } from "../../contract/requests";
 import { CATALOGUE, type CatalogueConnector } from "../../service/seed/catalogue";
-import { CONNECTORS, SEGMENT_CONFIG, mutatingCalls, startFixture, useConfig, type ProviderFixture } from "../provider/fixtures";
+import {
+  CONNECTORS,
+  SEGMENT_CONFIG,
+  mutatingCalls,
+  startFixture,
+  useConfig,
+  type ProviderFixture,
+} from "../provider/fixtures";
 import { anyValue, invalidId, isValidId, secretConfigFor, validId } from "./arbitraries";
 import { printSeedOnFailure, PROPERTY_SEED, propertyRuns } from "./seed";
 
@@ -26,7 +33,10 @@ const KINDS: CatalogueConnector[] = ["Segment", "Amazon S3", "Facebook Custom Au
 
 /** The fields the service refuses this configuration for, or "body" when the body itself is malformed. */
 function serviceRefusal(connector: CatalogueConnector, secretConfig: Record<string, unknown>): string[] | "body" {
-  const body = requests.ConfigureBody.safeParse({ configurationId: connector.secretConfiguration.configurationId, secretConfig });
+  const body = requests.ConfigureBody.safeParse({
+    configurationId: connector.secretConfiguration.configurationId,
+    secretConfig,
+  });
   if (!body.success) return "body";
   const verdict = validateConfigure(connector, body.data);
   return "errors" in verdict ? verdict.errors.map((e) => e.field).sort() : [];
@@ -66,7 +76,8 @@ describe("property: AddedConnector check", () => {
           assert.equal(named.includes("accountId"), badAccountId(accountId));
           const badAdopt = adoptExisting !== undefined && adoptExisting !== null && typeof adoptExisting !== "boolean";
           assert.equal(named.includes("adoptExisting"), badAdopt);
-          for (const failure of result.failures ?? []) assert.ok(failure.reason.includes(failure.property), failure.reason);
+          for (const failure of result.failures ?? [])
+            assert.ok(failure.reason.includes(failure.property), failure.reason);
           if (named.length === 0) {
             assert.equal(typeof result.inputs?.accountId, "string");
             assert.equal(typeof result.inputs?.adoptExisting, "boolean");
@@ -82,8 +93,15 @@ describe("property: AddedConnector check", () => {
   // create ("acc one", control characters, 129+ characters); both checks use its rule now.
   it("an accountId the client refuses is a check failure naming accountId (both resources)", async () => {
     for (const accountId of ["acc one", "acc\u0000", "x".repeat(129)]) {
-      assert.deepEqual(properties(await added.check({}, { connectorId: CONNECTORS.segment, accountId })), ["accountId"]);
-      assert.deepEqual(properties(await configuration.check({}, { connectorId: CONNECTORS.segment, accountId, secretConfig: SEGMENT_CONFIG })), ["accountId"]);
+      assert.deepEqual(properties(await added.check({}, { connectorId: CONNECTORS.segment, accountId })), [
+        "accountId",
+      ]);
+      assert.deepEqual(
+        properties(
+          await configuration.check({}, { connectorId: CONNECTORS.segment, accountId, secretConfig: SEGMENT_CONFIG }),
+        ),
+        ["accountId"],
+      );
     }
   });
 
@@ -103,7 +121,10 @@ describe("property: ConnectorConfiguration check", () => {
   let fx: ProviderFixture;
   before(async () => {
     fx = await startFixture();
-    await fx.client.addConnectors(fx.accountId, KINDS.map((c) => c.connectorId));
+    await fx.client.addConnectors(
+      fx.accountId,
+      KINDS.map((c) => c.connectorId),
+    );
   });
   after(() => fx.service.stop());
 
@@ -119,10 +140,14 @@ describe("property: ConnectorConfiguration check", () => {
           const result = await configuration.check({}, { connectorId, name, secretName, secretConfig });
           const named = properties(result);
           assert.equal(named.includes("connectorId"), !isValidId(connectorId));
-          for (const [key, value] of [["name", name], ["secretName", secretName]] as const) {
+          for (const [key, value] of [
+            ["name", name],
+            ["secretName", secretName],
+          ] as const) {
             assert.equal(named.includes(key), value !== undefined && value !== null && typeof value !== "string");
           }
-          const objectConfig = secretConfig !== null && typeof secretConfig === "object" && !Array.isArray(secretConfig);
+          const objectConfig =
+            secretConfig !== null && typeof secretConfig === "object" && !Array.isArray(secretConfig);
           assert.equal(named.includes("secretConfig"), !objectConfig);
         },
       ),
@@ -135,7 +160,9 @@ describe("property: ConnectorConfiguration check", () => {
     let accepted = 0;
     let refused = 0;
     // By name, so that a counterexample prints short.
-    const cases = fc.constantFrom(...KINDS).chain((c) => fc.tuple(fc.constant(c.name), secretConfigFor(c.secretConfiguration.fields)));
+    const cases = fc
+      .constantFrom(...KINDS)
+      .chain((c) => fc.tuple(fc.constant(c.name), secretConfigFor(c.secretConfiguration.fields)));
     await fc.assert(
       fc.asyncProperty(cases, async ([name, secretConfig]) => {
         const connector = KINDS.find((c) => c.name === name) as CatalogueConnector;
@@ -153,8 +180,14 @@ describe("property: ConnectorConfiguration check", () => {
         }
         accepted++;
         assert.deepEqual(service, [], "the service's rules accept what check accepts");
-        const inputs = result.inputs as { configurationId: string; secretConfig: Record<string, string | number | string[]> };
-        await fx.client.configure(fx.accountId, connector.connectorId, { configurationId: inputs.configurationId, secretConfig: inputs.secretConfig });
+        const inputs = result.inputs as {
+          configurationId: string;
+          secretConfig: Record<string, string | number | string[]>;
+        };
+        await fx.client.configure(fx.accountId, connector.connectorId, {
+          configurationId: inputs.configurationId,
+          secretConfig: inputs.secretConfig,
+        });
       }),
       RUNS,
     );

@@ -22,7 +22,9 @@ describe("AddedConnector provider: coalesced Add", () => {
 
   it("sends 30 concurrent creates as one Add, each with its own outputs", async () => {
     const wanted = ids(30);
-    const results = await Promise.all(wanted.map((connectorId) => impl.create({ connectorId, accountId: fx.accountId })));
+    const results = await Promise.all(
+      wanted.map((connectorId) => impl.create({ connectorId, accountId: fx.accountId })),
+    );
     assert.equal(callsTo(await fx.service.stats(), ADD), 1);
     results.forEach((result, i) => {
       assert.equal(result.id, `${fx.accountId}/${wanted[i]}`);
@@ -42,7 +44,9 @@ describe("AddedConnector provider: coalesced Add", () => {
   it("fails only the resource whose id is unknown; the others are added", async () => {
     const wanted = ids(29);
     const all = [...wanted.slice(0, 10), UNKNOWN_ID, ...wanted.slice(10)];
-    const settled = await Promise.allSettled(all.map((connectorId) => impl.create({ connectorId, accountId: fx.accountId })));
+    const settled = await Promise.allSettled(
+      all.map((connectorId) => impl.create({ connectorId, accountId: fx.accountId })),
+    );
     settled.forEach((outcome, i) => {
       if (all[i] === UNKNOWN_ID) {
         assert.equal(outcome.status, "rejected");
@@ -72,7 +76,10 @@ describe("AddedConnector provider: coalesced Add", () => {
     assert.equal(settled[0].status, "rejected");
     assert.match(String((settled[0] as PromiseRejectedResult).reason), /already added.*adoptExisting: true/s);
     assert.equal(settled[1].status, "fulfilled");
-    assert.equal((settled[1] as PromiseFulfilledResult<{ outs: Record<string, unknown> }>).value.outs.adoptExisting, true);
+    assert.equal(
+      (settled[1] as PromiseFulfilledResult<{ outs: Record<string, unknown> }>).value.outs.adoptExisting,
+      true,
+    );
     for (const outcome of settled.slice(2)) assert.equal(outcome.status, "fulfilled");
   });
 
@@ -89,8 +96,13 @@ describe("AddedConnector provider: coalesced Add", () => {
     await fx.service.setFaults({ rules: [{ route: ADD, mode: "commitThenDrop", count: 1 }] });
     try {
       const wanted = ids(8);
-      const results = await Promise.all(wanted.map((connectorId) => impl.create({ connectorId, accountId: fx.accountId })));
-      assert.deepEqual(results.map((r) => r.outs.connectorId), wanted);
+      const results = await Promise.all(
+        wanted.map((connectorId) => impl.create({ connectorId, accountId: fx.accountId })),
+      );
+      assert.deepEqual(
+        results.map((r) => r.outs.connectorId),
+        wanted,
+      );
       assert.equal(callsTo(await fx.service.stats(), ADD), 2);
     } finally {
       await fx.service.setFaults({ rules: [] });
@@ -99,7 +111,9 @@ describe("AddedConnector provider: coalesced Add", () => {
 
   it("an error of the whole call reaches every member, unsplit", async () => {
     const foreign = fx.service.customers[1].subAccountIds[0]; // 403 for this client
-    const settled = await Promise.allSettled(ids(5).map((connectorId) => impl.create({ connectorId, accountId: foreign })));
+    const settled = await Promise.allSettled(
+      ids(5).map((connectorId) => impl.create({ connectorId, accountId: foreign })),
+    );
     for (const outcome of settled) {
       assert.equal(outcome.status, "rejected");
       assert.match(String((outcome as PromiseRejectedResult).reason), /403|forbidden|not allowed|access/i);
@@ -123,7 +137,12 @@ describe("AddCoalescer (fake client)", () => {
       async addConnectors(_accountId: string, connectorIds: readonly string[]): Promise<AddConnectorsResult> {
         batches.push([...connectorIds]);
         if (connectorIds.some((id) => bad.has(id))) {
-          throw new NotFoundError({ status: 404, statusMessage: "unknown connector id(s)", requestId: "r", route: ADD });
+          throw new NotFoundError({
+            status: 404,
+            statusMessage: "unknown connector id(s)",
+            requestId: "r",
+            route: ADD,
+          });
         }
         return { added: [], alreadyAdded: [...connectorIds], retried: false };
       },
@@ -160,7 +179,10 @@ describe("AddCoalescer (fake client)", () => {
     const coalescer = new AddCoalescer();
     const all = Array.from({ length: 3 }, (_, i) => stableId("connector", `alone ${i}`));
     await Promise.all(all.map((id) => coalescer.add(client, "acct", id, 0)));
-    assert.deepEqual(client.batches, all.map((id) => [id]));
+    assert.deepEqual(
+      client.batches,
+      all.map((id) => [id]),
+    );
   });
 
   it("invalidates through onWrite before and after each Add", async () => {

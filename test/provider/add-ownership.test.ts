@@ -48,9 +48,16 @@ describe("AddedConnector provider: whose connector is it", () => {
     const [foreign, mine] = ids(2);
     await fx.client.addConnectors(fx.accountId, [foreign]);
     for (const mode of ["error", "reset"] as const) {
-      await fx.service.setFaults({ rules: [{ route: ADD, mode, count: 1, ...(mode === "error" ? { status: 503 as const } : {}) }] });
+      await fx.service.setFaults({
+        rules: [{ route: ADD, mode, count: 1, ...(mode === "error" ? { status: 503 as const } : {}) }],
+      });
       const error = await rejection(create(foreign));
-      assert.match(error.message, new RegExp(`connector "[^"]+" \\(${foreign}\\) is already added to sub-account ${fx.accountId}, outside this resource`));
+      assert.match(
+        error.message,
+        new RegExp(
+          `connector "[^"]+" \\(${foreign}\\) is already added to sub-account ${fx.accountId}, outside this resource`,
+        ),
+      );
       assert.match(error.message, /adoptExisting: true/);
     }
     // The same fault in front of a connector nobody had: added, and ours.
@@ -74,7 +81,12 @@ describe("AddedConnector provider: whose connector is it", () => {
   it("an Add of unknown outcome is recorded as unfinished with its id; the next up finishes it without a second Add", async () => {
     const [committed] = ids(1);
     await runtime().adds.ownership.baseline(client, fx.accountId); // listed before the faults start
-    await fx.service.setFaults({ rules: [{ route: ADD, mode: "commitThenDrop" }, { route: LIST_ADDED, mode: "error", status: 500 }] });
+    await fx.service.setFaults({
+      rules: [
+        { route: ADD, mode: "commitThenDrop" },
+        { route: LIST_ADDED, mode: "error", status: 500 },
+      ],
+    });
     const error = (await rejection(create(committed, { __provider: "serialized-provider" }))) as Error & {
       id?: string;
       properties?: Record<string, unknown>;
@@ -87,7 +99,10 @@ describe("AddedConnector provider: whose connector is it", () => {
 
     await fx.service.setFaults({ rules: [] });
     const addsBefore = callsTo(await fx.service.stats(), ADD);
-    const finished = await impl.update(error.id, error.properties ?? {}, { connectorId: committed, accountId: fx.accountId });
+    const finished = await impl.update(error.id, error.properties ?? {}, {
+      connectorId: committed,
+      accountId: fx.accountId,
+    });
     assert.equal(finished.outs?.connectorId, committed);
     assert.equal(typeof finished.outs?.name, "string");
     assert.equal(finished.outs?.addUnfinished, undefined, "finished");
@@ -97,11 +112,19 @@ describe("AddedConnector provider: whose connector is it", () => {
   it("an unfinished resource whose Add did not happen is added by the next up", async () => {
     const [lost] = ids(1, 50);
     await runtime().adds.ownership.baseline(client, fx.accountId);
-    await fx.service.setFaults({ rules: [{ route: ADD, mode: "reset" }, { route: LIST_ADDED, mode: "error", status: 500 }] });
+    await fx.service.setFaults({
+      rules: [
+        { route: ADD, mode: "reset" },
+        { route: LIST_ADDED, mode: "error", status: 500 },
+      ],
+    });
     const error = (await rejection(create(lost))) as Error & { id?: string; properties?: Record<string, unknown> };
     assert.equal(error.properties?.addUnfinished, true);
     await fx.service.setFaults({ rules: [] });
-    const finished = await impl.update(error.id ?? "", error.properties ?? {}, { connectorId: lost, accountId: fx.accountId });
+    const finished = await impl.update(error.id ?? "", error.properties ?? {}, {
+      connectorId: lost,
+      accountId: fx.accountId,
+    });
     assert.equal(finished.outs?.connectorId, lost);
     const live = await fx.client.addConnectors(fx.accountId, [lost]);
     assert.deepEqual(live.alreadyAdded, [lost], "the connector is added now");

@@ -26,8 +26,19 @@ describe("AddedConnector provider: delete", () => {
     const connection = await fx.service.createConnection(fx.accountId, CONNECTORS.segment, CONNECTORS.tiktokEvents);
     const before = await fx.service.stats();
     const error = await rejection(impl.remove(id, outs));
-    assert.ok(error.message.startsWith(impl.inUseMessage("Segment", CONNECTORS.segment, fx.accountId, 1, 0)), error.message);
-    for (const part of ['"Segment"', CONNECTORS.segment, fx.accountId, "srcConnections=1", "destConnections=0", "retainOnDelete: true", "run `pulumi up`"]) {
+    assert.ok(
+      error.message.startsWith(impl.inUseMessage("Segment", CONNECTORS.segment, fx.accountId, 1, 0)),
+      error.message,
+    );
+    for (const part of [
+      '"Segment"',
+      CONNECTORS.segment,
+      fx.accountId,
+      "srcConnections=1",
+      "destConnections=0",
+      "retainOnDelete: true",
+      "run `pulumi up`",
+    ]) {
       assert.ok(error.message.includes(part), `message lacks ${part}: ${error.message}`);
     }
     assert.match(error.message, /\(request id \S+\)$/);
@@ -42,7 +53,10 @@ describe("AddedConnector provider: delete", () => {
   });
 
   it("counts destination connections too", async () => {
-    const tiktok = await impl.read(`${fx.accountId}/${CONNECTORS.tiktokEvents}`, { connectorId: CONNECTORS.tiktokEvents, accountId: fx.accountId });
+    const tiktok = await impl.read(`${fx.accountId}/${CONNECTORS.tiktokEvents}`, {
+      connectorId: CONNECTORS.tiktokEvents,
+      accountId: fx.accountId,
+    });
     await fx.service.createConnection(fx.accountId, CONNECTORS.segment, CONNECTORS.tiktokEvents);
     const error = await rejection(impl.remove(tiktok.id ?? "", tiktok.props ?? {}));
     assert.match(error.message, /srcConnections=0, destConnections=1/);
@@ -52,24 +66,45 @@ describe("AddedConnector provider: delete", () => {
   it("without the name in the state, the message still names the connector and the counts", async () => {
     await fx.service.createConnection(fx.accountId, CONNECTORS.segment, CONNECTORS.tiktokEvents);
     const error = await rejection(impl.remove(id, { connectorId: CONNECTORS.segment, accountId: fx.accountId }));
-    assert.ok(error.message.startsWith(impl.inUseMessage(undefined, CONNECTORS.segment, fx.accountId, 1, 0)), error.message);
+    assert.ok(
+      error.message.startsWith(impl.inUseMessage(undefined, CONNECTORS.segment, fx.accountId, 1, 0)),
+      error.message,
+    );
   });
 
   /** The provider's client, with Remove answered by the service's 409 `body` (through the client's own error factory). */
   function refusingRemove(body: Record<string, unknown>): EmbeddedClient {
     return Object.assign(Object.create(fx.client) as EmbeddedClient, {
       removeConnector: async () => {
-        throw errorFromResponse({ status: 409, body: { statusCode: 409, ...body }, requestId: "req-409", route: routeLabel("removeConnector") });
+        throw errorFromResponse({
+          status: 409,
+          body: { statusCode: 409, ...body },
+          requestId: "req-409",
+          route: routeLabel("removeConnector"),
+        });
       },
     });
   }
 
-  for (const [what, response] of [["no connection counts", null], ["counts of zero", { srcConnections: 0, destConnections: 0 }]] as const) {
+  for (const [what, response] of [
+    ["no connection counts", null],
+    ["counts of zero", { srcConnections: 0, destConnections: 0 }],
+  ] as const) {
     it(`a 409 with ${what} says the service's reason, not "used in connections"`, async () => {
       useConfig(fx, {}, refusingRemove({ statusMessage: "connector is locked by a running sync.", response }));
       const error = await rejection(impl.remove(id, outs));
       assert.ok(!/used in connections|retainOnDelete/.test(error.message), error.message);
-      assert.ok(error.message.startsWith(impl.removeRefusedMessage("Segment", CONNECTORS.segment, fx.accountId, "connector is locked by a running sync")), error.message);
+      assert.ok(
+        error.message.startsWith(
+          impl.removeRefusedMessage(
+            "Segment",
+            CONNECTORS.segment,
+            fx.accountId,
+            "connector is locked by a running sync",
+          ),
+        ),
+        error.message,
+      );
       assert.equal(error.message.split("req-409").length - 1, 1, `the request id once: ${error.message}`);
       assert.equal((await impl.read(id, outs)).id, id, "still added");
     });

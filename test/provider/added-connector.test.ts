@@ -15,7 +15,10 @@ describe("AddedConnector provider", () => {
   describe("check", () => {
     it("reports one failure per bad property and calls nothing", async () => {
       const before = await fx.service.stats();
-      const result = await impl.check({}, { connectorId: "short", accountId: "  ", adoptExisting: "yes", __provider: PROVIDER });
+      const result = await impl.check(
+        {},
+        { connectorId: "short", accountId: "  ", adoptExisting: "yes", __provider: PROVIDER },
+      );
       assert.deepEqual(result.failures?.map((f) => f.property).sort(), ["accountId", "adoptExisting", "connectorId"]);
       assert.match(result.failures?.find((f) => f.property === "connectorId")?.reason ?? "", /16-character/);
       assert.deepEqual(await fx.service.stats(), before);
@@ -54,11 +57,20 @@ describe("AddedConnector provider", () => {
   });
 
   describe("diff", () => {
-    const olds = () => ({ connectorId: CONNECTORS.segment, accountId: fx.accountId, adoptExisting: false, __provider: "old" });
+    const olds = () => ({
+      connectorId: CONNECTORS.segment,
+      accountId: fx.accountId,
+      adoptExisting: false,
+      __provider: "old",
+    });
 
     it("replaces on a new connectorId or accountId, unknown ones included", async () => {
-      assert.deepEqual((await impl.diff("x", olds(), { ...olds(), connectorId: CONNECTORS.amplitude })).replaces, ["connectorId"]);
-      assert.deepEqual((await impl.diff("x", olds(), { ...olds(), accountId: fx.otherAccountId })).replaces, ["accountId"]);
+      assert.deepEqual((await impl.diff("x", olds(), { ...olds(), connectorId: CONNECTORS.amplitude })).replaces, [
+        "connectorId",
+      ]);
+      assert.deepEqual((await impl.diff("x", olds(), { ...olds(), accountId: fx.otherAccountId })).replaces, [
+        "accountId",
+      ]);
       assert.deepEqual((await impl.diff("x", olds(), { ...olds(), connectorId: UNKNOWN })).replaces, ["connectorId"]);
     });
 
@@ -77,7 +89,11 @@ describe("AddedConnector provider", () => {
 
   describe("create", () => {
     it("adds the connector with every field of the added view", async () => {
-      const { id, outs } = await impl.create({ connectorId: CONNECTORS.segment, accountId: fx.accountId, adoptExisting: false });
+      const { id, outs } = await impl.create({
+        connectorId: CONNECTORS.segment,
+        accountId: fx.accountId,
+        adoptExisting: false,
+      });
       assert.equal(id, `${fx.accountId}/${CONNECTORS.segment}`);
       for (const field of impl.VIEW_FIELDS) assert.ok(field in outs, `missing output ${field}`);
       assert.equal(outs.name, "Segment");
@@ -95,7 +111,11 @@ describe("AddedConnector provider", () => {
     it("adopts it with adoptExisting: true, without sending an Add", async () => {
       await fx.client.addConnectors(fx.accountId, [CONNECTORS.segment]);
       const addsBefore = callsTo(await fx.service.stats(), ADD);
-      const { id, outs } = await impl.create({ connectorId: CONNECTORS.segment, accountId: fx.accountId, adoptExisting: true });
+      const { id, outs } = await impl.create({
+        connectorId: CONNECTORS.segment,
+        accountId: fx.accountId,
+        adoptExisting: true,
+      });
       assert.equal(id, `${fx.accountId}/${CONNECTORS.segment}`);
       assert.equal(outs.adoptExisting, true);
       assert.equal(outs.name, "Segment");
@@ -103,7 +123,11 @@ describe("AddedConnector provider", () => {
     });
 
     it("adds a connector that adoptExisting: true finds missing", async () => {
-      const { outs } = await impl.create({ connectorId: CONNECTORS.segment, accountId: fx.accountId, adoptExisting: true });
+      const { outs } = await impl.create({
+        connectorId: CONNECTORS.segment,
+        accountId: fx.accountId,
+        adoptExisting: true,
+      });
       assert.equal(outs.connectorId, CONNECTORS.segment);
       const added = await fx.client.addConnectors(fx.accountId, [CONNECTORS.segment]);
       assert.deepEqual(added.alreadyAdded, [CONNECTORS.segment], "the connector is now added");
@@ -126,10 +150,18 @@ describe("AddedConnector provider", () => {
       const { id } = await impl.create({ connectorId: CONNECTORS.segment, accountId: fx.accountId });
       await fx.client.addConnectors(fx.accountId, [CONNECTORS.tiktokEvents]);
       await fx.service.createConnection(fx.accountId, CONNECTORS.segment, CONNECTORS.tiktokEvents);
-      const result = await impl.read(id, { connectorId: CONNECTORS.segment, accountId: fx.accountId, adoptExisting: false });
+      const result = await impl.read(id, {
+        connectorId: CONNECTORS.segment,
+        accountId: fx.accountId,
+        adoptExisting: false,
+      });
       assert.equal(result.id, id);
       assert.equal(result.props?.srcConnections, 1);
-      assert.deepEqual(result.inputs, { connectorId: CONNECTORS.segment, accountId: fx.accountId, adoptExisting: false });
+      assert.deepEqual(result.inputs, {
+        connectorId: CONNECTORS.segment,
+        accountId: fx.accountId,
+        adoptExisting: false,
+      });
     });
 
     it("returns no id once the connector was removed out of band, so refresh drops it", async () => {

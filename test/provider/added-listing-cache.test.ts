@@ -21,7 +21,9 @@ describe("AddedConnector provider: one listing per sub-account", () => {
   let outs: Record<string, Record<string, unknown>>;
   beforeEach(async () => {
     outs = {};
-    const created = await Promise.all(ids(30).map((connectorId) => added.create({ connectorId, accountId: fx.accountId })));
+    const created = await Promise.all(
+      ids(30).map((connectorId) => added.create({ connectorId, accountId: fx.accountId })),
+    );
     for (const result of created) outs[result.id] = result.outs;
   });
 
@@ -54,12 +56,17 @@ describe("AddedConnector provider: one listing per sub-account", () => {
     const id = `${fx.accountId}/${CONNECTORS.segment}`;
     await added.create({ connectorId: CONNECTORS.segment, accountId: fx.accountId });
     assert.equal((await added.read(id, {})).props?.configured, false);
-    await configuration.create({ connectorId: CONNECTORS.segment, accountId: fx.accountId, secretConfig: SEGMENT_CONFIG });
+    await configuration.create({
+      connectorId: CONNECTORS.segment,
+      accountId: fx.accountId,
+      secretConfig: SEGMENT_CONFIG,
+    });
     assert.equal((await added.read(id, {})).props?.configured, true);
   });
 
   it("the delete guard never decides on the cached counts", async () => {
-    const among = (side: string) => CATALOGUE.find((c) => c.supportedType === side && outs[`${fx.accountId}/${c.connectorId}`]);
+    const among = (side: string) =>
+      CATALOGUE.find((c) => c.supportedType === side && outs[`${fx.accountId}/${c.connectorId}`]);
     const [sourceConnector, destination] = [among("Source"), among("Destination")];
     assert.ok(sourceConnector && destination, "a source and a destination among the 30");
     const source = sourceConnector.connectorId;
@@ -71,7 +78,11 @@ describe("AddedConnector provider: one listing per sub-account", () => {
     // … but the guard is the service's: refused, with the live counts.
     const error = await rejection(added.remove(firstId, outs[firstId]));
     assert.match(error.message, /srcConnections=1/);
-    assert.equal((await added.read(firstId, outs[firstId])).props?.srcConnections, 1, "the refused Remove invalidated the listing");
+    assert.equal(
+      (await added.read(firstId, outs[firstId])).props?.srcConnections,
+      1,
+      "the refused Remove invalidated the listing",
+    );
     await fx.service.deleteConnection(connection);
     await added.remove(firstId, outs[firstId]);
     assert.equal((await added.read(firstId, outs[firstId])).id, "", "the Remove invalidated the listing");
@@ -89,7 +100,11 @@ describe("AddedConnector provider: one listing per sub-account", () => {
 
   it("a configuration whose connector is gone reads as gone without a Get", async () => {
     await added.create({ connectorId: CONNECTORS.segment, accountId: fx.accountId });
-    const created = await configuration.create({ connectorId: CONNECTORS.segment, accountId: fx.accountId, secretConfig: SEGMENT_CONFIG });
+    const created = await configuration.create({
+      connectorId: CONNECTORS.segment,
+      accountId: fx.accountId,
+      secretConfig: SEGMENT_CONFIG,
+    });
     const id = `${fx.accountId}/${CONNECTORS.segment}`;
     await added.remove(id, { connectorId: CONNECTORS.segment, accountId: fx.accountId });
     const before = callsTo(await fx.service.stats(), GET_CONFIGURATION);
@@ -143,7 +158,12 @@ describe("AddedConnectorsCache (fake client)", () => {
     const cache = new AddedConnectorsCache();
     const one = fakeClient();
     const two = fakeClient();
-    await Promise.all([cache.snapshot(one, "x"), cache.snapshot(one, "y"), cache.snapshot(two, "x"), cache.snapshot(one, "x")]);
+    await Promise.all([
+      cache.snapshot(one, "x"),
+      cache.snapshot(one, "y"),
+      cache.snapshot(two, "x"),
+      cache.snapshot(one, "x"),
+    ]);
     assert.deepEqual([one.listings, two.listings], [2, 1]);
     cache.invalidate(one, "x");
     await cache.snapshot(one, "y");

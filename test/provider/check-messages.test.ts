@@ -20,11 +20,21 @@ describe("dynamic provider: check messages", () => {
     it(`${type}: a bad connectorId or accountId the program made secret is named by its kind, never quoted`, async () => {
       const badId = "not-an-id-canary-2c9e";
       const badAccount = "acct canary 4d1f with spaces and more than forty characters in all";
-      const news = { ...extra, connectorId: badId, accountId: badAccount, __provider: "p", [SECRET_INPUTS]: ["connectorId", "accountId"] };
+      const news = {
+        ...extra,
+        connectorId: badId,
+        accountId: badAccount,
+        __provider: "p",
+        [SECRET_INPUTS]: ["connectorId", "accountId"],
+      };
       const result = await impl.check({}, news);
       const text = JSON.stringify(result.failures);
       assert.deepEqual(result.failures?.map((f) => f.property).sort(), ["accountId", "connectorId"]);
-      for (const [what, value] of [["connectorId", badId], ["accountId", badAccount], ["accountId's first 20 characters", badAccount.slice(0, 20)]]) {
+      for (const [what, value] of [
+        ["connectorId", badId],
+        ["accountId", badAccount],
+        ["accountId's first 20 characters", badAccount.slice(0, 20)],
+      ]) {
         assert.ok(!text.includes(value), `${what} is quoted in a failure`);
       }
       assert.match(result.failures?.find((f) => f.property === "connectorId")?.reason ?? "", /got a secret string/);
@@ -37,7 +47,12 @@ describe("dynamic provider: check messages", () => {
 
   it("ConnectorConfiguration: a well-formed secret connectorId the catalogue lacks is not printed either", async () => {
     const missing = "0123456789abcdef";
-    const news = { connectorId: missing, secretConfig: SEGMENT_CONFIG, __provider: "p", [SECRET_INPUTS]: ["connectorId", "secretConfig"] };
+    const news = {
+      connectorId: missing,
+      secretConfig: SEGMENT_CONFIG,
+      __provider: "p",
+      [SECRET_INPUTS]: ["connectorId", "secretConfig"],
+    };
     const result = await connectorConfiguration.check({}, news);
     assert.equal(result.failures?.length, 1, JSON.stringify(result.failures?.map((f) => f.property)));
     assert.ok(!JSON.stringify(result.failures).includes(missing), "the secret connector id is in the failure");
@@ -45,10 +60,18 @@ describe("dynamic provider: check messages", () => {
 
   it("NaN and Infinity: 'must be a finite number, got a non-finite number', not 'a number, got a number'", async () => {
     assert.equal(typeName("number"), "a finite number");
-    const typed = typeFailures({ limit: { type: "number", description: "" } }, { limit: Number.POSITIVE_INFINITY }, ["limit"]);
-    assert.deepEqual(typed.map((f) => f.reason), ["limit must be a finite number, got a non-finite number"]);
+    const typed = typeFailures({ limit: { type: "number", description: "" } }, { limit: Number.POSITIVE_INFINITY }, [
+      "limit",
+    ]);
+    assert.deepEqual(
+      typed.map((f) => f.reason),
+      ["limit must be a finite number, got a non-finite number"],
+    );
     for (const value of [Number.NaN, Number.NEGATIVE_INFINITY]) {
-      const result = await connectorConfiguration.check({}, { connectorId: CONNECTORS.segment, secretConfig: { ...SEGMENT_CONFIG, batchSize: value }, __provider: "p" });
+      const result = await connectorConfiguration.check(
+        {},
+        { connectorId: CONNECTORS.segment, secretConfig: { ...SEGMENT_CONFIG, batchSize: value }, __provider: "p" },
+      );
       const reason = result.failures?.find((f) => f.property === "secretConfig.batchSize")?.reason ?? "";
       assert.match(reason, /must be a finite number, got a non-finite number$/, reason);
     }

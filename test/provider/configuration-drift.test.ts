@@ -10,7 +10,12 @@ type Props = Record<string, unknown>;
 describe("ConnectorConfiguration drift by field", () => {
   const fx = useProviderFixture();
 
-  const inputs = (secretConfig: Props = SEGMENT_CONFIG): Props => ({ connectorId: CONNECTORS.segment, accountId: fx.accountId, secretConfig, __provider: "p" });
+  const inputs = (secretConfig: Props = SEGMENT_CONFIG): Props => ({
+    connectorId: CONNECTORS.segment,
+    accountId: fx.accountId,
+    secretConfig,
+    __provider: "p",
+  });
 
   async function configured(): Promise<{ id: string; outs: Props }> {
     await fx.client.addConnectors(fx.accountId, [CONNECTORS.segment]);
@@ -20,7 +25,10 @@ describe("ConnectorConfiguration drift by field", () => {
 
   /** A write by someone else (a console, a colleague): the whole configuration, as Configure takes it. */
   const outOfBand = (outs: Props, secretConfig: Record<string, string | number | string[]>) =>
-    fx.client.configure(fx.accountId, CONNECTORS.segment, { configurationId: String(outs.configurationId), secretConfig });
+    fx.client.configure(fx.accountId, CONNECTORS.segment, {
+      configurationId: String(outs.configurationId),
+      secretConfig,
+    });
 
   for (const [type, field, value] of [
     ["Text", "workspace", "someone-else"],
@@ -33,7 +41,10 @@ describe("ConnectorConfiguration drift by field", () => {
       const { id, outs } = await configured();
       await outOfBand(outs, { ...SEGMENT_CONFIG, [field]: value });
       const read = (await impl.read(id, outs)).props as Props;
-      const [before, after] = [outs.fieldDigests as Record<string, string>, read.fieldDigests as Record<string, string>];
+      const [before, after] = [
+        outs.fieldDigests as Record<string, string>,
+        read.fieldDigests as Record<string, string>,
+      ];
       const moved = Object.keys({ ...before, ...after }).filter((f) => before[f] !== after[f]);
       assert.deepEqual(moved, [field], "the refresh's output diff shows fieldDigests.<field> changing");
       assert.match(String(read.drift), new RegExp(`^changed out of band at \\S+Z: ${field}$`));
@@ -41,7 +52,10 @@ describe("ConnectorConfiguration drift by field", () => {
       const kind = type === "Date" ? "delete" : "update"; // the program sets no Date: the update clears it
       assert.deepEqual(diff.detailedDiff, { [`secretConfig.${field}`]: { kind, inputDiff: true } });
       const text = JSON.stringify([read, diff]);
-      for (const shown of [JSON.stringify(value).replace(/^"|"$/g, ""), String(SEGMENT_CONFIG[field as keyof typeof SEGMENT_CONFIG] ?? "-none-")]) {
+      for (const shown of [
+        JSON.stringify(value).replace(/^"|"$/g, ""),
+        String(SEGMENT_CONFIG[field as keyof typeof SEGMENT_CONFIG] ?? "-none-"),
+      ]) {
         assert.ok(!text.includes(shown), `no value (${type}) in the outputs or the diff`);
       }
       // A second refresh with nothing new keeps the drift; the update clears it.
@@ -57,7 +71,9 @@ describe("ConnectorConfiguration drift by field", () => {
     const read = (await impl.read(id, outs)).props as Props;
     assert.deepEqual(read.fieldDigests, outs.fieldDigests);
     assert.match(String(read.drift), /only a Password can differ \(apiKey\), or the same values were written again$/);
-    assert.deepEqual((await impl.diff(id, read, inputs())).detailedDiff, { "secretConfig.apiKey": { kind: "update", inputDiff: true } });
+    assert.deepEqual((await impl.diff(id, read, inputs())).detailedDiff, {
+      "secretConfig.apiKey": { kind: "update", inputDiff: true },
+    });
   });
 
   it("another client secret: the digests cannot be compared, one update re-writes and records them", async () => {
@@ -68,7 +84,11 @@ describe("ConnectorConfiguration drift by field", () => {
     const read = (await impl.read(id, outs)).props as Props;
     assert.notEqual(read.digestKeyId, outs.digestKeyId);
     assert.equal(read.drift, "", "nothing was written out of band");
-    assert.equal((await impl.diff(id, read, inputs())).changes, true, "the Password's digest is under the old key: written again");
+    assert.equal(
+      (await impl.diff(id, read, inputs())).changes,
+      true,
+      "the Password's digest is under the old key: written again",
+    );
     const updated = (await impl.update(id, read, inputs())).outs as Props;
     assert.equal((await impl.diff(id, updated, inputs())).changes, false);
   });
@@ -80,9 +100,12 @@ describe("ConnectorConfiguration drift by field", () => {
     const diff = await impl.diff(id, legacy, inputs());
     assert.deepEqual([diff.changes, diff.detailedDiff], [true, { secretConfig: { kind: "update", inputDiff: true } }]);
     const read = (await impl.read(id, legacy)).props as Props;
-    for (const key of ["values", "fingerprint", "fingerprintSalt"]) assert.ok(!(key in read), `the refresh drops ${key}`);
+    for (const key of ["values", "fingerprint", "fingerprintSalt"])
+      assert.ok(!(key in read), `the refresh drops ${key}`);
     assert.deepEqual([typeof read.digestKeyId, read.drift], ["string", ""]);
-    assert.deepEqual((await impl.diff(id, read, inputs())).detailedDiff, { "secretConfig.apiKey": { kind: "add", inputDiff: true } });
+    assert.deepEqual((await impl.diff(id, read, inputs())).detailedDiff, {
+      "secretConfig.apiKey": { kind: "add", inputDiff: true },
+    });
     const updated = (await impl.update(id, read, inputs())).outs as Props;
     assert.deepEqual(updated.fieldDigests, outs.fieldDigests);
     assert.equal((await impl.diff(id, updated, inputs())).changes, false);

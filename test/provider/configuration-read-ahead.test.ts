@@ -124,7 +124,12 @@ describe("configuration read-ahead through the provider", () => {
     useConfig(fx);
     const ids = [CONNECTORS.segment, CONNECTORS.amplitude];
     await fx.client.addConnectors(fx.accountId, ids);
-    const inputs = (connectorId: string, workspace: string) => ({ connectorId, accountId: fx.accountId, secretConfig: { ...SEGMENT_CONFIG, workspace }, __provider: "p" });
+    const inputs = (connectorId: string, workspace: string) => ({
+      connectorId,
+      accountId: fx.accountId,
+      secretConfig: { ...SEGMENT_CONFIG, workspace },
+      __provider: "p",
+    });
     const outs: Record<string, Record<string, unknown>> = {};
     for (const id of ids) outs[id] = (await configuration.create(inputs(id, "before"))).outs as Record<string, unknown>;
 
@@ -140,7 +145,8 @@ describe("configuration read-ahead through the provider", () => {
       return get;
     };
     try {
-      for (const id of ids) await added.read(`${fx.accountId}/${id}`, { connectorId: id, accountId: fx.accountId, adoptExisting: false });
+      for (const id of ids)
+        await added.read(`${fx.accountId}/${id}`, { connectorId: id, accountId: fx.accountId, adoptExisting: false });
       await configuration.read(`${fx.accountId}/${CONNECTORS.amplitude}`, outs[CONNECTORS.amplitude]);
       assert.equal(runtime().readAhead.fetchedAhead, 1, "segment's configuration was fetched ahead");
       await Promise.all(gets);
@@ -150,10 +156,15 @@ describe("configuration read-ahead through the provider", () => {
 
     // The same process then configures segment (an update of the same run), and reads it.
     const id = `${fx.accountId}/${CONNECTORS.segment}`;
-    const updated = (await configuration.update(id, outs[CONNECTORS.segment], inputs(CONNECTORS.segment, "after"))).outs as Record<string, unknown>;
+    const updated = (await configuration.update(id, outs[CONNECTORS.segment], inputs(CONNECTORS.segment, "after")))
+      .outs as Record<string, unknown>;
     const read = await configuration.read(id, updated);
     const digests = read.props?.fieldDigests as Record<string, string> | undefined;
-    assert.equal(digests?.workspace, (updated.fieldDigests as Record<string, string>).workspace, "the read returned the configuration fetched ahead of the Configure (stale)");
+    assert.equal(
+      digests?.workspace,
+      (updated.fieldDigests as Record<string, string>).workspace,
+      "the read returned the configuration fetched ahead of the Configure (stale)",
+    );
     assert.equal(read.props?.drift, "");
   });
 });

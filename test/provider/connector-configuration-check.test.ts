@@ -59,14 +59,28 @@ describe("ConnectorConfiguration provider: check", () => {
   it("reports missing required fields, non-numbers and non-strings", async () => {
     const result = await impl.check({}, news({ workspace: 42, batchSize: "lots" }));
     const properties = result.failures?.map((f) => f.property).sort();
-    assert.deepEqual(properties, ["secretConfig.apiKey", "secretConfig.batchSize", "secretConfig.dataCenter", "secretConfig.workspace"]);
-    assert.match(result.failures?.find((f) => f.property === "secretConfig.workspace")?.reason ?? "", /must be a string/);
-    assert.match(result.failures?.find((f) => f.property === "secretConfig.batchSize")?.reason ?? "", /must be a finite number/);
+    assert.deepEqual(properties, [
+      "secretConfig.apiKey",
+      "secretConfig.batchSize",
+      "secretConfig.dataCenter",
+      "secretConfig.workspace",
+    ]);
+    assert.match(
+      result.failures?.find((f) => f.property === "secretConfig.workspace")?.reason ?? "",
+      /must be a string/,
+    );
+    assert.match(
+      result.failures?.find((f) => f.property === "secretConfig.batchSize")?.reason ?? "",
+      /must be a finite number/,
+    );
     assert.match(result.failures?.find((f) => f.property === "secretConfig.apiKey")?.reason ?? "", /required/);
   });
 
   it("names the field and the rule, never the value (numbers included)", async () => {
-    const result = await impl.check({}, news({ ...SEGMENT_CONFIG, workspace: 424242, batchSize: 987654, backfillFrom: "canary-date-31337" }));
+    const result = await impl.check(
+      {},
+      news({ ...SEGMENT_CONFIG, workspace: 424242, batchSize: 987654, backfillFrom: "canary-date-31337" }),
+    );
     const reasons = new Map(result.failures?.map((f) => [f.property, f.reason]));
     assert.match(reasons.get("secretConfig.workspace") ?? "", /must be a string, got a number/);
     assert.match(reasons.get("secretConfig.batchSize") ?? "", /must be at most 10000$/);
@@ -74,17 +88,38 @@ describe("ConnectorConfiguration provider: check", () => {
     const below = await impl.check({}, news({ ...SEGMENT_CONFIG, batchSize: -31337 }));
     assert.match(below.failures?.[0]?.reason ?? "", /must be at least 1$/);
     const secretName = await impl.check({}, news(SEGMENT_CONFIG, { secretName: 8675309 }));
-    assert.deepEqual(secretName.failures?.map((f) => f.reason), ["secretName must be a string, got a number"]);
+    assert.deepEqual(
+      secretName.failures?.map((f) => f.reason),
+      ["secretName must be a string, got a number"],
+    );
     const text = JSON.stringify([result.failures, below.failures, secretName.failures]);
-    for (const value of ["424242", "987654", "31337", "8675309"]) assert.ok(!text.includes(value), `a check message quotes ${value}: ${text}`);
+    for (const value of ["424242", "987654", "31337", "8675309"])
+      assert.ok(!text.includes(value), `a check message quotes ${value}: ${text}`);
   });
 
   it("checks Date values with the service's rule", async () => {
-    for (const backfillFrom of ["nope", " ", "2030-13-01", "2030-01-31T25:00", "2030-1-31", "31/01/2030", "2030-01-31 10:00"]) {
+    for (const backfillFrom of [
+      "nope",
+      " ",
+      "2030-13-01",
+      "2030-01-31T25:00",
+      "2030-1-31",
+      "31/01/2030",
+      "2030-01-31 10:00",
+    ]) {
       const result = await impl.check({}, news({ ...SEGMENT_CONFIG, backfillFrom }));
-      assert.deepEqual(result.failures?.map((f) => f.property), ["secretConfig.backfillFrom"], backfillFrom);
+      assert.deepEqual(
+        result.failures?.map((f) => f.property),
+        ["secretConfig.backfillFrom"],
+        backfillFrom,
+      );
     }
-    for (const backfillFrom of ["2030-01-31", "2030-01-31T10:20", "2030-01-31T10:20:30.5Z", "2030-01-31T10:20:30+02:00"]) {
+    for (const backfillFrom of [
+      "2030-01-31",
+      "2030-01-31T10:20",
+      "2030-01-31T10:20:30.5Z",
+      "2030-01-31T10:20:30+02:00",
+    ]) {
       assert.deepEqual((await impl.check({}, news({ ...SEGMENT_CONFIG, backfillFrom }))).failures, [], backfillFrom);
     }
   });
@@ -92,8 +127,13 @@ describe("ConnectorConfiguration provider: check", () => {
   it('refuses a required field given as "" or [] as missing, and lets an optional one be empty', async () => {
     const result = await impl.check({}, news({ ...SEGMENT_CONFIG, workspace: "", dataCenter: [], batchSize: "" }));
     const reasons = new Map(result.failures?.map((f) => [f.property, f.reason]));
-    assert.deepEqual([...reasons.keys()].sort(), ["secretConfig.batchSize", "secretConfig.dataCenter", "secretConfig.workspace"]);
-    for (const reason of reasons.values()) assert.match(reason, /is required by connector .*an empty value counts as missing/);
+    assert.deepEqual([...reasons.keys()].sort(), [
+      "secretConfig.batchSize",
+      "secretConfig.dataCenter",
+      "secretConfig.workspace",
+    ]);
+    for (const reason of reasons.values())
+      assert.match(reason, /is required by connector .*an empty value counts as missing/);
     const optional = await impl.check({}, news({ ...SEGMENT_CONFIG, eventTypes: [], backfillFrom: "" }));
     assert.deepEqual(optional.failures, []);
   });
@@ -108,14 +148,20 @@ describe("ConnectorConfiguration provider: check", () => {
     // The next preview of the same program: no descriptor fetch, the same normalised form.
     useConfig(fx);
     const before = callsTo(await fx.service.stats(), GET_CONFIGURATION);
-    const again = await impl.check(result.inputs ?? {}, news({ ...SEGMENT_CONFIG, batchSize: " 100.0", eventTypes: "page, track" }));
+    const again = await impl.check(
+      result.inputs ?? {},
+      news({ ...SEGMENT_CONFIG, batchSize: " 100.0", eventTypes: "page, track" }),
+    );
     assert.deepEqual(again.inputs?.secretConfig, secretConfig);
     assert.equal(callsTo(await fx.service.stats(), GET_CONFIGURATION), before);
   });
 
   it("refuses a configurationId other than the first secret configuration's", async () => {
     const result = await impl.check({}, news(SEGMENT_CONFIG, { configurationId: "0000000000000000" }));
-    assert.deepEqual(result.failures?.map((f) => f.property), ["configurationId"]);
+    assert.deepEqual(
+      result.failures?.map((f) => f.property),
+      ["configurationId"],
+    );
   });
 
   it("skips fields whose values are unknown during preview", async () => {
@@ -143,7 +189,10 @@ describe("ConnectorConfiguration provider: check", () => {
     ]);
     assert.equal(callsTo(await fx.service.stats(), GET_CONFIGURATION) - before, 1);
     assert.deepEqual(good.failures, []);
-    assert.deepEqual(bad.failures?.map((f) => f.property), ["secretConfig.dataCenter"]);
+    assert.deepEqual(
+      bad.failures?.map((f) => f.property),
+      ["secretConfig.dataCenter"],
+    );
     assert.deepEqual(alsoGood.failures, []);
   });
 
@@ -154,19 +203,37 @@ describe("ConnectorConfiguration provider: check", () => {
     flaky.getConfiguration = async (accountId, connectorId) => {
       fetches.push(connectorId);
       if (failuresLeft-- > 0) {
-        throw new ServerError({ route: routeLabel("getConfiguration"), status: 503, statusMessage: "unavailable", requestId: "req-flaky-1" });
+        throw new ServerError({
+          route: routeLabel("getConfiguration"),
+          status: 503,
+          statusMessage: "unavailable",
+          requestId: "req-flaky-1",
+        });
       }
       return fx.client.getConfiguration(accountId, connectorId);
     };
     useConfig(fx, {}, flaky);
-    const waiting = await Promise.all([impl.check({}, news(SEGMENT_CONFIG)), impl.check({}, news({ ...SEGMENT_CONFIG, workspace: "b" }))]);
+    const waiting = await Promise.all([
+      impl.check({}, news(SEGMENT_CONFIG)),
+      impl.check({}, news({ ...SEGMENT_CONFIG, workspace: "b" })),
+    ]);
     for (const result of waiting) {
-      assert.deepEqual(result.failures?.map((f) => f.property), ["connectorId"]);
-      assert.match(result.failures?.[0].reason ?? "", /could not read the fields of connector .*request id req-flaky-1/s);
+      assert.deepEqual(
+        result.failures?.map((f) => f.property),
+        ["connectorId"],
+      );
+      assert.match(
+        result.failures?.[0].reason ?? "",
+        /could not read the fields of connector .*request id req-flaky-1/s,
+      );
     }
     const next = await impl.check({}, news(SEGMENT_CONFIG));
     assert.deepEqual(next.failures, []);
-    assert.deepEqual(fetches, [CONNECTORS.segment, CONNECTORS.segment], "one failed fetch shared by two checks, then one that worked");
+    assert.deepEqual(
+      fetches,
+      [CONNECTORS.segment, CONNECTORS.segment],
+      "one failed fetch shared by two checks, then one that worked",
+    );
   });
 
   it("skips the live validation of inputs unchanged since they were applied, and only those", async () => {
@@ -179,13 +246,19 @@ describe("ConnectorConfiguration provider: check", () => {
     assert.equal(callsTo(await fx.service.stats(), GET_CONFIGURATION), before, "a no-change preview costs no call");
     // A changed value is checked against the live descriptors again.
     const changed = await impl.check(applied, news({ ...SEGMENT_CONFIG, dataCenter: "MARS" }));
-    assert.deepEqual(changed.failures?.map((f) => f.property), ["secretConfig.dataCenter"]);
+    assert.deepEqual(
+      changed.failures?.map((f) => f.property),
+      ["secretConfig.dataCenter"],
+    );
     assert.equal(callsTo(await fx.service.stats(), GET_CONFIGURATION) - before, 1);
   });
 
   it("reports an unknown connector on connectorId, and a bad id without calling the service", async () => {
     const unknown = await impl.check({}, news(SEGMENT_CONFIG, { connectorId: "ffffffffffffffff" }));
-    assert.deepEqual(unknown.failures?.map((f) => f.property), ["connectorId"]);
+    assert.deepEqual(
+      unknown.failures?.map((f) => f.property),
+      ["connectorId"],
+    );
     assert.match(unknown.failures?.[0].reason ?? "", /request id/);
     const before = await fx.service.stats();
     const malformed = await impl.check({}, news([1, 2], { connectorId: "nope" }));

@@ -32,7 +32,12 @@ describe("ConnectorConfiguration diff: name, secretName and configurationId", ()
 
   it("sees no change when the program gives the applied name, secretName and configurationId", async () => {
     const same = inputs({ name: outs.name, secretName: outs.secretName, configurationId: outs.configurationId });
-    assert.deepEqual(await impl.diff(id, outs, same), { changes: false, replaces: [], deleteBeforeReplace: false, detailedDiff: {} });
+    assert.deepEqual(await impl.diff(id, outs, same), {
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+      detailedDiff: {},
+    });
   });
 
   for (const [key, value] of [

@@ -20,7 +20,10 @@ import { failure as answerFailure } from "../client/fakes";
 import { CONNECTORS, SEGMENT_CONFIG, rejection, startFixture, useConfig, type ProviderFixture } from "./fixtures";
 
 type Props = Record<string, unknown>;
-type Intercept = (request: OutgoingRequest, forward: (r: OutgoingRequest) => Promise<IncomingResponse>) => Promise<IncomingResponse>;
+type Intercept = (
+  request: OutgoingRequest,
+  forward: (r: OutgoingRequest) => Promise<IncomingResponse>,
+) => Promise<IncomingResponse>;
 
 const isConfigure = (request: OutgoingRequest) => request.method === "PUT" && request.target.includes("/configuration");
 
@@ -38,12 +41,17 @@ class InterceptingTransport implements Transport {
 const quotingRefusal: Intercept = async (request, forward) => {
   if (!isConfigure(request)) return forward(request);
   const sent = (JSON.parse(request.body ?? "{}") as { secretConfig: Record<string, unknown> }).secretConfig;
-  return answerFailure(400, `invalid configuration: key ${String(sent.apiKey)} is revoked`, {
-    errors: [
-      { field: "secretConfig.apiKey", message: `"${String(sent.apiKey)}" is not a live key` },
-      { field: "secretConfig.workspace", message: `workspace ${String(sent.workspace)} is closed` },
-    ],
-  }, { requestId: "quoting-400" });
+  return answerFailure(
+    400,
+    `invalid configuration: key ${String(sent.apiKey)} is revoked`,
+    {
+      errors: [
+        { field: "secretConfig.apiKey", message: `"${String(sent.apiKey)}" is not a live key` },
+        { field: "secretConfig.workspace", message: `workspace ${String(sent.workspace)} is closed` },
+      ],
+    },
+    { requestId: "quoting-400" },
+  );
 };
 
 /** Every text of an error: message, stack, own fields and the whole cause chain. */
@@ -75,12 +83,19 @@ describe("ConnectorConfiguration provider: service quirks", () => {
     await fx.client.addConnectors(fx.accountId, [CONNECTORS.segment]);
   });
 
-  const inputs = (secretConfig: Props = SEGMENT_CONFIG): Props => ({ connectorId: CONNECTORS.segment, accountId: fx.accountId, secretConfig });
+  const inputs = (secretConfig: Props = SEGMENT_CONFIG): Props => ({
+    connectorId: CONNECTORS.segment,
+    accountId: fx.accountId,
+    secretConfig,
+  });
 
   function assertNamesFieldsNotValues(error: Error, values: string[]): void {
     const texts = [...causeChain(error), inspect(error, { depth: 10 })];
     for (const value of values) {
-      assert.ok(texts.every((text) => !text.includes(value)), `${value} appears in the error or its causes: ${inspect(error, { depth: 10 })}`);
+      assert.ok(
+        texts.every((text) => !text.includes(value)),
+        `${value} appears in the error or its causes: ${inspect(error, { depth: 10 })}`,
+      );
     }
     assert.match(error.message, /the service refused fields secretConfig\.apiKey, secretConfig\.workspace/);
     assert.equal(error.message.split("quoting-400").length - 1, 1, `the request id once: ${error.message}`);
@@ -116,8 +131,16 @@ describe("ConnectorConfiguration provider: service quirks", () => {
     const { id, outs } = await impl.create(inputs());
     transport.intercept = undefined;
     const live = await fx.client.getConfiguration(fx.accountId, CONNECTORS.segment);
-    assert.equal((outs as Props).appliedLastUpdated, live.lastUpdated, "the lastUpdated the service holds is the applied one");
+    assert.equal(
+      (outs as Props).appliedLastUpdated,
+      live.lastUpdated,
+      "the lastUpdated the service holds is the applied one",
+    );
     const refreshed = await impl.read(id, outs as Props);
-    assert.equal((await impl.diff(id, refreshed.props as Props, inputs())).changes, false, "no drift right after create");
+    assert.equal(
+      (await impl.diff(id, refreshed.props as Props, inputs())).changes,
+      false,
+      "no drift right after create",
+    );
   });
 });

@@ -53,7 +53,8 @@ describe("ConnectorConfiguration provider", () => {
     assert.equal(outs.drift, "");
     for (const key of ["values", "fingerprint", "fingerprintSalt"]) assert.ok(!(key in outs), `no ${key} output`);
     const text = JSON.stringify(outs);
-    for (const value of [SEGMENT_CONFIG.apiKey, "acme", "page,track", fx.config["embedded:clientSecret"] ?? ""]) assert.ok(!text.includes(value), "no value in the outputs");
+    for (const value of [SEGMENT_CONFIG.apiKey, "acme", "page,track", fx.config["embedded:clientSecret"] ?? ""])
+      assert.ok(!text.includes(value), "no value in the outputs");
   });
 
   it("sees no change for the same desired configuration", async () => {
@@ -72,10 +73,14 @@ describe("ConnectorConfiguration provider", () => {
     assert.equal((await impl.diff(id, refreshed.props as Props, checked)).changes, false, "after a refresh");
   });
 
-  it("a state written before check normalised (\"100.0\", \"page, track\" as given) converges: no diff, no call", async () => {
+  it('a state written before check normalised ("100.0", "page, track" as given) converges: no diff, no call', async () => {
     await fx.client.addConnectors(fx.accountId, [CONNECTORS.segment]);
     const raw = inputs({ ...SEGMENT_CONFIG, batchSize: "100.0", eventTypes: "page, track" });
-    const legacy = { ...raw, configurationId: (await fx.client.getConfiguration(fx.accountId, CONNECTORS.segment)).secretConfig[0].configurationId };
+    const legacy = {
+      ...raw,
+      configurationId: (await fx.client.getConfiguration(fx.accountId, CONNECTORS.segment)).secretConfig[0]
+        .configurationId,
+    };
     const { id, outs } = await impl.create(legacy); // what the state holds: inputs as written
     useConfig(fx); // the next preview's engine process
     const before = await fx.service.stats();
@@ -100,8 +105,13 @@ describe("ConnectorConfiguration provider", () => {
 
   it("replaces on another connector or sub-account; updates on unknown values", async () => {
     const { id, outs } = await configured();
-    assert.deepEqual((await impl.diff(id, outs, inputs(SEGMENT_CONFIG, { connectorId: CONNECTORS.amplitude }))).replaces, ["connectorId"]);
-    assert.deepEqual((await impl.diff(id, outs, inputs(SEGMENT_CONFIG, { accountId: fx.otherAccountId }))).replaces, ["accountId"]);
+    assert.deepEqual(
+      (await impl.diff(id, outs, inputs(SEGMENT_CONFIG, { connectorId: CONNECTORS.amplitude }))).replaces,
+      ["connectorId"],
+    );
+    assert.deepEqual((await impl.diff(id, outs, inputs(SEGMENT_CONFIG, { accountId: fx.otherAccountId }))).replaces, [
+      "accountId",
+    ]);
     const unknown = await impl.diff(id, outs, inputs({ ...SEGMENT_CONFIG, apiKey: UNKNOWN }));
     assert.deepEqual([unknown.changes, unknown.replaces], [true, []]);
   });
@@ -128,10 +138,17 @@ describe("ConnectorConfiguration provider", () => {
     const props = refreshed.props as Props;
     assert.notEqual(props.lastUpdated, props.appliedLastUpdated);
     assert.deepEqual(props.fieldDigests, outs.fieldDigests, "the fields the service returns are unchanged");
-    assert.match(String(props.drift), /^changed out of band at \d{4}-\d\d-\d\dT[\d:]+Z; only a Password can differ \(apiKey\), or the same values were written again$/);
+    assert.match(
+      String(props.drift),
+      /^changed out of band at \d{4}-\d\d-\d\dT[\d:]+Z; only a Password can differ \(apiKey\), or the same values were written again$/,
+    );
     assert.equal(refreshed.inputs, undefined, "the engine keeps the stored (encrypted) inputs");
     const diff = await impl.diff(id, props, inputs());
-    assert.deepEqual([diff.changes, diff.detailedDiff], [true, { "secretConfig.apiKey": { kind: "update", inputDiff: true } }], "the update writes the Password back");
+    assert.deepEqual(
+      [diff.changes, diff.detailedDiff],
+      [true, { "secretConfig.apiKey": { kind: "update", inputDiff: true } }],
+      "the update writes the Password back",
+    );
 
     const reapplied = (await impl.update(id, props, inputs())).outs as Props;
     assert.equal(reapplied.appliedLastUpdated, reapplied.lastUpdated);
@@ -144,7 +161,10 @@ describe("ConnectorConfiguration provider", () => {
     const { id, outs } = await configured();
     const drifted = { ...outs, fieldDigests: { ...(outs.fieldDigests as Props), workspace: "0000000000000000" } };
     const diff = await impl.diff(id, drifted, inputs());
-    assert.deepEqual([diff.changes, diff.detailedDiff], [true, { "secretConfig.workspace": { kind: "update", inputDiff: true } }]);
+    assert.deepEqual(
+      [diff.changes, diff.detailedDiff],
+      [true, { "secretConfig.workspace": { kind: "update", inputDiff: true } }],
+    );
   });
 
   it("returns no id on refresh once the connector was removed", async () => {

@@ -47,7 +47,14 @@ const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => s
 describe("engine steps: the Add goes out when no other create can arrive", () => {
   const coalescerWith = (steps: EngineSteps) => new AddCoalescer({ windowMs: HOUR, idleMs: HOUR, steps });
   /** A create as the engine's step: counted from the call, joins at once (or after `joinAfter`). */
-  const create = (steps: EngineSteps, coalescer: AddCoalescer, client: AddingClient, id: string, joinAfter?: Promise<void>, accountId = "acct") =>
+  const create = (
+    steps: EngineSteps,
+    coalescer: AddCoalescer,
+    client: AddingClient,
+    id: string,
+    joinAfter?: Promise<void>,
+    accountId = "acct",
+  ) =>
     steps.run(async (): Promise<AddOutcome> => {
       if (joinAfter) await joinAfter;
       return coalescer.add(client, accountId, id);
@@ -61,7 +68,10 @@ describe("engine steps: the Add goes out when no other create can arrive", () =>
     const creates = wanted.map((id) => create(steps, coalescer, client, id));
     await turns();
     assert.deepEqual(client.batches, [wanted]);
-    assert.deepEqual((await Promise.all(creates)).map((outcome) => outcome.owned), [false, false, false, false]);
+    assert.deepEqual(
+      (await Promise.all(creates)).map((outcome) => outcome.owned),
+      [false, false, false, false],
+    );
     assert.equal(steps.inProgress, 0);
   });
 
@@ -192,7 +202,10 @@ describe("engine steps: the count and the estimate", () => {
 
   it("a step that throws (or rejects) is no longer in progress", async () => {
     const steps = new EngineSteps(2);
-    await assert.rejects(steps.run(async () => Promise.reject(new Error("rejected"))), /rejected/);
+    await assert.rejects(
+      steps.run(async () => Promise.reject(new Error("rejected"))),
+      /rejected/,
+    );
     const throwsAtOnce = (): Promise<never> => {
       throw new Error("thrown");
     };
@@ -225,7 +238,9 @@ describe("engine steps: the count and the estimate", () => {
       await assert.rejects(addedImpl.read("acct/0123456789abcdef"));
       await assert.rejects(addedImpl.update("acct/0123456789abcdef", {}, {}));
       await assert.rejects(addedImpl.remove("acct/0123456789abcdef", {}));
-      await assert.rejects(configurationImpl.create({ connectorId: "0123456789abcdef", accountId: "acct", secretConfig: {} }));
+      await assert.rejects(
+        configurationImpl.create({ connectorId: "0123456789abcdef", accountId: "acct", secretConfig: {} }),
+      );
       await assert.rejects(configurationImpl.importExisting("acct/0123456789abcdef"));
       assert.ok(seen.length >= 6);
       assert.deepEqual(new Set(seen), new Set([before + 1]));
@@ -246,7 +261,10 @@ describe("engine steps: the count and the estimate", () => {
           throw new Error("not reachable");
         },
       } as unknown as EmbeddedClient;
-      const seen = spyingConfig({ "embedded:baseUrl": "http://fake.invalid", "embedded:clientId": "id", "embedded:clientSecret": "secret" }, client);
+      const seen = spyingConfig(
+        { "embedded:baseUrl": "http://fake.invalid", "embedded:clientId": "id", "embedded:clientSecret": "secret" },
+        client,
+      );
       const id = "0123456789abcdef";
       await addedImpl.check({}, { connectorId: id });
       await addedImpl.diff(`acct/${id}`, { connectorId: id, accountId: "acct" }, { connectorId: id });

@@ -2,7 +2,14 @@
 // processes and versions (no random salt), different per value, sub-account, connector and
 // field, alike for the forms the service stores alike, keyed by the client secret.
 import assert from "node:assert/strict";
-import { canonicalValue, changedFields, digestKeyOf, digestsOfInputs, fieldDigest, matchesDigest } from "../../provider/resources/field-digests";
+import {
+  canonicalValue,
+  changedFields,
+  digestKeyOf,
+  digestsOfInputs,
+  fieldDigest,
+  matchesDigest,
+} from "../../provider/resources/field-digests";
 
 const KEY = digestKeyOf("client-secret-of-the-test");
 
@@ -18,7 +25,12 @@ describe("field digests", () => {
       digestsOfInputs(KEY, account, connector, { [field]: value })[field];
     const base = digest("a", "c", "region", "eu-west-1");
     assert.match(base, /^[0-9a-f]{16}$/);
-    for (const other of [digest("a", "c", "region", "us-east-1"), digest("b", "c", "region", "eu-west-1"), digest("a", "d", "region", "eu-west-1"), digest("a", "c", "zone", "eu-west-1")]) {
+    for (const other of [
+      digest("a", "c", "region", "us-east-1"),
+      digest("b", "c", "region", "eu-west-1"),
+      digest("a", "d", "region", "eu-west-1"),
+      digest("a", "c", "zone", "eu-west-1"),
+    ]) {
       assert.notEqual(other, base);
     }
     assert.equal(digest("a", "c", "region", "eu-west-1"), base);
@@ -31,13 +43,14 @@ describe("field digests", () => {
     assert.ok(!KEY.id.includes("client-secret") && KEY.key.length === 32);
   });
 
-  it("digest the forms the service stores alike alike: \"100.0\" and 100, \"a, b\" and [\"a\", \"b\"]", () => {
+  it('digest the forms the service stores alike alike: "100.0" and 100, "a, b" and ["a", "b"]', () => {
     assert.equal(canonicalValue("100.0", "number"), canonicalValue(100, "number"));
     assert.equal(canonicalValue("a, b", "list"), canonicalValue(["a", "b"], "list"));
     assert.equal(canonicalValue("a,b", "list"), canonicalValue(["a", "b"], "list"));
     assert.notEqual(canonicalValue("b,a", "list"), canonicalValue(["a", "b"], "list"), "the service keeps the order");
     // A desired value as an older state holds it matches the live digest of its field's rule.
-    const live = (rule: "number" | "list", value: unknown) => fieldDigest(KEY, "a", "c", "f", canonicalValue(value, rule) as string);
+    const live = (rule: "number" | "list", value: unknown) =>
+      fieldDigest(KEY, "a", "c", "f", canonicalValue(value, rule) as string);
     assert.ok(matchesDigest(KEY, "a", "c", "f", "100.0", live("number", "100")));
     assert.ok(matchesDigest(KEY, "a", "c", "f", 100, live("number", "100")));
     assert.ok(matchesDigest(KEY, "a", "c", "f", "page, track", live("list", "page,track")));
@@ -51,6 +64,13 @@ describe("field digests", () => {
 
   it("name the fields that differ, added and deleted ones too", () => {
     const changes = changedFields({ a: "1", b: "2", c: "3" }, { a: "1", b: "9", d: "4" });
-    assert.deepEqual([...changes], [["b", "update"], ["c", "delete"], ["d", "add"]]);
+    assert.deepEqual(
+      [...changes],
+      [
+        ["b", "update"],
+        ["c", "delete"],
+        ["d", "add"],
+      ],
+    );
   });
 });

@@ -44,7 +44,13 @@ export async function startFixture(): Promise<ProviderFixture> {
   };
   const source = configSourceFromGetter({ get: (key) => config[key as keyof typeof config] });
   const client = getClient(toClientSettings(resolveSettings(source)));
-  const fixture = { service, accountId: customer.subAccountIds[0], otherAccountId: customer.subAccountIds[1], client, config };
+  const fixture = {
+    service,
+    accountId: customer.subAccountIds[0],
+    otherAccountId: customer.subAccountIds[1],
+    client,
+    config,
+  };
   useConfig(fixture);
   return fixture;
 }

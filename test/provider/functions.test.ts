@@ -27,7 +27,9 @@ describe("lookup functions", () => {
     pulumi.runtime.setAllConfig({ ...pulumi.runtime.allConfig(), ...config });
   });
   after(async () => {
-    const rest = Object.fromEntries(Object.entries(pulumi.runtime.allConfig()).filter(([k]) => !k.startsWith("embedded:")));
+    const rest = Object.fromEntries(
+      Object.entries(pulumi.runtime.allConfig()).filter(([k]) => !k.startsWith("embedded:")),
+    );
     pulumi.runtime.setAllConfig(rest);
     await fx.service.stop();
   });
@@ -58,7 +60,10 @@ describe("lookup functions", () => {
     await fx.service.reset();
     await fx.client.addConnectors(fx.accountId, [CONNECTORS.segment]);
     const added = await listAddedConnectors({});
-    assert.deepEqual(added.connectors.map((c) => c.connectorId), [CONNECTORS.segment]);
+    assert.deepEqual(
+      added.connectors.map((c) => c.connectorId),
+      [CONNECTORS.segment],
+    );
     const supported = await listSupportedConnectors({ connectorId: CONNECTORS.segment });
     assert.ok(supported.connectors.some((c) => c.connectorId === CONNECTORS.tiktokEvents));
     assert.ok(supported.connectors.every((c) => c.supportedType === "Destination"));
@@ -80,11 +85,20 @@ describe("lookup functions", () => {
     await fx.client.addConnectors(fx.accountId, [CONNECTORS.segment]);
     const view = await fx.client.getConfiguration(fx.accountId, CONNECTORS.segment);
     const configurationId = view.secretConfig[0]?.configurationId ?? "";
-    await fx.client.configure(fx.accountId, CONNECTORS.segment, { configurationId, secretConfig: { ...SEGMENT_CONFIG, workspace } });
+    await fx.client.configure(fx.accountId, CONNECTORS.segment, {
+      configurationId,
+      secretConfig: { ...SEGMENT_CONFIG, workspace },
+    });
     const promised = await getConnectorConfiguration({ connectorId: CONNECTORS.segment });
     assert.equal(promised.configured, true);
-    assert.ok(promised.fields.some((f) => f.id === "workspace"), "the descriptors are there");
-    assert.ok(!JSON.stringify(promised).includes(workspace), "a saved value in the Promise form (a plain object cannot be secret)");
+    assert.ok(
+      promised.fields.some((f) => f.id === "workspace"),
+      "the descriptors are there",
+    );
+    assert.ok(
+      !JSON.stringify(promised).includes(workspace),
+      "a saved value in the Promise form (a plain object cannot be secret)",
+    );
     const output = getConnectorConfigurationOutput({ connectorId: CONNECTORS.segment });
     assert.equal(await pulumi.isSecret(output), true, "the Output form is a secret");
     const fields = await valueOf(output.apply((c) => c.fields));

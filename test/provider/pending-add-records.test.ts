@@ -33,7 +33,8 @@ describe("AddedConnector provider: pending-Add records of a killed run", () => {
     rmSync(journalDir, { recursive: true, force: true });
   });
 
-  const create = (connectorId: string, extra: Record<string, unknown> = {}) => impl.create({ connectorId, accountId: fx.accountId, ...extra });
+  const create = (connectorId: string, extra: Record<string, unknown> = {}) =>
+    impl.create({ connectorId, accountId: fx.accountId, ...extra });
   /** What a process of stack A killed mid-Add left, written at `at` (ms since the epoch). */
   const killedRunLeft = (connectorId: string, at = Date.now()) => {
     new AddJournal(journalDir, STACK_A, undefined, () => at).begin(client.baseUrl, fx.accountId, connectorId);
@@ -52,8 +53,17 @@ describe("AddedConnector provider: pending-Add records of a killed run", () => {
     nextRunOfA(() => Date.parse("2031-05-06T09:00:00.000Z"));
 
     const refused = await rejection(create(contested));
-    assert.match(refused.message, new RegExp(`\\(${contested}\\) is already added to sub-account ${fx.accountId}, outside this resource`));
-    for (const part of [`pending-Add record of stack ${STACK_A}`, "written 2031-05-06T07:08:09.000Z", record, "`adoptExisting: true`", "remove it from there"]) {
+    assert.match(
+      refused.message,
+      new RegExp(`\\(${contested}\\) is already added to sub-account ${fx.accountId}, outside this resource`),
+    );
+    for (const part of [
+      `pending-Add record of stack ${STACK_A}`,
+      "written 2031-05-06T07:08:09.000Z",
+      record,
+      "`adoptExisting: true`",
+      "remove it from there",
+    ]) {
       assert.ok(refused.message.includes(part), `the refusal names ${part}: ${refused.message}`);
     }
     assert.deepEqual(readdirSync(journalDir), [path.basename(record)], "kept: the next run is told the same");

@@ -26,7 +26,9 @@ const LOOKUP = {
     { id: "workspace", label: "Workspace", type: "Text", required: true, readonly: false, value: WORKSPACE },
     { id: "apiKey", label: "API key", type: "Password", required: true, readonly: false },
   ],
-  connectionFields: [{ id: "stream", label: "Stream", type: "Text", required: false, readonly: false, value: "conn-canary-77ab" }],
+  connectionFields: [
+    { id: "stream", label: "Stream", type: "Text", required: false, readonly: false, value: "conn-canary-77ab" },
+  ],
 };
 
 describe("secrets applied on the program side (mocks)", () => {
@@ -47,7 +49,8 @@ describe("secrets applied on the program side (mocks)", () => {
   });
 
   async function registration(name: string): Promise<pulumi.runtime.MockResourceArgs> {
-    for (let i = 0; i < 100 && !registered.some((r) => r.name === name); i++) await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < 100 && !registered.some((r) => r.name === name); i++)
+      await new Promise((resolve) => setImmediate(resolve));
     const found = registered.find((r) => r.name === name);
     assert.ok(found, `${name} was registered`);
     return found;
@@ -56,7 +59,10 @@ describe("secrets applied on the program side (mocks)", () => {
   it("a dynamic resource tells its provider which inputs the program made secret, and only those", async () => {
     new AddedConnector("secret-account", { connectorId: CONNECTORS.segment, accountId: pulumi.secret("acct-1") });
     new AddedConnector("plain-account", { connectorId: CONNECTORS.segment, accountId: "acct-1" });
-    new ConnectorConfiguration("config", { connectorId: pulumi.secret(CONNECTORS.segment), secretConfig: SEGMENT_CONFIG });
+    new ConnectorConfiguration("config", {
+      connectorId: pulumi.secret(CONNECTORS.segment),
+      secretConfig: SEGMENT_CONFIG,
+    });
     assert.deepEqual((await registration("secret-account")).inputs[SECRET_INPUTS], ["accountId"]);
     assert.deepEqual((await registration("plain-account")).inputs[SECRET_INPUTS], []);
     assert.deepEqual([...(await registration("config")).inputs[SECRET_INPUTS]].sort(), ["connectorId", "secretConfig"]);
@@ -65,7 +71,11 @@ describe("secrets applied on the program side (mocks)", () => {
   it("the plugin's getConnectorConfiguration: no field value in the Promise form", async () => {
     const result = await embedded.getConnectorConfiguration({ connectorId: CONNECTORS.segment });
     assert.equal(result.configured, true);
-    assert.deepEqual(result.fields.map((f) => f.id), ["workspace", "apiKey"], "the descriptors are there");
+    assert.deepEqual(
+      result.fields.map((f) => f.id),
+      ["workspace", "apiKey"],
+      "the descriptors are there",
+    );
     assert.ok(!JSON.stringify(result).includes(WORKSPACE), "a field value in the Promise form");
     assert.ok(!JSON.stringify(result).includes("conn-canary-77ab"), "a connection field value in the Promise form");
   });
@@ -80,7 +90,11 @@ describe("secrets applied on the program side (mocks)", () => {
   });
 
   it("an explicit plugin provider registers clientSecret as a secret (SETTINGS says so), and nothing else", async () => {
-    new embedded.Provider("customer", { baseUrl: "https://example.com", clientId: "id", clientSecret: "provider-secret-canary" });
+    new embedded.Provider("customer", {
+      baseUrl: "https://example.com",
+      clientId: "id",
+      clientSecret: "provider-secret-canary",
+    });
     const inputs = (await registration("customer")).inputs;
     assert.ok(pulumi.runtime.isRpcSecret(inputs.clientSecret), "clientSecret reaches the engine as a secret");
     assert.ok(!pulumi.runtime.isRpcSecret(inputs.clientId));

@@ -12,7 +12,11 @@ const NAMES = Object.keys(SETTINGS) as SettingName[];
 const NUMERIC = NAMES.filter((name) => "default" in SETTINGS[name]);
 const WITHOUT_DEFAULT = NAMES.filter((name) => !NUMERIC.includes(name));
 
-const required = { EMBEDDED_BASE_URL: "http://127.0.0.1:1", EMBEDDED_CLIENT_ID: "id", EMBEDDED_CLIENT_SECRET: "secret" };
+const required = {
+  EMBEDDED_BASE_URL: "http://127.0.0.1:1",
+  EMBEDDED_CLIENT_ID: "id",
+  EMBEDDED_CLIENT_SECRET: "secret",
+};
 const defaults: ProviderSettings = resolveSettings(noConfig, required);
 
 /** The default cell of README's row for `name`: | `embedded:x` | `EMBEDDED_X` | `500` (…) | */
@@ -66,7 +70,11 @@ describe("settings: documented defaults", () => {
       const cell = readmeDefaultCell(readme, name) ?? "";
       assert.match(cell, /^–/, `README's default of ${SETTINGS[name].key}`);
       assert.equal(/\(required\)/.test(cell), mustBeSet, `README's default of ${SETTINGS[name].key}`);
-      assert.match(docComment(source, name), mustBeSet ? /Required/ : /Default: none/, `settings.ts's doc comment of ${name}`);
+      assert.match(
+        docComment(source, name),
+        mustBeSet ? /Required/ : /Default: none/,
+        `settings.ts's doc comment of ${name}`,
+      );
       if (!mustBeSet) assert.equal(defaults[name], undefined, `${name} when nothing sets it`);
     });
   }

@@ -10,7 +10,11 @@ import { checkBaseUrl, noConfig, resolveSettings, SettingsError, settingsProblem
 const fixtures = join(__dirname, "../../../test/client/fixtures");
 const CA = readFileSync(join(fixtures, "ca.pem"), "utf8");
 const SELF_SIGNED = readFileSync(join(__dirname, "../../../test/security/fixtures/self-signed.pem"), "utf8");
-const full = { EMBEDDED_BASE_URL: "https://connectors.example.com", EMBEDDED_CLIENT_ID: "id", EMBEDDED_CLIENT_SECRET: "secret" };
+const full = {
+  EMBEDDED_BASE_URL: "https://connectors.example.com",
+  EMBEDDED_CLIENT_ID: "id",
+  EMBEDDED_CLIENT_SECRET: "secret",
+};
 
 /** A certificate block whose body is not DER: looks like PEM, parses as nothing. */
 const BROKEN = `-----BEGIN CERTIFICATE-----\n${"TUlJQ0JBRE5Ca".repeat(8)}\n-----END CERTIFICATE-----\n`;
@@ -35,21 +39,30 @@ describe("provider settings: caCertificate is parsed when the settings are read"
 
   it("refuses text that holds no PEM certificate, naming the setting and how to pass a file", () => {
     const message = refusal(NOT_PEM);
-    assert.match(message, /invalid embedded:caCertificate \(or EMBEDDED_CA_CERTIFICATE\): expected the PEM text of a certificate/);
+    assert.match(
+      message,
+      /invalid embedded:caCertificate \(or EMBEDDED_CA_CERTIFICATE\): expected the PEM text of a certificate/,
+    );
     assert.match(message, /\$\(cat ca\.pem\)/);
     assert.ok(!message.includes(NOT_PEM), message);
   });
 
   it("refuses a certificate block that does not parse, without quoting the PEM", () => {
     const message = refusal(BROKEN);
-    assert.match(message, /invalid embedded:caCertificate \(or EMBEDDED_CA_CERTIFICATE\): its certificate cannot be parsed as X\.509/);
+    assert.match(
+      message,
+      /invalid embedded:caCertificate \(or EMBEDDED_CA_CERTIFICATE\): its certificate cannot be parsed as X\.509/,
+    );
     assert.ok(!message.includes("TUlJQ0JBRE5Ca"), message);
     assert.match(refusal(`${CA}\n${BROKEN}`), /certificate 2 of 2 cannot be parsed/);
   });
 
   it("is one of the problems CheckConfig lists", () => {
     const problems = settingsProblems(noConfig, { ...full, EMBEDDED_CA_CERTIFICATE: NOT_PEM });
-    assert.deepEqual(problems.map((p) => p.name), ["caCertificate"]);
+    assert.deepEqual(
+      problems.map((p) => p.name),
+      ["caCertificate"],
+    );
   });
 
   describe("in the dynamic provider", () => {
@@ -71,7 +84,10 @@ describe("provider settings: caCertificate is parsed when the settings are read"
         "embedded:caCertificate": BROKEN,
       };
       configureFromRequest({ config: { get: (key: string) => config[key] } });
-      assert.throws(() => currentClient(), /invalid embedded:caCertificate \(or EMBEDDED_CA_CERTIFICATE\): its certificate cannot be parsed/);
+      assert.throws(
+        () => currentClient(),
+        /invalid embedded:caCertificate \(or EMBEDDED_CA_CERTIFICATE\): its certificate cannot be parsed/,
+      );
       config["embedded:caCertificate"] = CA;
       assert.equal(currentClient().settings.caCertificate, CA);
     });
@@ -81,7 +97,11 @@ describe("provider settings: caCertificate is parsed when the settings are read"
 describe("provider settings: plain http only to a loopback host", () => {
   it("refuses a name under .localhost, which any resolver may send elsewhere", () => {
     for (const baseUrl of ["http://anything.localhost:8080", "http://api.localhost/"]) {
-      assert.throws(() => checkBaseUrl(baseUrl), /invalid embedded:baseUrl .*refusing plain http:\/\/ to [a-z]+\.localhost/, baseUrl);
+      assert.throws(
+        () => checkBaseUrl(baseUrl),
+        /invalid embedded:baseUrl .*refusing plain http:\/\/ to [a-z]+\.localhost/,
+        baseUrl,
+      );
     }
     assert.equal(checkBaseUrl("https://api.localhost"), "https://api.localhost");
   });

@@ -1,6 +1,14 @@
 // provider/settings.ts: config first, then environment, then defaults; errors name both.
 import assert from "node:assert/strict";
-import { checkBaseUrl, configSourceFromGetter, noConfig, resolveAccountId, resolveSettings, SettingsError, toClientSettings } from "../../provider/settings";
+import {
+  checkBaseUrl,
+  configSourceFromGetter,
+  noConfig,
+  resolveAccountId,
+  resolveSettings,
+  SettingsError,
+  toClientSettings,
+} from "../../provider/settings";
 
 const full = {
   EMBEDDED_BASE_URL: "https://connectors.example.com/",
@@ -37,24 +45,36 @@ describe("provider settings", () => {
 
   it("names the config key and the environment variable of a missing setting, without its value", () => {
     const { EMBEDDED_CLIENT_SECRET: _secret, ...partial } = full;
-    assert.throws(() => resolveSettings(noConfig, partial), (error: Error) => {
-      assert.ok(error instanceof SettingsError);
-      assert.match(error.message, /missing embedded:clientSecret \(or EMBEDDED_CLIENT_SECRET\)/);
-      assert.match(error.message, /--secret/);
-      return true;
-    });
+    assert.throws(
+      () => resolveSettings(noConfig, partial),
+      (error: Error) => {
+        assert.ok(error instanceof SettingsError);
+        assert.match(error.message, /missing embedded:clientSecret \(or EMBEDDED_CLIENT_SECRET\)/);
+        assert.match(error.message, /--secret/);
+        return true;
+      },
+    );
   });
 
   it("refuses plain http except to loopback", () => {
     assert.equal(checkBaseUrl("http://127.0.0.1:8080"), "http://127.0.0.1:8080");
     assert.equal(checkBaseUrl("http://localhost:1/"), "http://localhost:1");
-    assert.throws(() => checkBaseUrl("http://connectors.example.com"), /embedded:baseUrl .*refusing plain http:\/\/ to connectors\.example\.com.*Use https/);
+    assert.throws(
+      () => checkBaseUrl("http://connectors.example.com"),
+      /embedded:baseUrl .*refusing plain http:\/\/ to connectors\.example\.com.*Use https/,
+    );
     assert.throws(() => checkBaseUrl("not a url"), /embedded:baseUrl \(or EMBEDDED_BASE_URL\)/);
   });
 
   it("rejects a non-numeric knob, naming it", () => {
-    assert.throws(() => resolveSettings(noConfig, { ...full, EMBEDDED_TIMEOUT_MS: "soon" }), /embedded:timeoutMs \(or EMBEDDED_TIMEOUT_MS\)/);
-    assert.throws(() => resolveSettings(noConfig, { ...full, EMBEDDED_ADD_WINDOW_MS: "-1" }), /embedded:addWindowMs \(or EMBEDDED_ADD_WINDOW_MS\): expected an integer >= 0/);
+    assert.throws(
+      () => resolveSettings(noConfig, { ...full, EMBEDDED_TIMEOUT_MS: "soon" }),
+      /embedded:timeoutMs \(or EMBEDDED_TIMEOUT_MS\)/,
+    );
+    assert.throws(
+      () => resolveSettings(noConfig, { ...full, EMBEDDED_ADD_WINDOW_MS: "-1" }),
+      /embedded:addWindowMs \(or EMBEDDED_ADD_WINDOW_MS\): expected an integer >= 0/,
+    );
     assert.equal(resolveSettings(noConfig, { ...full, EMBEDDED_ADD_WINDOW_MS: "0" }).addWindowMs, 0);
   });
 

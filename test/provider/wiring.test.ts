@@ -30,7 +30,12 @@ describe("resource wiring (mocks)", () => {
       {
         newResource: (args) => {
           registered.push(args);
-          const outputs = { name: "Segment", srcConnections: 2, fieldDigests: { workspace: "0123456789abcdef" }, lastUpdated: 7 };
+          const outputs = {
+            name: "Segment",
+            srcConnections: 2,
+            fieldDigests: { workspace: "0123456789abcdef" },
+            lastUpdated: 7,
+          };
           return { id: `${args.name}-id`, state: { ...args.inputs, ...outputs } };
         },
         call: (args) => args.inputs,
@@ -52,7 +57,11 @@ describe("resource wiring (mocks)", () => {
 
   it("makes secretConfig secret whatever was passed; no output is secret (none holds a value)", async () => {
     // No additionalSecretOutputs of our own: the resource must declare them itself.
-    const config = new ConnectorConfiguration("segment-config", { connectorId: CONNECTORS.segment, secretConfig: SEGMENT_CONFIG }, { transformations: [record] });
+    const config = new ConnectorConfiguration(
+      "segment-config",
+      { connectorId: CONNECTORS.segment, secretConfig: SEGMENT_CONFIG },
+      { transformations: [record] },
+    );
     assert.equal(await valueOf(config.lastUpdated), 7);
     const args = registered.find((r) => r.name === "segment-config");
     assert.equal(args?.type, "pulumi-nodejs:dynamic/embedded-connectors:ConnectorConfiguration");
@@ -63,7 +72,11 @@ describe("resource wiring (mocks)", () => {
     const secretOutputs = (registration?.opts as pulumi.CustomResourceOptions).additionalSecretOutputs;
     assert.deepEqual([...(secretOutputs ?? [])], []);
     assert.deepEqual(await valueOf(config.fieldDigests), { workspace: "0123456789abcdef" });
-    assert.equal(await pulumi.isSecret(config.fieldDigests), false, "the digests are plain: a drift display names their fields");
+    assert.equal(
+      await pulumi.isSecret(config.fieldDigests),
+      false,
+      "the digests are plain: a drift display names their fields",
+    );
   });
 
   it("keeps the caller's own secret outputs", async () => {

@@ -25,9 +25,21 @@ const ROUTES = Object.entries(doc.paths).flatMap(([template, methods]) =>
     .map(([method, op]) => {
       const upper = method.toUpperCase() as "GET" | "POST" | "PUT" | "DELETE";
       const extra: Record<string, string> = {};
-      for (const p of op.parameters ?? []) if (p.in === "query" && p.required && p.name !== "accountId") extra[p.name] = fb.connectorId;
-      const payload = upper === "POST" ? { connectorIds: [fb.connectorId] } : upper === "PUT" ? oauthBody(fb, { clientSecret: CANARY_PASSWORD }) : undefined;
-      return { name: `${upper} ${template}`, method: upper, path: template.replace("{connectorId}", fb.connectorId), extra, payload };
+      for (const p of op.parameters ?? [])
+        if (p.in === "query" && p.required && p.name !== "accountId") extra[p.name] = fb.connectorId;
+      const payload =
+        upper === "POST"
+          ? { connectorIds: [fb.connectorId] }
+          : upper === "PUT"
+            ? oauthBody(fb, { clientSecret: CANARY_PASSWORD })
+            : undefined;
+      return {
+        name: `${upper} ${template}`,
+        method: upper,
+        path: template.replace("{connectorId}", fb.connectorId),
+        extra,
+        payload,
+      };
     }),
 );
 
@@ -35,7 +47,10 @@ describe("security: every protected route of the OpenAPI document refuses", () =
   let h: Harness;
   before(async () => {
     h = await harness({ tokenTtlSeconds: 60 });
-    expectEnvelope(await h.call("POST", `/es/v2/connectors${q(h.account)}`, { payload: { connectorIds: [fb.connectorId] } }), 200);
+    expectEnvelope(
+      await h.call("POST", `/es/v2/connectors${q(h.account)}`, { payload: { connectorIds: [fb.connectorId] } }),
+      200,
+    );
   });
   after(() => h.close());
 
@@ -52,9 +67,16 @@ describe("security: every protected route of the OpenAPI document refuses", () =
       expectEnvelope(await h.call(r.method, url, { token: other, payload: r.payload }), 403);
       const otherAccount = h.customers[1].subAccountIds[0];
       const mine = await h.token(0);
-      expectEnvelope(await h.call(r.method, `${r.path}${q(otherAccount, r.extra)}`, { token: mine, payload: r.payload }), 403);
+      expectEnvelope(
+        await h.call(r.method, `${r.path}${q(otherAccount, r.extra)}`, { token: mine, payload: r.payload }),
+        403,
+      );
       // A token that was valid, then expired: fresh tokens from a clean harness clock.
-      const res = await h.app.inject({ method: "POST", url: "/es/v2/oauth/client-token", payload: { clientId: h.customers[0].clientId, clientSecret: h.customers[0].clientSecret } });
+      const res = await h.app.inject({
+        method: "POST",
+        url: "/es/v2/oauth/client-token",
+        payload: { clientId: h.customers[0].clientId, clientSecret: h.customers[0].clientSecret },
+      });
       const token = (res.json() as { accessToken: string }).accessToken;
       h.clock.now += 61_000;
       try {
@@ -75,14 +97,29 @@ describe("security: the database file holds no token, client secret or Password 
   it("after a token, a configuration with a Password and a restart", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ecs-security-"));
     const secret = "client-secret-canary-93b1";
-    const h = await harness({ db: path.join(dir, "s.db"), firstCustomer: { clientId: "canary-client", clientSecret: secret } });
+    const h = await harness({
+      db: path.join(dir, "s.db"),
+      firstCustomer: { clientId: "canary-client", clientSecret: secret },
+    });
     try {
       const token = await h.token();
-      expectEnvelope(await h.call("POST", `/es/v2/connectors${q(h.account)}`, { payload: { connectorIds: [fb.connectorId] } }), 200);
-      expectEnvelope(await h.call("PUT", `/es/v2/connectors/${fb.connectorId}/configuration${q(h.account)}`, { payload: oauthBody(fb, { clientSecret: CANARY_PASSWORD }) }), 200);
+      expectEnvelope(
+        await h.call("POST", `/es/v2/connectors${q(h.account)}`, { payload: { connectorIds: [fb.connectorId] } }),
+        200,
+      );
+      expectEnvelope(
+        await h.call("PUT", `/es/v2/connectors/${fb.connectorId}/configuration${q(h.account)}`, {
+          payload: oauthBody(fb, { clientSecret: CANARY_PASSWORD }),
+        }),
+        200,
+      );
       await h.close();
       const bytes = Buffer.concat(fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f))));
-      for (const [what, value] of [["client secret", secret], ["token", token], ["Password value", CANARY_PASSWORD]] as const) {
+      for (const [what, value] of [
+        ["client secret", secret],
+        ["token", token],
+        ["Password value", CANARY_PASSWORD],
+      ] as const) {
         for (const encoding of ["utf8", "utf16le"] as const) {
           assert.equal(bytes.indexOf(Buffer.from(value, encoding)), -1, `${what} in clear (${encoding})`);
         }

@@ -47,9 +47,21 @@ describe("security: TLS verification through the provider", () => {
         res.end(JSON.stringify({ accessToken: "tls-token", tokenType: "Bearer", expiry: 3600 }));
       } else if ((req.url ?? "").startsWith("/es/v2/connectors/added")) {
         // The listing a create makes before its Add (an empty sub-account).
-        res.end(JSON.stringify({ statusCode: 200, statusMessage: "OK", response: { items: [], page: 1, pageSize: 200, total: 0 } }));
+        res.end(
+          JSON.stringify({
+            statusCode: 200,
+            statusMessage: "OK",
+            response: { items: [], page: 1, pageSize: 200, total: 0 },
+          }),
+        );
       } else {
-        res.end(JSON.stringify({ statusCode: 200, statusMessage: "OK", response: { added: [viewA(CONNECTOR)], alreadyAdded: [] } }));
+        res.end(
+          JSON.stringify({
+            statusCode: 200,
+            statusMessage: "OK",
+            response: { added: [viewA(CONNECTOR)], alreadyAdded: [] },
+          }),
+        );
       }
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -74,7 +86,12 @@ describe("security: TLS verification through the provider", () => {
   });
 
   it("a client trusting the CA is never reused for a caller that did not ask for it", async () => {
-    const settings = { baseUrl: origin, clientId: "tls-reuse", clientSecret: "tls-reuse-secret", retry: { maxAttempts: 1 } };
+    const settings = {
+      baseUrl: origin,
+      clientId: "tls-reuse",
+      clientSecret: "tls-reuse-secret",
+      retry: { maxAttempts: 1 },
+    };
     const trusting = getClient({ ...settings, caCertificate: CERT });
     await trusting.getConnector(ACCOUNT, CONNECTOR).catch(() => undefined); // the fake's answer is not view G; the TLS worked
     const plain = getClient(settings);
@@ -90,7 +107,14 @@ describe("security: plain http only to loopback, for any host", () => {
   const remote = fc.oneof(
     fc.domain(),
     fc.ipV4().filter((ip) => !ip.startsWith("127.")),
-    fc.constantFrom("127.attacker.example", "localhost.attacker.example", "127.0.0.1.nip.io", "0.0.0.0", "[::ffff:10.0.0.1]", "anything.localhost"),
+    fc.constantFrom(
+      "127.attacker.example",
+      "localhost.attacker.example",
+      "127.0.0.1.nip.io",
+      "0.0.0.0",
+      "[::ffff:10.0.0.1]",
+      "anything.localhost",
+    ),
   );
 
   it("settings and client both refuse http to a remote host, and accept it to loopback", () => {

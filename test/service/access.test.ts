@@ -6,15 +6,31 @@ import { addedIds, byName, expectEnvelope, harness, oauthBody, q, type Harness }
 
 const fb = byName("Facebook Custom Audiences");
 
-type Route = { name: string; method: "GET" | "POST" | "PUT" | "DELETE"; path: string; extra?: Record<string, string>; payload?: unknown };
+type Route = {
+  name: string;
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  path: string;
+  extra?: Record<string, string>;
+  payload?: unknown;
+};
 const ROUTES: Route[] = [
   { name: "List Connectors", method: "GET", path: "/es/v2/connectors" },
   { name: "Add Connector", method: "POST", path: "/es/v2/connectors", payload: { connectorIds: [fb.connectorId] } },
   { name: "List Added Connectors", method: "GET", path: "/es/v2/connectors/added" },
-  { name: "List Supported Connectors", method: "GET", path: "/es/v2/connectors/supported", extra: { connectorId: fb.connectorId } },
+  {
+    name: "List Supported Connectors",
+    method: "GET",
+    path: "/es/v2/connectors/supported",
+    extra: { connectorId: fb.connectorId },
+  },
   { name: "Get Connector", method: "GET", path: `/es/v2/connectors/${fb.connectorId}` },
   { name: "Get Connector Configuration", method: "GET", path: `/es/v2/connectors/${fb.connectorId}/configuration` },
-  { name: "Configure Connector", method: "PUT", path: `/es/v2/connectors/${fb.connectorId}/configuration`, payload: oauthBody(fb) },
+  {
+    name: "Configure Connector",
+    method: "PUT",
+    path: `/es/v2/connectors/${fb.connectorId}/configuration`,
+    payload: oauthBody(fb),
+  },
   { name: "Remove Connector", method: "DELETE", path: `/es/v2/connectors/${fb.connectorId}` },
 ];
 
@@ -23,8 +39,16 @@ describe("service: access rules of every connector route", () => {
   before(async () => {
     h = await harness();
     // Something to lose: fb added and configured in the first customer's first sub-account.
-    expectEnvelope(await h.call("POST", `/es/v2/connectors${q(h.account)}`, { payload: { connectorIds: [fb.connectorId] } }), 200);
-    expectEnvelope(await h.call("PUT", `/es/v2/connectors/${fb.connectorId}/configuration${q(h.account)}`, { payload: oauthBody(fb) }), 200);
+    expectEnvelope(
+      await h.call("POST", `/es/v2/connectors${q(h.account)}`, { payload: { connectorIds: [fb.connectorId] } }),
+      200,
+    );
+    expectEnvelope(
+      await h.call("PUT", `/es/v2/connectors/${fb.connectorId}/configuration${q(h.account)}`, {
+        payload: oauthBody(fb),
+      }),
+      200,
+    );
   });
   after(() => h.close());
 
@@ -34,16 +58,34 @@ describe("service: access rules of every connector route", () => {
   for (const r of ROUTES) {
     describe(r.name, () => {
       it("401 without a token, and with an unknown one", async () => {
-        expectEnvelope(await h.call(r.method, url(r, h.account), { token: "", payload: r.payload }), 401, /missing bearer token/);
-        expectEnvelope(await h.call(r.method, url(r, h.account), { token: "bogus", payload: r.payload }), 401, /unknown access token/);
+        expectEnvelope(
+          await h.call(r.method, url(r, h.account), { token: "", payload: r.payload }),
+          401,
+          /missing bearer token/,
+        );
+        expectEnvelope(
+          await h.call(r.method, url(r, h.account), { token: "bogus", payload: r.payload }),
+          401,
+          /unknown access token/,
+        );
       });
       it("400 without accountId", async () => {
-        const body = expectEnvelope(await h.call(r.method, url(r), { payload: r.payload }), 400, /accountId is required/);
-        assert.deepEqual(body.errors?.map((e) => e.field), ["accountId"]);
+        const body = expectEnvelope(
+          await h.call(r.method, url(r), { payload: r.payload }),
+          400,
+          /accountId is required/,
+        );
+        assert.deepEqual(
+          body.errors?.map((e) => e.field),
+          ["accountId"],
+        );
       });
       it("400 for the customer's organization account", async () => {
-        expectEnvelope(await h.call(r.method, url(r, h.customers[0].organizationAccountId), { payload: r.payload }), 400,
-          /connectors are managed only in sub-accounts/);
+        expectEnvelope(
+          await h.call(r.method, url(r, h.customers[0].organizationAccountId), { payload: r.payload }),
+          400,
+          /connectors are managed only in sub-accounts/,
+        );
       });
       it("403 for another customer's sub-account or organization, and for an unknown account", async () => {
         const other = h.customers[1];
@@ -61,7 +103,9 @@ describe("service: access rules of every connector route", () => {
     it("nothing changed after all those refusals", async () => {
       assert.deepEqual(await addedIds(h), [fb.connectorId]);
       const config = expectEnvelope<{ configured: boolean }>(
-        await h.call("GET", `/es/v2/connectors/${fb.connectorId}/configuration${q(h.account)}`), 200);
+        await h.call("GET", `/es/v2/connectors/${fb.connectorId}/configuration${q(h.account)}`),
+        200,
+      );
       assert.equal(config.response.configured, true);
     });
   });
@@ -71,7 +115,10 @@ describe("service: access rules of every connector route", () => {
     expectEnvelope(await h.call("GET", `/es/v2/connectors/added${q(h.account)}`, { token }), 403);
     expectEnvelope(await h.call("DELETE", `/es/v2/connectors/${fb.connectorId}${q(h.account)}`, { token }), 403);
     const own = h.customers[1].subAccountIds[1];
-    expectEnvelope(await h.call("POST", `/es/v2/connectors${q(own)}`, { token, payload: { connectorIds: [fb.connectorId] } }), 200);
+    expectEnvelope(
+      await h.call("POST", `/es/v2/connectors${q(own)}`, { token, payload: { connectorIds: [fb.connectorId] } }),
+      200,
+    );
     assert.deepEqual(await addedIds(h, own, 1), [fb.connectorId]);
     assert.deepEqual(await addedIds(h), [fb.connectorId]);
   });
@@ -79,13 +126,19 @@ describe("service: access rules of every connector route", () => {
   it("x-request-id on every answer, echoing a well-formed one the caller sent", async () => {
     const res = await h.call("GET", `/es/v2/connectors${q(h.account)}`, { headers: { "x-request-id": "trace-42" } });
     assert.equal(res.headers["x-request-id"], "trace-42");
-    const bad = await h.call("GET", `/es/v2/connectors${q(h.account)}`, { headers: { "x-request-id": "bad id\twith tab" } });
+    const bad = await h.call("GET", `/es/v2/connectors${q(h.account)}`, {
+      headers: { "x-request-id": "bad id\twith tab" },
+    });
     assert.notEqual(bad.headers["x-request-id"], "bad id\twith tab");
     assert.ok(bad.headers["x-request-id"]);
   });
 
   it("404 envelope for an unknown route", async () => {
-    for (const [method, path] of [["GET", "/es/v2/nothing"], ["POST", "/"], ["PATCH", `/es/v2/connectors/${fb.connectorId}`]] as const) {
+    for (const [method, path] of [
+      ["GET", "/es/v2/nothing"],
+      ["POST", "/"],
+      ["PATCH", `/es/v2/connectors/${fb.connectorId}`],
+    ] as const) {
       expectEnvelope(await h.call(method, path), 404, /route not found/);
     }
   });
@@ -93,9 +146,15 @@ describe("service: access rules of every connector route", () => {
   it("400 malformed JSON, 415 non-JSON body, 413 body over 1 MiB; nothing added", async () => {
     const add = `/es/v2/connectors${q(h.customers[0].subAccountIds[1])}`;
     const json = { "content-type": "application/json" };
-    expectEnvelope(await h.call("POST", add, { headers: json, payload: "{\"connectorIds\": [" }), 400, /malformed JSON/);
-    expectEnvelope(await h.call("POST", add, { headers: { "content-type": "text/plain" }, payload: "connectorIds" }), 415);
-    expectEnvelope(await h.call("POST", add, { headers: { "content-type": "application/x-www-form-urlencoded" }, payload: "a=b" }), 415);
+    expectEnvelope(await h.call("POST", add, { headers: json, payload: '{"connectorIds": [' }), 400, /malformed JSON/);
+    expectEnvelope(
+      await h.call("POST", add, { headers: { "content-type": "text/plain" }, payload: "connectorIds" }),
+      415,
+    );
+    expectEnvelope(
+      await h.call("POST", add, { headers: { "content-type": "application/x-www-form-urlencoded" }, payload: "a=b" }),
+      415,
+    );
     const big = JSON.stringify({ connectorIds: [fb.connectorId], padding: "x".repeat(1024 * 1024) });
     expectEnvelope(await h.call("POST", add, { headers: json, payload: big }), 413);
     assert.deepEqual(await addedIds(h, h.customers[0].subAccountIds[1]), []);

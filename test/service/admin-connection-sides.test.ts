@@ -18,15 +18,27 @@ describe("service: admin connections join a Source to a Destination", () => {
   after(() => h.close());
 
   const connect = (source: string, destination: string) =>
-    h.admin("POST", "/_admin/connections", { accountId: h.account, sourceConnectorId: source, destinationConnectorId: destination });
+    h.admin("POST", "/_admin/connections", {
+      accountId: h.account,
+      sourceConnectorId: source,
+      destinationConnectorId: destination,
+    });
 
   it("refuses a connection whose source and destination are the same connector", async () => {
     expectEnvelope(await connect(sf.connectorId, sf.connectorId), 400, /two different connectors/);
   });
 
   it("refuses a Destination as source and a Source as destination, naming the side", async () => {
-    expectEnvelope(await connect(fb.connectorId, mailchimp.connectorId), 400, /sourceConnectorId .* is a Destination connector/);
-    expectEnvelope(await connect(sf.connectorId, hubspot.connectorId), 400, /destinationConnectorId .* is a Source connector/);
+    expectEnvelope(
+      await connect(fb.connectorId, mailchimp.connectorId),
+      400,
+      /sourceConnectorId .* is a Destination connector/,
+    );
+    expectEnvelope(
+      await connect(sf.connectorId, hubspot.connectorId),
+      400,
+      /destinationConnectorId .* is a Source connector/,
+    );
     expectEnvelope(await connect(fb.connectorId, sf.connectorId), 400, /source must have supportedType Source/);
   });
 

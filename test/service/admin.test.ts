@@ -17,7 +17,10 @@ describe("service: admin API", () => {
   it("does not exist without an admin key", async () => {
     const bare = await harness({ adminKey: undefined });
     try {
-      expectEnvelope(await bare.app.inject({ method: "GET", url: "/_admin/customers", headers: { "x-admin-key": "" } }), 404);
+      expectEnvelope(
+        await bare.app.inject({ method: "GET", url: "/_admin/customers", headers: { "x-admin-key": "" } }),
+        404,
+      );
     } finally {
       await bare.close();
     }
@@ -25,22 +28,43 @@ describe("service: admin API", () => {
 
   it("401 without the key or with a wrong one", async () => {
     expectEnvelope(await h.app.inject({ method: "GET", url: "/_admin/customers" }), 401);
-    expectEnvelope(await h.app.inject({ method: "GET", url: "/_admin/stats", headers: { "x-admin-key": `${ADMIN_KEY}x` } }), 401);
+    expectEnvelope(
+      await h.app.inject({ method: "GET", url: "/_admin/stats", headers: { "x-admin-key": `${ADMIN_KEY}x` } }),
+      401,
+    );
     expectEnvelope(await h.app.inject({ method: "POST", url: "/_admin/reset", headers: { "x-admin-key": "k" } }), 401);
   });
 
   it("lists customers with their accounts and never their secrets", async () => {
     const res = await h.admin("GET", "/_admin/customers");
-    const body = expectEnvelope<{ clientId: string; organizationAccountId: string; subAccountIds: string[] }[]>(res, 200);
-    assert.deepEqual(body.response, h.customers.map(({ clientId, organizationAccountId, subAccountIds }) => ({ clientId, organizationAccountId, subAccountIds })));
+    const body = expectEnvelope<{ clientId: string; organizationAccountId: string; subAccountIds: string[] }[]>(
+      res,
+      200,
+    );
+    assert.deepEqual(
+      body.response,
+      h.customers.map(({ clientId, organizationAccountId, subAccountIds }) => ({
+        clientId,
+        organizationAccountId,
+        subAccountIds,
+      })),
+    );
     assert.doesNotMatch(res.body, /secret/i);
   });
 
   it("connections: both connectors must be added; a sub-account; unknown ids 404", async () => {
     const body = { accountId: h.account, sourceConnectorId: sf.connectorId, destinationConnectorId: fb.connectorId };
     expectEnvelope(await h.admin("POST", "/_admin/connections", body), 404, /not added/);
-    expectEnvelope(await h.call("POST", `/es/v2/connectors${q(h.account)}`, { payload: { connectorIds: [sf.connectorId, fb.connectorId] } }), 200);
-    expectEnvelope(await h.admin("POST", "/_admin/connections", { ...body, accountId: h.customers[0].organizationAccountId }), 400);
+    expectEnvelope(
+      await h.call("POST", `/es/v2/connectors${q(h.account)}`, {
+        payload: { connectorIds: [sf.connectorId, fb.connectorId] },
+      }),
+      200,
+    );
+    expectEnvelope(
+      await h.admin("POST", "/_admin/connections", { ...body, accountId: h.customers[0].organizationAccountId }),
+      400,
+    );
     expectEnvelope(await h.admin("POST", "/_admin/connections", { ...body, accountId: "0123456789abcdef" }), 404);
     expectEnvelope(await h.admin("POST", "/_admin/connections", { ...body, sourceConnectorId: "x" }), 400);
     const created = expectEnvelope<{ connectionId: string }>(await h.admin("POST", "/_admin/connections", body), 200);
@@ -55,7 +79,9 @@ describe("service: admin API", () => {
     await h.call("GET", `/es/v2/connectors/ffffffffffffffff${q(h.account)}`);
     await h.call("GET", "/nowhere");
     const stats = expectEnvelope<{ byRoute: Record<string, Record<string, number>>; tokenRequests: number }>(
-      await h.admin("GET", "/_admin/stats"), 200).response;
+      await h.admin("GET", "/_admin/stats"),
+      200,
+    ).response;
     assert.deepEqual(stats, {
       byRoute: {
         [routeKey("getToken")]: { "200": 1 },
@@ -75,16 +101,37 @@ describe("service: admin API", () => {
   });
 
   it("reset goes back to the seed: added connectors, configurations, connections, stats and faults", async () => {
-    expectEnvelope(await h.call("POST", `/es/v2/connectors${q(h.account)}`, { payload: { connectorIds: [sf.connectorId, fb.connectorId] } }), 200);
-    expectEnvelope(await h.admin("POST", "/_admin/connections", { accountId: h.account, sourceConnectorId: sf.connectorId, destinationConnectorId: fb.connectorId }), 200);
-    expectEnvelope(await h.admin("PUT", "/_admin/faults", { rules: [{ mode: "error", route: routeKey("addConnectors") }] }), 200);
+    expectEnvelope(
+      await h.call("POST", `/es/v2/connectors${q(h.account)}`, {
+        payload: { connectorIds: [sf.connectorId, fb.connectorId] },
+      }),
+      200,
+    );
+    expectEnvelope(
+      await h.admin("POST", "/_admin/connections", {
+        accountId: h.account,
+        sourceConnectorId: sf.connectorId,
+        destinationConnectorId: fb.connectorId,
+      }),
+      200,
+    );
+    expectEnvelope(
+      await h.admin("PUT", "/_admin/faults", { rules: [{ mode: "error", route: routeKey("addConnectors") }] }),
+      200,
+    );
     expectEnvelope(await h.admin("POST", "/_admin/reset"), 200);
-    const stats = expectEnvelope<{ byRoute: object; tokenRequests: number }>(await h.admin("GET", "/_admin/stats"), 200).response;
+    const stats = expectEnvelope<{ byRoute: object; tokenRequests: number }>(
+      await h.admin("GET", "/_admin/stats"),
+      200,
+    ).response;
     assert.deepEqual(stats, { byRoute: {}, tokenRequests: 0 });
     // The token survives a reset, the faults do not.
     const list = expectEnvelope<{ total: number }>(await h.call("GET", `/es/v2/connectors/added${q(h.account)}`), 200);
     assert.equal(list.response.total, 0);
-    expectEnvelope(await h.call("POST", `/es/v2/connectors${q(h.account)}`, { payload: { connectorIds: [fb.connectorId] } }), 200);
+    expectEnvelope(
+      await h.call("POST", `/es/v2/connectors${q(h.account)}`, { payload: { connectorIds: [fb.connectorId] } }),
+      200,
+    );
     expectEnvelope(await h.call("DELETE", `/es/v2/connectors/${fb.connectorId}${q(h.account)}`), 200);
   });
 });

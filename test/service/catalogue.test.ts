@@ -13,7 +13,8 @@ type Item = Record<string, unknown> & { connectorId: string; name: string };
 describe("service: seed", () => {
   it("has at least 60 connectors covering every enum value of the specification", () => {
     assert.ok(CATALOGUE.length >= 60);
-    const seen = (key: "dataType" | "dataTypeCategory" | "platformType" | "supportedType") => new Set(CATALOGUE.map((c) => c[key]));
+    const seen = (key: "dataType" | "dataTypeCategory" | "platformType" | "supportedType") =>
+      new Set(CATALOGUE.map((c) => c[key]));
     assert.deepEqual([...seen("dataType")].sort(), [...DATA_TYPES].sort());
     assert.deepEqual([...seen("dataTypeCategory")].sort(), [...DATA_TYPE_CATEGORIES].sort());
     assert.deepEqual([...seen("platformType")].sort(), [...PLATFORM_TYPES].sort());
@@ -25,7 +26,10 @@ describe("service: seed", () => {
       const fields = c.secretConfiguration.fields;
       assert.deepEqual([...new Set(fields.map((f) => f.type))].sort(), [...FIELD_TYPES].sort(), c.name);
       assert.ok(fields.some((f) => f.required) && fields.some((f) => !f.required), c.name);
-      assert.ok(fields.some((f) => f.readonly), c.name);
+      assert.ok(
+        fields.some((f) => f.readonly),
+        c.name,
+      );
       for (const f of fields.filter((x) => x.type === "Number")) assert.ok(f.min !== undefined && f.max !== undefined);
       for (const f of fields.filter((x) => x.type.endsWith("Select"))) assert.ok((f.options ?? []).length > 1);
       assert.ok(c.connectionConfig.length > 0);
@@ -46,7 +50,11 @@ describe("service: seed", () => {
   });
 
   it("pairs every connector with at least one on the other side", () => {
-    for (const c of CATALOGUE) assert.ok(CATALOGUE.some((o) => pairs(c, o)), c.name);
+    for (const c of CATALOGUE)
+      assert.ok(
+        CATALOGUE.some((o) => pairs(c, o)),
+        c.name,
+      );
   });
 });
 
@@ -62,10 +70,20 @@ describe("service: catalogue routes", () => {
     const body = expectEnvelope<Item>(await h.call("GET", `/es/v2/connectors/${c.connectorId}${q(h.account)}`), 200);
     assert.equal(body.statusMessage, "OK");
     assert.equal(body.response.name, "Facebook Custom Audiences");
-    for (const k of ["platformId", "logo", "dataType", "dataTypeCategory", "platformType", "supportedType", "integrated", "status"]) {
+    for (const k of [
+      "platformId",
+      "logo",
+      "dataType",
+      "dataTypeCategory",
+      "platformType",
+      "supportedType",
+      "integrated",
+      "status",
+    ]) {
       assert.ok(k in body.response, k);
     }
-    for (const k of ["transfer", "configured", "secretConfiguration", "description"]) assert.ok(!(k in body.response), k);
+    for (const k of ["transfer", "configured", "secretConfiguration", "description"])
+      assert.ok(!(k in body.response), k);
   });
 
   it("Get Connector: unknown id 404", async () => {
@@ -75,7 +93,10 @@ describe("service: catalogue routes", () => {
   it("List Connectors pages through the whole catalogue in a stable order", async () => {
     const seen: string[] = [];
     for (let page = 1; ; page++) {
-      const body = expectEnvelope<Page<Item>>(await h.call("GET", `/es/v2/connectors${q(h.account, { page, pageSize: 25 })}`), 200);
+      const body = expectEnvelope<Page<Item>>(
+        await h.call("GET", `/es/v2/connectors${q(h.account, { page, pageSize: 25 })}`),
+        200,
+      );
       assert.equal(body.response.total, CATALOGUE.length);
       assert.equal(body.response.pageSize, 25);
       if (body.response.items.length === 0) break;
@@ -90,23 +111,34 @@ describe("service: catalogue routes", () => {
 
   it("List Connectors filters by each enum and by a case-insensitive name substring", async () => {
     const cases: [string, string][] = [
-      ["dataType", "customer match"], ["dataTypeCategory", "identity management"],
-      ["platformType", "Cloud Storage Provider"], ["supportedType", "Source"],
+      ["dataType", "customer match"],
+      ["dataTypeCategory", "identity management"],
+      ["platformType", "Cloud Storage Provider"],
+      ["supportedType", "Source"],
     ];
     for (const [key, value] of cases) {
-      const body = expectEnvelope<Page<Item>>(await h.call("GET", `/es/v2/connectors${q(h.account, { [key]: value, pageSize: 200 })}`), 200);
+      const body = expectEnvelope<Page<Item>>(
+        await h.call("GET", `/es/v2/connectors${q(h.account, { [key]: value, pageSize: 200 })}`),
+        200,
+      );
       const expected = CATALOGUE.filter((c) => (c as unknown as Record<string, string>)[key] === value).length;
       assert.ok(expected > 0);
       assert.equal(body.response.total, expected, key);
       for (const item of body.response.items) assert.equal(item[key], value);
     }
-    const byNamePart = expectEnvelope<Page<Item>>(await h.call("GET", `/es/v2/connectors${q(h.account, { name: "aMaZoN s3" })}`), 200);
+    const byNamePart = expectEnvelope<Page<Item>>(
+      await h.call("GET", `/es/v2/connectors${q(h.account, { name: "aMaZoN s3" })}`),
+      200,
+    );
     assert.deepEqual(byNamePart.response.items.map((i) => i.name).sort(), ["Amazon S3", "Amazon S3 Export"]);
   });
 
   for (const [what, extra] of [
-    ["pageSize > 200", { pageSize: 201 }], ["pageSize 0", { pageSize: 0 }], ["page 0", { page: 0 }],
-    ["page not a number", { page: "two" }], ["an unknown dataType", { dataType: "everything" }],
+    ["pageSize > 200", { pageSize: 201 }],
+    ["pageSize 0", { pageSize: 0 }],
+    ["page 0", { page: 0 }],
+    ["page not a number", { page: "two" }],
+    ["an unknown dataType", { dataType: "everything" }],
     ["an unknown supportedType", { supportedType: "Both" }],
   ] as const) {
     it(`List Connectors: 400 for ${what}`, async () => {
@@ -118,20 +150,29 @@ describe("service: catalogue routes", () => {
   it("List Supported Connectors gives the other side by the pairing rule, with usage fields", async () => {
     const source = byName("Salesforce CRM");
     const body = expectEnvelope<Page<Item>>(
-      await h.call("GET", `/es/v2/connectors/supported${q(h.account, { connectorId: source.connectorId, pageSize: 200 })}`),
+      await h.call(
+        "GET",
+        `/es/v2/connectors/supported${q(h.account, { connectorId: source.connectorId, pageSize: 200 })}`,
+      ),
       200,
     );
-    const expected = CATALOGUE.filter((c) => pairs(source, c)).map((c) => c.connectorId).sort();
+    const expected = CATALOGUE.filter((c) => pairs(source, c))
+      .map((c) => c.connectorId)
+      .sort();
     assert.deepEqual(body.response.items.map((i) => i.connectorId).sort(), expected);
     assert.equal(body.response.total, expected.length);
     for (const item of body.response.items) {
       assert.equal(item.supportedType, "Destination");
-      for (const k of ["transfer", "configured", "description", "srcConnections", "destConnections"]) assert.ok(k in item, k);
+      for (const k of ["transfer", "configured", "description", "srcConnections", "destConnections"])
+        assert.ok(k in item, k);
     }
   });
 
   it("List Supported Connectors: 404 unknown connector, 400 without connectorId", async () => {
-    expectEnvelope(await h.call("GET", `/es/v2/connectors/supported${q(h.account, { connectorId: "ffffffffffffffff" })}`), 404);
+    expectEnvelope(
+      await h.call("GET", `/es/v2/connectors/supported${q(h.account, { connectorId: "ffffffffffffffff" })}`),
+      404,
+    );
     expectEnvelope(await h.call("GET", `/es/v2/connectors/supported${q(h.account)}`), 400);
   });
 });

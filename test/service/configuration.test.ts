@@ -6,7 +6,14 @@ import { byName, expectEnvelope, harness, oauthBody, q, type Harness } from "./s
 
 type Field = { id: string; type: string; value?: string; readonly: boolean };
 type Config = {
-  secretConfig: { configurationId: string; configured: boolean; lastUpdated: number; name: string; secretName: string; configuration: Field[] }[];
+  secretConfig: {
+    configurationId: string;
+    configured: boolean;
+    lastUpdated: number;
+    name: string;
+    secretName: string;
+    configuration: Field[];
+  }[];
   connectionConfig: { configurationId: string; configuration: Field[] }[];
   configured: boolean;
   lastUpdated: number;
@@ -26,7 +33,11 @@ describe("service: connector configuration", () => {
   });
   afterEach(() => h.close());
 
-  const addFb = async () => expectEnvelope(await h.call("POST", `/es/v2/connectors${q(h.account)}`, { payload: { connectorIds: [fb.connectorId] } }), 200);
+  const addFb = async () =>
+    expectEnvelope(
+      await h.call("POST", `/es/v2/connectors${q(h.account)}`, { payload: { connectorIds: [fb.connectorId] } }),
+      200,
+    );
   const get = async () => expectEnvelope<Config>(await h.call("GET", url), 200).response;
   const put = (payload: unknown) => h.call("PUT", url, { payload });
 
@@ -46,7 +57,12 @@ describe("service: connector configuration", () => {
 
   it("Configure: 404 when the connector is not added, nothing saved", async () => {
     expectEnvelope(await put(oauthBody(fb)), 404, /not added to this sub-account/);
-    expectEnvelope(await h.call("PUT", `/es/v2/connectors/ffffffffffffffff/configuration${q(h.account)}`, { payload: oauthBody(fb) }), 404);
+    expectEnvelope(
+      await h.call("PUT", `/es/v2/connectors/ffffffffffffffff/configuration${q(h.account)}`, {
+        payload: oauthBody(fb),
+      }),
+      404,
+    );
     assert.equal((await get()).configured, false);
   });
 
@@ -71,8 +87,12 @@ describe("service: connector configuration", () => {
       await h.call("GET", url),
       await h.call("GET", `/es/v2/connectors/added${q(h.account)}`),
       await h.call("GET", `/es/v2/connectors/${fb.connectorId}${q(h.account)}`),
-    ]) assert.ok(!res.body.includes("s3cr3t-value"));
-    const added = expectEnvelope<{ items: { configured: boolean }[] }>(await h.call("GET", `/es/v2/connectors/added${q(h.account)}`), 200);
+    ])
+      assert.ok(!res.body.includes("s3cr3t-value"));
+    const added = expectEnvelope<{ items: { configured: boolean }[] }>(
+      await h.call("GET", `/es/v2/connectors/added${q(h.account)}`),
+      200,
+    );
     assert.equal(added.response.items[0].configured, true);
   });
 
@@ -80,7 +100,9 @@ describe("service: connector configuration", () => {
     await addFb();
     expectEnvelope(await put(oauthBody(fb)), 200);
     const replaced = expectEnvelope<Config>(
-      await put(oauthBody(fb, { permissions: "write,conversions", dailyUploadLimit: "7", tokenIssuedOn: undefined })), 200).response;
+      await put(oauthBody(fb, { permissions: "write,conversions", dailyUploadLimit: "7", tokenIssuedOn: undefined })),
+      200,
+    ).response;
     const values = Object.fromEntries(replaced.configuration.map((f) => [f.id, f.value]));
     assert.equal(values.permissions, "write,conversions");
     assert.equal(values.dailyUploadLimit, "7");
@@ -107,15 +129,26 @@ describe("service: connector configuration", () => {
     const res = await put({
       configurationId: "0000000000000000",
       secretConfig: {
-        clientSecret: "new", apiVersion: "v1", permissions: ["read", "admin"], dailyUploadLimit: 100001,
-        tokenIssuedOn: "yesterday", authEndpoint: "https://evil.example.com", mystery: "x",
+        clientSecret: "new",
+        apiVersion: "v1",
+        permissions: ["read", "admin"],
+        dailyUploadLimit: 100001,
+        tokenIssuedOn: "yesterday",
+        authEndpoint: "https://evil.example.com",
+        mystery: "x",
       },
     });
     const body = expectEnvelope(res, 400, /invalid configuration/);
     const byField = Object.fromEntries((body.errors ?? []).map((e) => [e.field, e.message]));
     assert.deepEqual(Object.keys(byField).sort(), [
-      "configurationId", "secretConfig.adAccountId", "secretConfig.apiVersion", "secretConfig.authEndpoint",
-      "secretConfig.dailyUploadLimit", "secretConfig.mystery", "secretConfig.permissions", "secretConfig.tokenIssuedOn",
+      "configurationId",
+      "secretConfig.adAccountId",
+      "secretConfig.apiVersion",
+      "secretConfig.authEndpoint",
+      "secretConfig.dailyUploadLimit",
+      "secretConfig.mystery",
+      "secretConfig.permissions",
+      "secretConfig.tokenIssuedOn",
     ]);
     assert.match(byField["secretConfig.adAccountId"], /required/);
     assert.match(byField["secretConfig.authEndpoint"], /read-only/);
@@ -128,23 +161,46 @@ describe("service: connector configuration", () => {
   it("400 for Number below min, a non-string Text, and a body that is not a Configure body", async () => {
     await addFb();
     const low = expectEnvelope(await put(oauthBody(fb, { dailyUploadLimit: 0, adAccountId: 42 })), 400);
-    assert.deepEqual((low.errors ?? []).map((e) => e.field).sort(), ["secretConfig.adAccountId", "secretConfig.dailyUploadLimit"]);
+    assert.deepEqual((low.errors ?? []).map((e) => e.field).sort(), [
+      "secretConfig.adAccountId",
+      "secretConfig.dailyUploadLimit",
+    ]);
     expectEnvelope(await put({ secretConfig: {} }), 400);
-    expectEnvelope(await put({ configurationId: fb.secretConfiguration.configurationId, secretConfig: { a: { nested: 1 } } }), 400);
+    expectEnvelope(
+      await put({ configurationId: fb.secretConfiguration.configurationId, secretConfig: { a: { nested: 1 } } }),
+      400,
+    );
     assert.equal((await get()).configured, false);
   });
 
   it("validates storage connectors' own fields (Select region, Password secretAccessKey)", async () => {
-    expectEnvelope(await h.call("POST", `/es/v2/connectors${q(h.account)}`, { payload: { connectorIds: [s3.connectorId] } }), 200);
+    expectEnvelope(
+      await h.call("POST", `/es/v2/connectors${q(h.account)}`, { payload: { connectorIds: [s3.connectorId] } }),
+      200,
+    );
     const s3url = `/es/v2/connectors/${s3.connectorId}/configuration${q(h.account)}`;
     const payload = {
       configurationId: s3.secretConfiguration.configurationId,
-      secretConfig: { bucket: "b", accessKeyId: "AKIA", secretAccessKey: "xyz-secret", region: "eu-west-1", fileFormats: ["csv"] },
+      secretConfig: {
+        bucket: "b",
+        accessKeyId: "AKIA",
+        secretAccessKey: "xyz-secret",
+        region: "eu-west-1",
+        fileFormats: ["csv"],
+      },
     };
     const res = await h.call("PUT", s3url, { payload });
     expectEnvelope(res, 200);
     assert.ok(!res.body.includes("xyz-secret"));
-    const bad = expectEnvelope(await h.call("PUT", s3url, { payload: { ...payload, secretConfig: { ...payload.secretConfig, region: "mars-1" } } }), 400);
-    assert.deepEqual((bad.errors ?? []).map((e) => e.field), ["secretConfig.region"]);
+    const bad = expectEnvelope(
+      await h.call("PUT", s3url, {
+        payload: { ...payload, secretConfig: { ...payload.secretConfig, region: "mars-1" } },
+      }),
+      400,
+    );
+    assert.deepEqual(
+      (bad.errors ?? []).map((e) => e.field),
+      ["secretConfig.region"],
+    );
   });
 });

@@ -26,14 +26,18 @@ describe("service: expireToken fault", () => {
     assert.equal(set.statusCode, 200, set.body);
     expectEnvelope(await h.call("GET", `/es/v2/connectors${q(h.account)}`, { token }), 401, /access token expired/);
     // Another route, no fault left: the token itself is over.
-    expectEnvelope(await h.call("GET", `/es/v2/connectors/added${q(h.account)}`, { token }), 401, /access token expired/);
+    expectEnvelope(
+      await h.call("GET", `/es/v2/connectors/added${q(h.account)}`, { token }),
+      401,
+      /access token expired/,
+    );
 
     const issued = await h.app.inject({
       method: "POST",
       url: "/es/v2/oauth/client-token",
       payload: { clientId: h.customers[0].clientId, clientSecret: h.customers[0].clientSecret },
     });
-    const fresh = (issued.json() as { accessToken: string; expiry: number });
+    const fresh = issued.json() as { accessToken: string; expiry: number };
     assert.equal(fresh.expiry, 3600, "the announced lifetime is unchanged");
     expectEnvelope(await h.call("GET", `/es/v2/connectors${q(h.account)}`, { token: fresh.accessToken }), 200);
   });
@@ -43,6 +47,9 @@ describe("service: expireToken fault", () => {
     const other = await h.token(1);
     await h.admin("PUT", "/_admin/faults", { rules: [{ route: LIST, mode: "expireToken", count: 1 }] });
     expectEnvelope(await h.call("GET", `/es/v2/connectors${q(h.account)}`, { token: first }), 401);
-    expectEnvelope(await h.call("GET", `/es/v2/connectors${q(h.customers[1].subAccountIds[0])}`, { token: other }), 200);
+    expectEnvelope(
+      await h.call("GET", `/es/v2/connectors${q(h.customers[1].subAccountIds[0])}`, { token: other }),
+      200,
+    );
   });
 });

@@ -20,7 +20,10 @@ describe("service: fault decisions", () => {
     const errors = draw(7).filter((k) => k === "error").length;
     assert.ok(errors > 30 && errors < 90, `${errors} of 200 at rate 0.3`);
     const counted = new FaultInjector({ rules: [{ mode: "rateLimit", count: 2, route: ADD }] });
-    assert.deepEqual([0, 1, 2].map(() => counted.decide(ADD).action?.kind), ["rateLimit", "rateLimit", undefined]);
+    assert.deepEqual(
+      [0, 1, 2].map(() => counted.decide(ADD).action?.kind),
+      ["rateLimit", "rateLimit", undefined],
+    );
     assert.equal(counted.settings.rules[0].count, 0);
   });
 
@@ -42,7 +45,10 @@ describe("service: fault decisions", () => {
   it("builds settings from the command-line flags", () => {
     assert.deepEqual(faultsFromFlags(0, 0), { rules: [] });
     assert.deepEqual(faultsFromFlags(40, 0.1), {
-      rules: [{ mode: "latency", latencyMs: 40, jitterMs: 20 }, { mode: "error", rate: 0.1 }],
+      rules: [
+        { mode: "latency", latencyMs: 40, jitterMs: 20 },
+        { mode: "error", rate: 0.1 },
+      ],
     });
   });
 });
@@ -64,7 +70,9 @@ describe("service: fault modes on a real server", () => {
   async function getToken(): Promise<string> {
     const { clientId, clientSecret } = svc.customers[0];
     const res = await fetch(`${svc.baseUrl}/es/v2/oauth/client-token`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ clientId, clientSecret }),
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ clientId, clientSecret }),
     });
     assert.equal(res.status, 200);
     return ((await res.json()) as { accessToken: string }).accessToken;
@@ -76,9 +84,13 @@ describe("service: fault modes on a real server", () => {
       body: JSON.stringify({ connectorIds: [fb.connectorId] }),
     });
   const list = async () => {
-    const res = await fetch(`${svc.baseUrl}/es/v2/connectors/added?accountId=${account}`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${svc.baseUrl}/es/v2/connectors/added?accountId=${account}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     assert.equal(res.status, 200);
-    return ((await res.json()) as { response: { items: { connectorId: string }[] } }).response.items.map((i) => i.connectorId);
+    return ((await res.json()) as { response: { items: { connectorId: string }[] } }).response.items.map(
+      (i) => i.connectorId,
+    );
   };
 
   it("error: exactly the next N requests of the route get the envelope with the status", async () => {
@@ -136,7 +148,9 @@ describe("service: fault modes on a real server", () => {
     const stats = await svc.stats();
     assert.equal(typeof stats.tokenRequests, "number");
     const res = await fetch(`${svc.baseUrl}/es/v2/oauth/client-token`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ clientId: "x", clientSecret: "y" }),
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ clientId: "x", clientSecret: "y" }),
     });
     assert.equal(res.status, 500);
     await svc.setFaults({ rules: [] });
@@ -151,12 +165,17 @@ describe("service: fault modes on a real server", () => {
     });
     assert.equal(res.status, 200);
     const id = await svc.createConnection(account, sf.connectorId, fb.connectorId);
-    const remove = () => fetch(`${svc.baseUrl}/es/v2/connectors/${sf.connectorId}?accountId=${account}`, {
-      method: "DELETE", headers: { authorization: `Bearer ${token}` },
-    });
+    const remove = () =>
+      fetch(`${svc.baseUrl}/es/v2/connectors/${sf.connectorId}?accountId=${account}`, {
+        method: "DELETE",
+        headers: { authorization: `Bearer ${token}` },
+      });
     const refused = await remove();
     assert.equal(refused.status, 409);
-    assert.deepEqual(((await refused.json()) as { response: unknown }).response, { srcConnections: 1, destConnections: 0 });
+    assert.deepEqual(((await refused.json()) as { response: unknown }).response, {
+      srcConnections: 1,
+      destConnections: 0,
+    });
     await svc.deleteConnection(id);
     assert.equal((await remove()).status, 200);
   });

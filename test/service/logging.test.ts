@@ -16,14 +16,26 @@ describe("service: logging", () => {
     const h = await harness({ logger: { level: "trace", stream } });
     try {
       const token = await h.token();
-      expectEnvelope(await h.call("POST", `/es/v2/connectors${q(h.account)}`, { payload: { connectorIds: [fb.connectorId] } }), 200);
-      expectEnvelope(await h.call("PUT", `/es/v2/connectors/${fb.connectorId}/configuration${q(h.account)}`, { payload: oauthBody(fb) }), 200);
-      expectEnvelope(await h.call("PUT", `/es/v2/connectors/${fb.connectorId}/configuration${q(h.account)}`, {
-        payload: oauthBody(fb, { dailyUploadLimit: -1 }),
-      }), 400);
+      expectEnvelope(
+        await h.call("POST", `/es/v2/connectors${q(h.account)}`, { payload: { connectorIds: [fb.connectorId] } }),
+        200,
+      );
+      expectEnvelope(
+        await h.call("PUT", `/es/v2/connectors/${fb.connectorId}/configuration${q(h.account)}`, {
+          payload: oauthBody(fb),
+        }),
+        200,
+      );
+      expectEnvelope(
+        await h.call("PUT", `/es/v2/connectors/${fb.connectorId}/configuration${q(h.account)}`, {
+          payload: oauthBody(fb, { dailyUploadLimit: -1 }),
+        }),
+        400,
+      );
       const log = lines.join("");
       assert.match(log, /incoming request/);
-      for (const secret of ["demo-secret", token, "s3cr3t-value"]) assert.ok(!log.includes(secret), "a secret reached the log");
+      for (const secret of ["demo-secret", token, "s3cr3t-value"])
+        assert.ok(!log.includes(secret), "a secret reached the log");
     } finally {
       await h.close();
     }

@@ -13,7 +13,9 @@ describe("service: OpenAPI document", () => {
       assert.equal(res.statusCode, 200);
       const doc = res.json() as { openapi: string; paths: Record<string, Record<string, unknown>> };
       assert.match(doc.openapi, /^3\./);
-      const ops = Object.entries(doc.paths).flatMap(([p, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${p}`));
+      const ops = Object.entries(doc.paths).flatMap(([p, methods]) =>
+        Object.keys(methods).map((m) => `${m.toUpperCase()} ${p}`),
+      );
       assert.deepEqual(ops.sort(), [
         "DELETE /es/v2/connectors/{connectorId}",
         "GET /es/v2/connectors",
@@ -25,7 +27,9 @@ describe("service: OpenAPI document", () => {
         "POST /es/v2/oauth/client-token",
         "PUT /es/v2/connectors/{connectorId}/configuration",
       ]);
-      const committed = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "..", "service", "openapi.json"), "utf8")) as unknown;
+      const committed = JSON.parse(
+        fs.readFileSync(path.join(__dirname, "..", "..", "..", "service", "openapi.json"), "utf8"),
+      ) as unknown;
       assert.deepEqual(committed, doc, "service/openapi.json is stale: npm run build && npm run openapi");
       expectEnvelope(await h.app.inject({ method: "GET", url: "/es/v2/openapi.yaml" }), 404);
     } finally {

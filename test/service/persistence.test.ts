@@ -20,21 +20,36 @@ describe("service: persistence", () => {
     const file = path.join(dir, "nested", "service.db");
     const first = await harness({ db: file });
     const token = await first.token();
-    expectEnvelope(await first.call("POST", `/es/v2/connectors${q(first.account)}`, { payload: { connectorIds: [fb.connectorId, s3.connectorId] } }), 200);
+    expectEnvelope(
+      await first.call("POST", `/es/v2/connectors${q(first.account)}`, {
+        payload: { connectorIds: [fb.connectorId, s3.connectorId] },
+      }),
+      200,
+    );
     const saved = expectEnvelope<{ lastUpdated: number }>(
-      await first.call("PUT", `/es/v2/connectors/${fb.connectorId}/configuration${q(first.account)}`, { payload: oauthBody(fb) }), 200);
+      await first.call("PUT", `/es/v2/connectors/${fb.connectorId}/configuration${q(first.account)}`, {
+        payload: oauthBody(fb),
+      }),
+      200,
+    );
     await first.close();
 
     const second = await harness({ db: file });
     try {
       assert.deepEqual(await addedIds(second), [fb.connectorId, s3.connectorId].sort());
       const config = expectEnvelope<{ configured: boolean; lastUpdated: number }>(
-        await second.call("GET", `/es/v2/connectors/${fb.connectorId}/configuration${q(second.account)}`, { token }), 200);
+        await second.call("GET", `/es/v2/connectors/${fb.connectorId}/configuration${q(second.account)}`, { token }),
+        200,
+      );
       assert.equal(config.response.configured, true);
       assert.equal(config.response.lastUpdated, saved.response.lastUpdated);
       // Still strictly increasing after the restart, with the clock standing still.
       const next = expectEnvelope<{ lastUpdated: number }>(
-        await second.call("PUT", `/es/v2/connectors/${fb.connectorId}/configuration${q(second.account)}`, { payload: oauthBody(fb) }), 200);
+        await second.call("PUT", `/es/v2/connectors/${fb.connectorId}/configuration${q(second.account)}`, {
+          payload: oauthBody(fb),
+        }),
+        200,
+      );
       assert.equal(next.response.lastUpdated, saved.response.lastUpdated + 1);
     } finally {
       await second.close();
@@ -49,7 +64,10 @@ describe("service: persistence", () => {
 
   it("an in-memory database starts from the seed every time", async () => {
     const a = await harness();
-    expectEnvelope(await a.call("POST", `/es/v2/connectors${q(a.account)}`, { payload: { connectorIds: [fb.connectorId] } }), 200);
+    expectEnvelope(
+      await a.call("POST", `/es/v2/connectors${q(a.account)}`, { payload: { connectorIds: [fb.connectorId] } }),
+      200,
+    );
     await a.close();
     const b = await harness();
     try {

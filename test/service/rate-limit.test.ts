@@ -21,18 +21,28 @@ describe("service: rate limiting", () => {
     assert.equal(res.headers["retry-after"], "1");
     // The other customer has its own bucket.
     const other = await h.token(1);
-    expectEnvelope(await h.call("GET", `/es/v2/connectors${q(h.customers[1].subAccountIds[0])}`, { token: other }), 200);
+    expectEnvelope(
+      await h.call("GET", `/es/v2/connectors${q(h.customers[1].subAccountIds[0])}`, { token: other }),
+      200,
+    );
     // One second later the bucket is full again.
     h.clock.now += 1000;
     expectEnvelope(await h.call("GET", url, { token: first }), 200);
-    const stats = expectEnvelope<{ byRoute: Record<string, Record<string, number>> }>(await h.admin("GET", "/_admin/stats"), 200);
+    const stats = expectEnvelope<{ byRoute: Record<string, Record<string, number>> }>(
+      await h.admin("GET", "/_admin/stats"),
+      200,
+    );
     assert.deepEqual(stats.response.byRoute[routeKey("listConnectors")], { "200": 4, "429": 2 });
   });
 
   it("limits token requests by the client id they name", async () => {
     h = await harness({ rateLimitPerSecond: 1 });
     await h.token(0);
-    const res = await h.app.inject({ method: "POST", url: "/es/v2/oauth/client-token", payload: { clientId: "demo-client", clientSecret: "demo-secret" } });
+    const res = await h.app.inject({
+      method: "POST",
+      url: "/es/v2/oauth/client-token",
+      payload: { clientId: "demo-client", clientSecret: "demo-secret" },
+    });
     expectEnvelope(res, 429);
     assert.equal(res.headers["retry-after"], "1");
   });

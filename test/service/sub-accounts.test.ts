@@ -13,21 +13,35 @@ describe("service: sub-accounts for a fleet", () => {
     const h = await harness();
     try {
       const res = expectEnvelope<{ clientId: string; subAccountIds: string[] }>(
-        await h.admin("POST", "/_admin/sub-accounts", { clientId: h.customers[1].clientId, count: 40 }), 200);
+        await h.admin("POST", "/_admin/sub-accounts", { clientId: h.customers[1].clientId, count: 40 }),
+        200,
+      );
       const seeded = seedCustomers(undefined, 40)[1].subAccountIds;
       assert.deepEqual(res.response, { clientId: h.customers[1].clientId, subAccountIds: seeded });
       assert.equal(new Set(seeded).size, 40);
       assert.deepEqual(seeded.slice(0, 3), h.customers[1].subAccountIds, "the first three are the seeded ones");
       // Idempotent, never removes: a smaller count answers what is there.
-      const again = expectEnvelope<{ subAccountIds: string[] }>(await h.admin("POST", "/_admin/sub-accounts", { clientId: h.customers[1].clientId, count: 5 }), 200);
+      const again = expectEnvelope<{ subAccountIds: string[] }>(
+        await h.admin("POST", "/_admin/sub-accounts", { clientId: h.customers[1].clientId, count: 5 }),
+        200,
+      );
       assert.deepEqual(again.response.subAccountIds, seeded);
-      const listed = expectEnvelope<{ clientId: string; subAccountIds: string[] }[]>(await h.admin("GET", "/_admin/customers"), 200);
+      const listed = expectEnvelope<{ clientId: string; subAccountIds: string[] }[]>(
+        await h.admin("GET", "/_admin/customers"),
+        200,
+      );
       assert.equal(listed.response[1].subAccountIds.length, 40);
       assert.equal(listed.response[0].subAccountIds.length, 3);
 
       // The 40th is the customer's own sub-account, and no one else's.
       const last = seeded[39];
-      expectEnvelope(await h.call("POST", `/es/v2/connectors${q(last)}`, { token: await h.token(1), payload: { connectorIds: [s3.connectorId] } }), 200);
+      expectEnvelope(
+        await h.call("POST", `/es/v2/connectors${q(last)}`, {
+          token: await h.token(1),
+          payload: { connectorIds: [s3.connectorId] },
+        }),
+        200,
+      );
       assert.deepEqual(await addedIds(h, last, 1), [s3.connectorId]);
       expectEnvelope(await h.call("GET", `/es/v2/connectors/added${q(last)}`, { token: await h.token(0) }), 403);
     } finally {
@@ -38,9 +52,21 @@ describe("service: sub-accounts for a fleet", () => {
   it("refuses an unknown customer and a count out of range, saying what to do", async () => {
     const h = await harness();
     try {
-      expectEnvelope(await h.admin("POST", "/_admin/sub-accounts", { clientId: "nobody", count: 2 }), 404, /customer nobody not found; see GET \/_admin\/customers/);
-      expectEnvelope(await h.admin("POST", "/_admin/sub-accounts", { clientId: h.customers[0].clientId, count: 0 }), 400, /count must be an integer from 1 to 10000/);
-      expectEnvelope(await h.admin("POST", "/_admin/sub-accounts", { clientId: h.customers[0].clientId, count: 10001 }), 400, /count must be/);
+      expectEnvelope(
+        await h.admin("POST", "/_admin/sub-accounts", { clientId: "nobody", count: 2 }),
+        404,
+        /customer nobody not found; see GET \/_admin\/customers/,
+      );
+      expectEnvelope(
+        await h.admin("POST", "/_admin/sub-accounts", { clientId: h.customers[0].clientId, count: 0 }),
+        400,
+        /count must be an integer from 1 to 10000/,
+      );
+      expectEnvelope(
+        await h.admin("POST", "/_admin/sub-accounts", { clientId: h.customers[0].clientId, count: 10001 }),
+        400,
+        /count must be/,
+      );
     } finally {
       await h.close();
     }
@@ -50,7 +76,10 @@ describe("service: sub-accounts for a fleet", () => {
     const h = await harness({ subAccountsPerCustomer: 25 });
     try {
       const listed = expectEnvelope<{ subAccountIds: string[] }[]>(await h.admin("GET", "/_admin/customers"), 200);
-      assert.deepEqual(listed.response.map((c) => c.subAccountIds), seedCustomers(undefined, 25).map((c) => c.subAccountIds));
+      assert.deepEqual(
+        listed.response.map((c) => c.subAccountIds),
+        seedCustomers(undefined, 25).map((c) => c.subAccountIds),
+      );
       assert.equal(listed.response[0].subAccountIds.length, 25);
     } finally {
       await h.close();

@@ -16,7 +16,11 @@ export interface Harness {
   account: string;
   clock: { now: number };
   token(customer?: number): Promise<string>;
-  call(method: InjectOptions["method"], url: string, opts?: { token?: string; payload?: unknown; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  call(
+    method: InjectOptions["method"],
+    url: string,
+    opts?: { token?: string; payload?: unknown; headers?: Record<string, string> },
+  ): Promise<LightMyRequestResponse>;
   admin(method: InjectOptions["method"], url: string, payload?: object): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
@@ -36,7 +40,11 @@ export async function harness(options: Partial<BuildAppOptions> = {}): Promise<H
       const cached = tokens.get(customer);
       if (cached) return cached;
       const { clientId, clientSecret } = customers[customer];
-      const res = await app.inject({ method: "POST", url: "/es/v2/oauth/client-token", payload: { clientId, clientSecret } });
+      const res = await app.inject({
+        method: "POST",
+        url: "/es/v2/oauth/client-token",
+        payload: { clientId, clientSecret },
+      });
       assert.equal(res.statusCode, 200, res.body);
       const token = (res.json() as { accessToken: string }).accessToken;
       tokens.set(customer, token);
@@ -44,7 +52,10 @@ export async function harness(options: Partial<BuildAppOptions> = {}): Promise<H
     },
     async call(method, url, opts = {}) {
       const token = opts.token ?? (await h.token());
-      const headers: Record<string, string> = { ...(token ? { authorization: `Bearer ${token}` } : {}), ...opts.headers };
+      const headers: Record<string, string> = {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...opts.headers,
+      };
       return app.inject({
         method,
         url,
@@ -68,7 +79,11 @@ export interface Envelope<T = unknown> {
 }
 
 /** Asserts the status, the envelope and the x-request-id header; returns the envelope. */
-export function expectEnvelope<T = unknown>(res: LightMyRequestResponse, status: number, message?: RegExp): Envelope<T> {
+export function expectEnvelope<T = unknown>(
+  res: LightMyRequestResponse,
+  status: number,
+  message?: RegExp,
+): Envelope<T> {
   assert.equal(res.statusCode, status, res.body);
   assert.match(String(res.headers["x-request-id"] ?? ""), /.+/, "x-request-id header");
   const body = res.json() as Envelope<T>;
@@ -89,8 +104,12 @@ export const q = (accountId: string, extra: Record<string, string | number> = {}
   `?${new URLSearchParams({ accountId, ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, String(v)])) })}`;
 
 export async function addedIds(h: Harness, accountId = h.account, customer = 0): Promise<string[]> {
-  const res = await h.call("GET", `/es/v2/connectors/added${q(accountId, { pageSize: 200 })}`, { token: await h.token(customer) });
-  return expectEnvelope<{ items: { connectorId: string }[] }>(res, 200).response.items.map((i) => i.connectorId).sort();
+  const res = await h.call("GET", `/es/v2/connectors/added${q(accountId, { pageSize: 200 })}`, {
+    token: await h.token(customer),
+  });
+  return expectEnvelope<{ items: { connectorId: string }[] }>(res, 200)
+    .response.items.map((i) => i.connectorId)
+    .sort();
 }
 
 /** A valid Configure body for an "oauth" connector (Facebook, Google Ads, ...). */

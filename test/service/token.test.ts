@@ -16,7 +16,11 @@ describe("service: token", () => {
   afterEach(() => h.close());
 
   it("issues a bare Bearer token with its lifetime", async () => {
-    const res = await h.app.inject({ method: "POST", url: TOKEN_URL, payload: { clientId: "demo-client", clientSecret: "demo-secret" } });
+    const res = await h.app.inject({
+      method: "POST",
+      url: TOKEN_URL,
+      payload: { clientId: "demo-client", clientSecret: "demo-secret" },
+    });
     assert.equal(res.statusCode, 200);
     assert.ok(res.headers["x-request-id"]);
     const body = res.json() as { accessToken: string; tokenType: string; expiry: number };
@@ -24,7 +28,11 @@ describe("service: token", () => {
     assert.equal(body.expiry, 1);
     // 256 random bits, base64url
     assert.equal(Buffer.from(body.accessToken, "base64url").length, 32);
-    const second = await h.app.inject({ method: "POST", url: TOKEN_URL, payload: { clientId: "demo-client", clientSecret: "demo-secret" } });
+    const second = await h.app.inject({
+      method: "POST",
+      url: TOKEN_URL,
+      payload: { clientId: "demo-client", clientSecret: "demo-secret" },
+    });
     assert.notEqual((second.json() as { accessToken: string }).accessToken, body.accessToken);
   });
 
@@ -43,12 +51,22 @@ describe("service: token", () => {
   it("400 for a body without the fields, malformed JSON, 415 for non-JSON", async () => {
     expectEnvelope(await h.app.inject({ method: "POST", url: TOKEN_URL, payload: { clientId: "demo-client" } }), 400);
     expectEnvelope(
-      await h.app.inject({ method: "POST", url: TOKEN_URL, headers: { "content-type": "application/json" }, payload: "{\"clientId\":" }),
+      await h.app.inject({
+        method: "POST",
+        url: TOKEN_URL,
+        headers: { "content-type": "application/json" },
+        payload: '{"clientId":',
+      }),
       400,
       /malformed JSON/,
     );
     expectEnvelope(
-      await h.app.inject({ method: "POST", url: TOKEN_URL, headers: { "content-type": "text/plain" }, payload: "demo-client:demo-secret" }),
+      await h.app.inject({
+        method: "POST",
+        url: TOKEN_URL,
+        headers: { "content-type": "text/plain" },
+        payload: "demo-client:demo-secret",
+      }),
       415,
     );
   });
@@ -70,7 +88,11 @@ describe("service: token", () => {
     const custom = await harness({ firstCustomer: { clientId: "acme", clientSecret: "acme-secret" } });
     try {
       expectEnvelope(
-        await custom.app.inject({ method: "POST", url: TOKEN_URL, payload: { clientId: "demo-client", clientSecret: "demo-secret" } }),
+        await custom.app.inject({
+          method: "POST",
+          url: TOKEN_URL,
+          payload: { clientId: "demo-client", clientSecret: "demo-secret" },
+        }),
         401,
       );
       const token = await custom.token(0);
@@ -88,9 +110,9 @@ describe("service: token", () => {
     try {
       const token = await onFile.token();
       await onFile.close();
-      const bytes = Buffer.concat(
-        fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f))),
-      ).toString("latin1");
+      const bytes = Buffer.concat(fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f)))).toString(
+        "latin1",
+      );
       assert.ok(!bytes.includes("demo-secret"), "client secret in clear");
       assert.ok(!bytes.includes(token), "token in clear");
     } finally {

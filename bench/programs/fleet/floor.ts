@@ -6,41 +6,62 @@
 import * as pulumi from "@pulumi/pulumi";
 import { CONFIGURATION_SECRET_OUTPUTS, configurationOutputs, connectorOutputs } from "./floor-outputs";
 
-function floorProvider(outputs: (inputs: Record<string, unknown>) => Record<string, unknown>): pulumi.dynamic.ResourceProvider {
-    return {
-        async check(_olds, news) {
-            return { inputs: news };
-        },
-        async create(inputs) {
-            return { id: `floor/${String(inputs.connectorId)}`, outs: { ...inputs, ...outputs(inputs) } };
-        },
-        async read(id, props) {
-            return { id, props };
-        },
-        async update(_id, _olds, news) {
-            return { outs: { ...news, ...outputs(news) } };
-        },
-        async delete() {
-            // nothing to remove
-        },
-    };
+function floorProvider(
+  outputs: (inputs: Record<string, unknown>) => Record<string, unknown>,
+): pulumi.dynamic.ResourceProvider {
+  return {
+    async check(_olds, news) {
+      return { inputs: news };
+    },
+    async create(inputs) {
+      return { id: `floor/${String(inputs.connectorId)}`, outs: { ...inputs, ...outputs(inputs) } };
+    },
+    async read(id, props) {
+      return { id, props };
+    },
+    async update(_id, _olds, news) {
+      return { outs: { ...news, ...outputs(news) } };
+    },
+    async delete() {
+      // nothing to remove
+    },
+  };
 }
 
 const addedProvider = floorProvider((inputs) => connectorOutputs(String(inputs.connectorId)));
 const configurationProvider = floorProvider(configurationOutputs);
 
 export class FloorAddedConnector extends pulumi.dynamic.Resource {
-    constructor(name: string, args: { connectorId: pulumi.Input<string> }) {
-        const props: pulumi.Inputs = { ...args, accountId: "floor", adoptExisting: false };
-        for (const key of Object.keys(connectorOutputs(""))) props[key] = undefined;
-        super(addedProvider, name, props, undefined, "bench-floor", "AddedConnector");
-    }
+  constructor(name: string, args: { connectorId: pulumi.Input<string> }) {
+    const props: pulumi.Inputs = { ...args, accountId: "floor", adoptExisting: false };
+    for (const key of Object.keys(connectorOutputs(""))) props[key] = undefined;
+    super(addedProvider, name, props, undefined, "bench-floor", "AddedConnector");
+  }
 }
 
 export class FloorConfiguration extends pulumi.dynamic.Resource {
-    constructor(name: string, args: { connectorId: pulumi.Input<string>; secretConfig: pulumi.Input<Record<string, pulumi.Input<string | number>>> }) {
-        const props: pulumi.Inputs = { ...args, accountId: "floor", name: undefined, secretName: undefined, secretConfig: pulumi.secret(args.secretConfig) };
-        for (const key of Object.keys(configurationOutputs({}))) props[key] = undefined;
-        super(configurationProvider, name, props, { additionalSecretOutputs: CONFIGURATION_SECRET_OUTPUTS }, "bench-floor", "ConnectorConfiguration");
-    }
+  constructor(
+    name: string,
+    args: {
+      connectorId: pulumi.Input<string>;
+      secretConfig: pulumi.Input<Record<string, pulumi.Input<string | number>>>;
+    },
+  ) {
+    const props: pulumi.Inputs = {
+      ...args,
+      accountId: "floor",
+      name: undefined,
+      secretName: undefined,
+      secretConfig: pulumi.secret(args.secretConfig),
+    };
+    for (const key of Object.keys(configurationOutputs({}))) props[key] = undefined;
+    super(
+      configurationProvider,
+      name,
+      props,
+      { additionalSecretOutputs: CONFIGURATION_SECRET_OUTPUTS },
+      "bench-floor",
+      "ConnectorConfiguration",
+    );
+  }
 }

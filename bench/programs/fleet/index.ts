@@ -19,40 +19,56 @@ const connectorIds = config.requireObject<string[]>("connectorIds");
 const secretVersion = config.require("secretVersion");
 
 function secretConfig(i: number) {
-    return { apiKey: pulumi.secret(`bench-key-${secretVersion}-${i}`), workspace: "bench", dataCenter: "EU", batchSize: 100 };
+  return {
+    apiKey: pulumi.secret(`bench-key-${secretVersion}-${i}`),
+    workspace: "bench",
+    dataCenter: "EU",
+    batchSize: 100,
+  };
 }
 
 const name = (prefix: string, i: number) => `${prefix}${String(i).padStart(4, "0")}`;
 
 connectorIds.forEach((connectorId, i) => {
-    const configured = i < connectorIds.length / 2;
-    switch (provider) {
-        case "this": {
-            const added = new ec.AddedConnector(name("c", i), { connectorId });
-            if (configured) new ec.ConnectorConfiguration(name("cfg", i), { connectorId: added.connectorId, secretConfig: secretConfig(i) });
-            break;
-        }
-        case "floor": {
-            const added = new FloorAddedConnector(name("c", i), { connectorId });
-            if (configured) new FloorConfiguration(name("cfg", i), { connectorId: added.connectorId, secretConfig: secretConfig(i) });
-            break;
-        }
-        case "naive": {
-            const added = new NaiveAddedConnector(name("c", i), { connectorId });
-            if (configured) new NaiveConfiguration(name("cfg", i), { connectorId: added.connectorId, secretConfig: secretConfig(i) });
-            break;
-        }
-        case "plugin": {
-            const added = new ec.embedded.AddedConnector(name("c", i), { connectorId });
-            if (configured) new ec.embedded.ConnectorConfiguration(name("cfg", i), { connectorId: added.connectorId, secretConfig: secretConfig(i) });
-            break;
-        }
-        case "plugin-floor": {
-            const added = new PluginFloorAddedConnector(name("c", i), { connectorId });
-            if (configured) new PluginFloorConfiguration(name("cfg", i), { connectorId: added.connectorId, secretConfig: secretConfig(i) });
-            break;
-        }
-        default:
-            throw new Error(`unknown provider ${provider}: this, floor, naive, plugin or plugin-floor`);
+  const configured = i < connectorIds.length / 2;
+  switch (provider) {
+    case "this": {
+      const added = new ec.AddedConnector(name("c", i), { connectorId });
+      if (configured)
+        new ec.ConnectorConfiguration(name("cfg", i), {
+          connectorId: added.connectorId,
+          secretConfig: secretConfig(i),
+        });
+      break;
     }
+    case "floor": {
+      const added = new FloorAddedConnector(name("c", i), { connectorId });
+      if (configured)
+        new FloorConfiguration(name("cfg", i), { connectorId: added.connectorId, secretConfig: secretConfig(i) });
+      break;
+    }
+    case "naive": {
+      const added = new NaiveAddedConnector(name("c", i), { connectorId });
+      if (configured)
+        new NaiveConfiguration(name("cfg", i), { connectorId: added.connectorId, secretConfig: secretConfig(i) });
+      break;
+    }
+    case "plugin": {
+      const added = new ec.embedded.AddedConnector(name("c", i), { connectorId });
+      if (configured)
+        new ec.embedded.ConnectorConfiguration(name("cfg", i), {
+          connectorId: added.connectorId,
+          secretConfig: secretConfig(i),
+        });
+      break;
+    }
+    case "plugin-floor": {
+      const added = new PluginFloorAddedConnector(name("c", i), { connectorId });
+      if (configured)
+        new PluginFloorConfiguration(name("cfg", i), { connectorId: added.connectorId, secretConfig: secretConfig(i) });
+      break;
+    }
+    default:
+      throw new Error(`unknown provider ${provider}: this, floor, naive, plugin or plugin-floor`);
+  }
 });

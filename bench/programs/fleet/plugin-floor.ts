@@ -10,19 +10,34 @@ import { CONFIGURATION_SECRET_OUTPUTS, configurationOutputs, connectorOutputs } 
 const version = (require("pulumi-embedded-connectors/package.json") as { version: string }).version;
 
 export class PluginFloorAddedConnector extends pulumi.CustomResource {
-    declare readonly connectorId: pulumi.Output<string>;
+  declare readonly connectorId: pulumi.Output<string>;
 
-    constructor(name: string, args: { connectorId: pulumi.Input<string> }) {
-        const props: pulumi.Inputs = { ...args, accountId: "floor", adoptExisting: false };
-        for (const key of Object.keys(connectorOutputs(""))) props[key] = undefined;
-        super("embeddedfloor:index:AddedConnector", name, props, { version });
-    }
+  constructor(name: string, args: { connectorId: pulumi.Input<string> }) {
+    const props: pulumi.Inputs = { ...args, accountId: "floor", adoptExisting: false };
+    for (const key of Object.keys(connectorOutputs(""))) props[key] = undefined;
+    super("embeddedfloor:index:AddedConnector", name, props, { version });
+  }
 }
 
 export class PluginFloorConfiguration extends pulumi.CustomResource {
-    constructor(name: string, args: { connectorId: pulumi.Input<string>; secretConfig: pulumi.Input<Record<string, pulumi.Input<string | number>>> }) {
-        const props: pulumi.Inputs = { ...args, accountId: "floor", name: undefined, secretName: undefined, secretConfig: pulumi.secret(args.secretConfig) };
-        for (const key of Object.keys(configurationOutputs({}))) props[key] = undefined;
-        super("embeddedfloor:index:ConnectorConfiguration", name, props, { version, additionalSecretOutputs: CONFIGURATION_SECRET_OUTPUTS });
-    }
+  constructor(
+    name: string,
+    args: {
+      connectorId: pulumi.Input<string>;
+      secretConfig: pulumi.Input<Record<string, pulumi.Input<string | number>>>;
+    },
+  ) {
+    const props: pulumi.Inputs = {
+      ...args,
+      accountId: "floor",
+      name: undefined,
+      secretName: undefined,
+      secretConfig: pulumi.secret(args.secretConfig),
+    };
+    for (const key of Object.keys(configurationOutputs({}))) props[key] = undefined;
+    super("embeddedfloor:index:ConnectorConfiguration", name, props, {
+      version,
+      additionalSecretOutputs: CONFIGURATION_SECRET_OUTPUTS,
+    });
+  }
 }

@@ -9,28 +9,28 @@ import { configurationSpecs, connectorSpecs, secretConfigOf } from "./program-co
 
 const added: Record<string, ec.AddedConnector> = {};
 for (const spec of connectorSpecs) {
-    added[spec.key] = new ec.AddedConnector(
-        spec.key,
-        { connectorId: spec.connectorId as string, accountId: spec.accountId, adoptExisting: spec.adoptExisting },
-        { retainOnDelete: spec.retainOnDelete },
-    );
+  added[spec.key] = new ec.AddedConnector(
+    spec.key,
+    { connectorId: spec.connectorId as string, accountId: spec.accountId, adoptExisting: spec.adoptExisting },
+    { retainOnDelete: spec.retainOnDelete },
+  );
 }
 
 const configured: Record<string, ec.ConnectorConfiguration> = {};
 for (const spec of configurationSpecs) {
-    const secretConfig = secretConfigOf(spec);
-    configured[spec.key] = new ec.ConnectorConfiguration(
-        spec.key,
-        {
-            connectorId: spec.connectorId,
-            accountId: spec.accountId,
-            configurationId: spec.configurationId,
-            name: spec.name,
-            secretName: spec.secretName,
-            secretConfig,
-        },
-        { dependsOn: spec.after && added[spec.after] ? [added[spec.after]] : [] },
-    );
+  const secretConfig = secretConfigOf(spec);
+  configured[spec.key] = new ec.ConnectorConfiguration(
+    spec.key,
+    {
+      connectorId: spec.connectorId,
+      accountId: spec.accountId,
+      configurationId: spec.configurationId,
+      name: spec.name,
+      secretName: spec.secretName,
+      secretConfig,
+    },
+    { dependsOn: spec.after && added[spec.after] ? [added[spec.after]] : [] },
+  );
 }
 
 export const connectors = added;

@@ -15,14 +15,21 @@ const config = new pulumi.Config();
 const connectorId = config.require("connectorId");
 const secretConfig = JSON.parse(process.env.E2E_SECRET_CONFIG ?? "{}") as Record<string, unknown>;
 
-const added = new pulumi.CustomResource("embedded:index:AddedConnector", "added", { connectorId }, { version: PLUGIN_VERSION });
+const added = new pulumi.CustomResource(
+  "embedded:index:AddedConnector",
+  "added",
+  { connectorId },
+  { version: PLUGIN_VERSION },
+);
 const configuration = new pulumi.CustomResource(
-    "embedded:index:ConnectorConfiguration",
-    "configuration",
-    { connectorId, secretConfig },
-    { version: PLUGIN_VERSION, dependsOn: [added] },
+  "embedded:index:ConnectorConfiguration",
+  "configuration",
+  { connectorId, secretConfig },
+  { version: PLUGIN_VERSION, dependsOn: [added] },
 );
 
 export const configurationId = configuration.id;
 // After the configuration is written (its id, not secret, waits for it), the lookup sees its values.
-export const lookup = embedded.getConnectorConfigurationOutput({ connectorId: configuration.id.apply(() => connectorId) });
+export const lookup = embedded.getConnectorConfigurationOutput({
+  connectorId: configuration.id.apply(() => connectorId),
+});

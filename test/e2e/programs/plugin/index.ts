@@ -17,66 +17,66 @@ const embeddedConfig = new pulumi.Config("embedded");
 
 const providers: Record<string, embedded.Provider> = {};
 for (const spec of providerSpecs) {
-    providers[spec.key] = new embedded.Provider(spec.key, {
-        baseUrl: spec.baseUrl ?? embeddedConfig.require("baseUrl"),
-        clientId: spec.clientId,
-        clientSecret: secretValues.apply((values) => values[spec.clientSecretRef]),
-        accountId: spec.accountId,
-    });
+  providers[spec.key] = new embedded.Provider(spec.key, {
+    baseUrl: spec.baseUrl ?? embeddedConfig.require("baseUrl"),
+    clientId: spec.clientId,
+    clientSecret: secretValues.apply((values) => values[spec.clientSecretRef]),
+    accountId: spec.accountId,
+  });
 }
 
 function providerOf(key: string | undefined): embedded.Provider | undefined {
-    if (key === undefined) {
-        return undefined;
-    }
-    const provider = providers[key];
-    if (!provider) {
-        throw new Error(`no provider with key ${key}`);
-    }
-    return provider;
+  if (key === undefined) {
+    return undefined;
+  }
+  const provider = providers[key];
+  if (!provider) {
+    throw new Error(`no provider with key ${key}`);
+  }
+  return provider;
 }
 
 const found: Record<string, pulumi.Output<string>> = {};
 const added: Record<string, embedded.AddedConnector> = {};
 for (const spec of connectorSpecs) {
-    const provider = providerOf(spec.provider);
-    let connectorId: pulumi.Input<string> | undefined = spec.connectorId;
-    if (spec.find) {
-        found[spec.key] = embedded.findConnectorOutput(
-            { ...spec.find, ...(spec.accountId ? { accountId: spec.accountId } : {}) },
-            { provider },
-        ).connectorId;
-        connectorId = found[spec.key];
-    }
-    if (connectorId === undefined) {
-        throw new Error(`connector ${spec.key} needs connectorId or find`);
-    }
-    added[spec.key] = new embedded.AddedConnector(
-        spec.key,
-        { connectorId, accountId: spec.accountId, adoptExisting: spec.adoptExisting },
-        { provider, retainOnDelete: spec.retainOnDelete, ...(spec.import ? { import: spec.import } : {}) },
-    );
+  const provider = providerOf(spec.provider);
+  let connectorId: pulumi.Input<string> | undefined = spec.connectorId;
+  if (spec.find) {
+    found[spec.key] = embedded.findConnectorOutput(
+      { ...spec.find, ...(spec.accountId ? { accountId: spec.accountId } : {}) },
+      { provider },
+    ).connectorId;
+    connectorId = found[spec.key];
+  }
+  if (connectorId === undefined) {
+    throw new Error(`connector ${spec.key} needs connectorId or find`);
+  }
+  added[spec.key] = new embedded.AddedConnector(
+    spec.key,
+    { connectorId, accountId: spec.accountId, adoptExisting: spec.adoptExisting },
+    { provider, retainOnDelete: spec.retainOnDelete, ...(spec.import ? { import: spec.import } : {}) },
+  );
 }
 
 const configured: Record<string, embedded.ConnectorConfiguration> = {};
 for (const spec of configurationSpecs) {
-    const secretConfig = secretConfigOf(spec);
-    configured[spec.key] = new embedded.ConnectorConfiguration(
-        spec.key,
-        {
-            connectorId: spec.connectorId,
-            accountId: spec.accountId,
-            configurationId: spec.configurationId,
-            name: spec.name,
-            secretName: spec.secretName,
-            secretConfig,
-        },
-        {
-            provider: providerOf(spec.provider),
-            dependsOn: spec.after && added[spec.after] ? [added[spec.after]] : [],
-            ...(spec.import ? { import: spec.import } : {}),
-        },
-    );
+  const secretConfig = secretConfigOf(spec);
+  configured[spec.key] = new embedded.ConnectorConfiguration(
+    spec.key,
+    {
+      connectorId: spec.connectorId,
+      accountId: spec.accountId,
+      configurationId: spec.configurationId,
+      name: spec.name,
+      secretName: spec.secretName,
+      secretConfig,
+    },
+    {
+      provider: providerOf(spec.provider),
+      dependsOn: spec.after && added[spec.after] ? [added[spec.after]] : [],
+      ...(spec.import ? { import: spec.import } : {}),
+    },
+  );
 }
 
 export const connectors = added;

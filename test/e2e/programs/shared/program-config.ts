@@ -17,37 +17,37 @@ import * as pulumi from "@pulumi/pulumi";
 import type { SecretConfigValue } from "pulumi-embedded-connectors";
 
 export interface ProviderSpec {
-    key: string;
-    clientId: string;
-    clientSecretRef: string;
-    baseUrl?: string;
-    accountId?: string;
+  key: string;
+  clientId: string;
+  clientSecretRef: string;
+  baseUrl?: string;
+  accountId?: string;
 }
 
 export interface ConnectorSpec {
-    key: string;
-    connectorId?: string;
-    find?: { name: string; supportedType: "Source" | "Destination" };
-    accountId?: string;
-    adoptExisting?: boolean;
-    provider?: string;
-    import?: string;
-    retainOnDelete?: boolean;
+  key: string;
+  connectorId?: string;
+  find?: { name: string; supportedType: "Source" | "Destination" };
+  accountId?: string;
+  adoptExisting?: boolean;
+  provider?: string;
+  import?: string;
+  retainOnDelete?: boolean;
 }
 
 export interface ConfigurationSpec {
-    key: string;
-    connectorId: string;
-    after?: string;
-    accountId?: string;
-    configurationId?: string;
-    name?: string;
-    secretName?: string;
-    secretConfig: Record<string, SecretConfigValue>;
-    secretRefs?: Record<string, string>;
-    envRefs?: Record<string, string>;
-    provider?: string;
-    import?: string;
+  key: string;
+  connectorId: string;
+  after?: string;
+  accountId?: string;
+  configurationId?: string;
+  name?: string;
+  secretName?: string;
+  secretConfig: Record<string, SecretConfigValue>;
+  secretRefs?: Record<string, string>;
+  envRefs?: Record<string, string>;
+  provider?: string;
+  import?: string;
 }
 
 const config = new pulumi.Config();
@@ -56,22 +56,22 @@ export const providerSpecs = config.getObject<ProviderSpec[]>("providers") ?? []
 export const connectorSpecs = config.getObject<ConnectorSpec[]>("connectors") ?? [];
 export const configurationSpecs = config.getObject<ConfigurationSpec[]>("configurations") ?? [];
 export const secretValues: pulumi.Output<Record<string, string>> =
-    config.getSecretObject<Record<string, string>>("secretValues") ?? pulumi.secret<Record<string, string>>({});
+  config.getSecretObject<Record<string, string>>("secretValues") ?? pulumi.secret<Record<string, string>>({});
 
 /** A configuration's secretConfig: its values, `envRefs` read as plain strings, `secretRefs` from `secretValues`. */
 export function secretConfigOf(spec: ConfigurationSpec): pulumi.Input<Record<string, SecretConfigValue>> {
-    const plain: Record<string, SecretConfigValue> = { ...spec.secretConfig };
-    for (const [field, variable] of Object.entries(spec.envRefs ?? {})) {
-        plain[field] = process.env[variable] ?? "";
-    }
-    const refs = spec.secretRefs ?? {};
-    return Object.keys(refs).length === 0
-        ? plain
-        : secretValues.apply((values) => {
-            const merged: Record<string, SecretConfigValue> = { ...plain };
-            for (const [field, ref] of Object.entries(refs)) {
-                merged[field] = values[ref];
-            }
-            return merged;
-        });
+  const plain: Record<string, SecretConfigValue> = { ...spec.secretConfig };
+  for (const [field, variable] of Object.entries(spec.envRefs ?? {})) {
+    plain[field] = process.env[variable] ?? "";
+  }
+  const refs = spec.secretRefs ?? {};
+  return Object.keys(refs).length === 0
+    ? plain
+    : secretValues.apply((values) => {
+        const merged: Record<string, SecretConfigValue> = { ...plain };
+        for (const [field, ref] of Object.entries(refs)) {
+          merged[field] = values[ref];
+        }
+        return merged;
+      });
 }

@@ -6,13 +6,13 @@ import * as ec from "pulumi-embedded-connectors";
 const api = new pulumi.Config().require("api");
 
 function throughPlugin(): pulumi.Output<string> {
-    const s3 = ec.embedded.findConnectorOutput({ name: "Amazon S3", supportedType: "Source" });
-    return new ec.embedded.AddedConnector("s3Source", { connectorId: s3.connectorId }).connectorId;
+  const s3 = ec.embedded.findConnectorOutput({ name: "Amazon S3", supportedType: "Source" });
+  return new ec.embedded.AddedConnector("s3Source", { connectorId: s3.connectorId }).connectorId;
 }
 
 function dynamicOnly(): pulumi.Output<string> {
-    const s3 = ec.findConnectorOutput({ name: "Amazon S3", supportedType: "Source" });
-    return new ec.AddedConnector("s3Source", { connectorId: s3.connectorId }).connectorId;
+  const s3 = ec.findConnectorOutput({ name: "Amazon S3", supportedType: "Source" });
+  return new ec.AddedConnector("s3Source", { connectorId: s3.connectorId }).connectorId;
 }
 
 export const connectorId = api === "plugin" ? throughPlugin() : dynamicOnly();
