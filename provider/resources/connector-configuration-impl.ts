@@ -1,22 +1,13 @@
 // ConnectorConfiguration's provider implementation, loaded by the dynamic-provider process
 // at call time (see connector-configuration.ts). Rules: issue 3, ConnectorConfiguration.
-import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
-import { isId } from "../../contract/ids";
-import { inputSchema, secretAwareCheck, shown, typeFailures } from "../definitions/checks";
+import { inputSchema } from "../definitions/checks";
 import { CONNECTOR_CONFIGURATION } from "../definitions/connector-configuration";
-import { inPlaceKeys, replaceOnChangeKeys, type ValuesOf } from "../definitions/property";
-import type {
-  CheckFailure,
-  CheckResult,
-  CreateResult,
-  DiffResult,
-  ReadResult,
-  UpdateResult,
-} from "@pulumi/pulumi/dynamic";
+import type { ValuesOf } from "../definitions/property";
+import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
 import type { ConnectorConfigurationView } from "../client";
 import { accountIdFor, cachedConfiguration, currentClient, currentConfiguration, runtime } from "../runtime/runtime";
-import { descriptorsOf, normalisesTo, validateSecretConfig, valuesOf } from "./configuration-rules";
+import { descriptorsOf, validateSecretConfig, valuesOf } from "./configuration-rules";
 import {
   driftText,
   hiddenFieldChanges,
@@ -25,12 +16,14 @@ import {
   type DetailedDiff,
 } from "./configuration-drift";
 import { digestKeyOf, digestsOfInputs, liveDigests, type DigestKey } from "./field-digests";
-import { accountIdProblem, splitId } from "./resource-ids";
+import { IN_PLACE_KEYS, REPLACE_KEYS } from "./connector-configuration-check";
+import { splitId } from "./resource-ids";
 import { isUnknown } from "../definitions/checks";
-import { failure, statusOf, withRequestId } from "../runtime/service-failures";
+import { failure, statusOf } from "../runtime/service-failures";
 import { countedStep } from "../runtime/engine-steps";
 
 export { configureFromRequest } from "../runtime/runtime";
+export { check } from "./connector-configuration-check";
 
 /** The inputs after check() (from the definition). */
 export const configurationInputs = inputSchema(CONNECTOR_CONFIGURATION.inputs);
@@ -58,107 +51,6 @@ type Props = Record<string, unknown>;
 
 function nullishToUndefined(props: Props): Props {
   return Object.fromEntries(Object.entries(props).filter(([, v]) => v !== null && v !== undefined));
-}
-
-/**
- * Validates ids and secretConfig against the live descriptors; reads only (GET). An input that
- * arrived secret is named by its kind, never quoted (definitions/checks.ts).
- */
-export const check = secretAwareCheck(
-  async (olds: Props, news: Props, secrets: ReadonlySet<string>): Promise<CheckResult> => {
-    const failures: CheckFailure[] = typeFailures(CONNECTOR_CONFIGURATION.inputs, news, [
-      "configurationId",
-      "name",
-      "secretName",
-    ]);
-    const inputs: Props = { ...news };
-    const { connectorId, configurationId, secretConfig } = news;
-    const idOk = typeof connectorId === "string" && isId(connectorId);
-    if (!isUnknown(connectorId) && !idOk) {
-      failures.push({
-        property: "connectorId",
-        reason: `connectorId must be a 16-character alphanumeric connector id, got ${shown(connectorId, secrets.has("connectorId"))}`,
-      });
-    }
-    let accountId = news.accountId;
-    if (accountId === undefined || accountId === null) {
-      try {
-        accountId = inputs.accountId = accountIdFor(undefined);
-      } catch (error) {
-        failures.push({ property: "accountId", reason: error instanceof Error ? error.message : String(error) });
-      }
-    } else {
-      const problem = accountIdProblem(accountId, secrets.has("accountId"));
-      if (problem) failures.push({ property: "accountId", reason: problem });
-    }
-    const configOk = secretConfig !== null && typeof secretConfig === "object" && !Array.isArray(secretConfig);
-    if (!isUnknown(secretConfig) && !configOk) {
-      failures.push({
-        property: "secretConfig",
-        reason: `secretConfig must be an object of field id to value, got ${Array.isArray(secretConfig) ? "a list" : typeof secretConfig}`,
-      });
-    }
-    if (failures.length > 0 || !idOk || typeof accountId !== "string" || isUnknown(accountId))
-      return { inputs, failures };
-    if (sameAsApplied(olds, inputs)) {
-      // What the state holds passed this check and the service's own validation when it was
-      // applied; nothing will be sent for it, so a no-change preview costs no call.
-      inputs.configurationId = olds.configurationId;
-      inputs.secretConfig = olds.secretConfig; // its normalised form, which the state holds
-      return { inputs, failures };
-    }
-
-    let view: ConnectorConfigurationView;
-    try {
-      const { client, settings } = currentClient();
-      view = await cachedConfiguration(client, settings.baseUrl, accountId, connectorId as string);
-    } catch (error) {
-      const status = statusOf(error);
-      const property = status === 403 || status === 400 ? "accountId" : "connectorId";
-      const connector = secrets.has("connectorId") ? shown(connectorId, true) : connectorId;
-      const what =
-        status === 404
-          ? `there is no connector ${connector} in the catalogue`
-          : `could not read the fields of connector ${connector}`;
-      const message = error instanceof Error ? error.message : String(error);
-      failures.push({ property, reason: withRequestId(`${what} (sub-account ${accountId}): ${message}`, error) });
-      return { inputs, failures };
-    }
-    const first = view.secretConfig[0]?.configurationId;
-    if (configurationId === undefined || configurationId === null) {
-      if (first !== undefined) inputs.configurationId = first;
-    } else if (!isUnknown(configurationId) && first !== undefined && configurationId !== first) {
-      failures.push({
-        property: "configurationId",
-        reason: `configurationId must be the first secret configuration's id (${first}); only that one can be saved, got ${shown(configurationId, secrets.has("configurationId"))}`,
-      });
-    }
-    if (configOk) {
-      // The inputs check returns are what is stored, sent and compared: the service's forms
-      // ("100.0" → 100, "a, b" → ["a", "b"]), or every diff would see "100.0" ≠ "100".
-      const validated = validateSecretConfig(connectorId as string, descriptorsOf(view), secretConfig as Props);
-      failures.push(...validated.failures);
-      inputs.secretConfig = validated.normalised;
-    }
-    return { inputs, failures };
-  },
-);
-
-/** The inputs whose change replaces the resource, and those compared as they are (the definition's). */
-const REPLACE_KEYS = replaceOnChangeKeys(CONNECTOR_CONFIGURATION);
-const IN_PLACE_KEYS = inPlaceKeys(CONNECTOR_CONFIGURATION);
-/** What sameAsApplied compares as it is: configurationId may be defaulted, secretConfig normalised. */
-const COMPARED_KEYS = [...REPLACE_KEYS, ...IN_PLACE_KEYS].filter((key) => key !== "configurationId");
-
-/** Inputs equal to the last checked ones (olds), a defaulted configurationId and normalisation aside. */
-function sameAsApplied(olds: Props, inputs: Props): boolean {
-  if (typeof olds.configurationId !== "string") return false;
-  const configurationId = inputs.configurationId ?? olds.configurationId;
-  return (
-    configurationId === olds.configurationId &&
-    COMPARED_KEYS.every((key) => isDeepStrictEqual(olds[key], inputs[key])) &&
-    normalisesTo(olds.secretConfig, inputs.secretConfig)
-  );
 }
 
 /**

@@ -1,0 +1,117 @@
+// The check of ConnectorConfiguration (both hosts): its inputs against the live field
+// descriptors, in the service's normalised forms; and which inputs the diff compares. Split
+// from connector-configuration-impl.ts, which re-exports `check` (states name that path).
+import { isDeepStrictEqual } from "node:util";
+import { isId } from "../../contract/ids";
+import { isUnknown, secretAwareCheck, shown, typeFailures } from "../definitions/checks";
+import { CONNECTOR_CONFIGURATION } from "../definitions/connector-configuration";
+import { inPlaceKeys, replaceOnChangeKeys } from "../definitions/property";
+import type { CheckFailure, CheckResult } from "@pulumi/pulumi/dynamic";
+import type { ConnectorConfigurationView } from "../client";
+import { accountIdFor, cachedConfiguration, currentClient } from "../runtime/runtime";
+import { statusOf, withRequestId } from "../runtime/service-failures";
+import { descriptorsOf, normalisesTo, validateSecretConfig } from "./configuration-rules";
+import { accountIdProblem } from "./resource-ids";
+
+type Props = Record<string, unknown>;
+
+/**
+ * Validates ids and secretConfig against the live descriptors; reads only (GET). An input that
+ * arrived secret is named by its kind, never quoted (definitions/checks.ts).
+ */
+export const check = secretAwareCheck(
+  async (olds: Props, news: Props, secrets: ReadonlySet<string>): Promise<CheckResult> => {
+    const failures: CheckFailure[] = typeFailures(CONNECTOR_CONFIGURATION.inputs, news, [
+      "configurationId",
+      "name",
+      "secretName",
+    ]);
+    const inputs: Props = { ...news };
+    const { connectorId, configurationId, secretConfig } = news;
+    const idOk = typeof connectorId === "string" && isId(connectorId);
+    if (!isUnknown(connectorId) && !idOk) {
+      failures.push({
+        property: "connectorId",
+        reason: `connectorId must be a 16-character alphanumeric connector id, got ${shown(connectorId, secrets.has("connectorId"))}`,
+      });
+    }
+    let accountId = news.accountId;
+    if (accountId === undefined || accountId === null) {
+      try {
+        accountId = inputs.accountId = accountIdFor(undefined);
+      } catch (error) {
+        failures.push({ property: "accountId", reason: error instanceof Error ? error.message : String(error) });
+      }
+    } else {
+      const problem = accountIdProblem(accountId, secrets.has("accountId"));
+      if (problem) failures.push({ property: "accountId", reason: problem });
+    }
+    const configOk = secretConfig !== null && typeof secretConfig === "object" && !Array.isArray(secretConfig);
+    if (!isUnknown(secretConfig) && !configOk) {
+      failures.push({
+        property: "secretConfig",
+        reason: `secretConfig must be an object of field id to value, got ${Array.isArray(secretConfig) ? "a list" : typeof secretConfig}`,
+      });
+    }
+    if (failures.length > 0 || !idOk || typeof accountId !== "string" || isUnknown(accountId))
+      return { inputs, failures };
+    if (sameAsApplied(olds, inputs)) {
+      // What the state holds passed this check and the service's own validation when it was
+      // applied; nothing will be sent for it, so a no-change preview costs no call.
+      inputs.configurationId = olds.configurationId;
+      inputs.secretConfig = olds.secretConfig; // its normalised form, which the state holds
+      return { inputs, failures };
+    }
+
+    let view: ConnectorConfigurationView;
+    try {
+      const { client, settings } = currentClient();
+      view = await cachedConfiguration(client, settings.baseUrl, accountId, connectorId as string);
+    } catch (error) {
+      const status = statusOf(error);
+      const property = status === 403 || status === 400 ? "accountId" : "connectorId";
+      const connector = secrets.has("connectorId") ? shown(connectorId, true) : connectorId;
+      const what =
+        status === 404
+          ? `there is no connector ${connector} in the catalogue`
+          : `could not read the fields of connector ${connector}`;
+      const message = error instanceof Error ? error.message : String(error);
+      failures.push({ property, reason: withRequestId(`${what} (sub-account ${accountId}): ${message}`, error) });
+      return { inputs, failures };
+    }
+    const first = view.secretConfig[0]?.configurationId;
+    if (configurationId === undefined || configurationId === null) {
+      if (first !== undefined) inputs.configurationId = first;
+    } else if (!isUnknown(configurationId) && first !== undefined && configurationId !== first) {
+      failures.push({
+        property: "configurationId",
+        reason: `configurationId must be the first secret configuration's id (${first}); only that one can be saved, got ${shown(configurationId, secrets.has("configurationId"))}`,
+      });
+    }
+    if (configOk) {
+      // The inputs check returns are what is stored, sent and compared: the service's forms
+      // ("100.0" → 100, "a, b" → ["a", "b"]), or every diff would see "100.0" ≠ "100".
+      const validated = validateSecretConfig(connectorId as string, descriptorsOf(view), secretConfig as Props);
+      failures.push(...validated.failures);
+      inputs.secretConfig = validated.normalised;
+    }
+    return { inputs, failures };
+  },
+);
+
+/** The inputs whose change replaces the resource, and those compared as they are (the definition's). */
+export const REPLACE_KEYS = replaceOnChangeKeys(CONNECTOR_CONFIGURATION);
+export const IN_PLACE_KEYS = inPlaceKeys(CONNECTOR_CONFIGURATION);
+/** What sameAsApplied compares as it is: configurationId may be defaulted, secretConfig normalised. */
+const COMPARED_KEYS = [...REPLACE_KEYS, ...IN_PLACE_KEYS].filter((key) => key !== "configurationId");
+
+/** Inputs equal to the last checked ones (olds), a defaulted configurationId and normalisation aside. */
+function sameAsApplied(olds: Props, inputs: Props): boolean {
+  if (typeof olds.configurationId !== "string") return false;
+  const configurationId = inputs.configurationId ?? olds.configurationId;
+  return (
+    configurationId === olds.configurationId &&
+    COMPARED_KEYS.every((key) => isDeepStrictEqual(olds[key], inputs[key])) &&
+    normalisesTo(olds.secretConfig, inputs.secretConfig)
+  );
+}
