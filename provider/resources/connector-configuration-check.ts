@@ -71,12 +71,13 @@ export const check = secretAwareCheck(
       const status = statusOf(error);
       const property = status === 403 || status === 400 ? "accountId" : "connectorId";
       const connector = secrets.has("connectorId") ? shown(connectorId, true) : connectorId;
+      const account = secrets.has("accountId") ? shown(accountId, true) : accountId;
       const what =
         status === 404
           ? `there is no connector ${connector} in the catalogue`
           : `could not read the fields of connector ${connector}`;
       const message = error instanceof Error ? error.message : String(error);
-      failures.push({ property, reason: withRequestId(`${what} (sub-account ${accountId}): ${message}`, error) });
+      failures.push({ property, reason: withRequestId(`${what} (sub-account ${account}): ${message}`, error) });
       return { inputs, failures };
     }
     const first = view.secretConfig[0]?.configurationId;

@@ -58,6 +58,24 @@ describe("dynamic provider: check messages", () => {
     assert.ok(!JSON.stringify(result.failures).includes(missing), "the secret connector id is in the failure");
   });
 
+  it("ConnectorConfiguration: a well-formed secret accountId the service refuses is not printed", async () => {
+    const otherAccount = "0fedcba987654321";
+    const news = {
+      connectorId: CONNECTORS.segment,
+      accountId: otherAccount,
+      secretConfig: SEGMENT_CONFIG,
+      __provider: "p",
+      [SECRET_INPUTS]: ["accountId", "secretConfig"],
+    };
+    const result = await connectorConfiguration.check({}, news);
+    assert.deepEqual(
+      result.failures?.map((f) => f.property),
+      ["accountId"],
+    );
+    assert.ok(!JSON.stringify(result.failures).includes(otherAccount), "the secret sub-account id is in the failure");
+    assert.match(result.failures?.[0]?.reason ?? "", /sub-account a secret string \(not shown\)/);
+  });
+
   it("NaN and Infinity: 'must be a finite number, got a non-finite number', not 'a number, got a number'", async () => {
     assert.equal(typeName("number"), "a finite number");
     const typed = typeFailures({ limit: { type: "number", description: "" } }, { limit: Number.POSITIVE_INFINITY }, [
