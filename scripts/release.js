@@ -39,7 +39,14 @@ const PLUGIN_FILES = ["pulumi-resource-embedded", "embedded-plugin.js", "embedde
 const ALL_PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64"];
 // --platforms a,b: only those archives (the tests build this machine's alone).
 const platformsAt = process.argv.indexOf("--platforms");
-const PLATFORMS = platformsAt >= 0 ? process.argv[platformsAt + 1].split(",") : ALL_PLATFORMS;
+const platformsArg = platformsAt >= 0 ? process.argv[platformsAt + 1] : ALL_PLATFORMS.join(",");
+if (!platformsArg || platformsArg.startsWith("--")) {
+  console.error(
+    `release: --platforms needs a list, e.g. --platforms linux-amd64,darwin-arm64 (of ${ALL_PLATFORMS.join(", ")})`,
+  );
+  process.exit(2);
+}
+const PLATFORMS = platformsArg.split(",");
 const unknownPlatform = PLATFORMS.find((p) => !ALL_PLATFORMS.includes(p));
 if (unknownPlatform) {
   console.error(`release: no archive for platform ${unknownPlatform}; choose among ${ALL_PLATFORMS.join(", ")}`);
@@ -90,7 +97,7 @@ async function main() {
       process.exit(1);
     }
   }
-  if (!launcherOnly && !canBuildSea()) {
+  if (!launcherOnly && PLATFORMS.some((p) => p in SEA_PACKAGES) && !canBuildSea()) {
     console.error(
       `release: this machine (${hostPlatform()}) cannot build the Linux archives' single executables; run on Linux, or pass --launcher-only`,
     );

@@ -11,12 +11,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
-import { ENGINE_TIMEOUT_MS, ensureEngine, repoRoot } from "./harness";
+import { ENGINE_TIMEOUT_MS, ensureEngine } from "./harness";
 import { S3, startService, type E2EService } from "./fixtures";
 import { PLUGIN_VERSION as version } from "../../provider/plugin/version";
+import { PLATFORM, writeRelease } from "./release-server";
 
 const execFileAsync = promisify(execFile);
-const platform = `${os.platform()}-${os.arch() === "x64" ? "amd64" : os.arch()}`;
 
 const PROGRAM = `name: e2e-sea-plugin
 runtime: yaml
@@ -78,25 +78,14 @@ describe("e2e: the Linux release archive's plugin runs with no node on PATH (Pul
     const engine = await ensureEngine();
     tmp = await fs.mkdtemp(path.join(os.tmpdir(), "embedded-sea-"));
     const releaseDir = path.join(tmp, "release");
-    await execFileAsync(
-      process.execPath,
-      [
-        path.join(repoRoot, "scripts", "release.js"),
-        "--out",
-        releaseDir,
-        "--plugin-only",
-        "--platforms",
-        `${platform},darwin-arm64`,
-      ],
-      { cwd: repoRoot },
-    );
+    await writeRelease(releaseDir);
     seaDir = path.join(tmp, "plugin");
     launcherDir = path.join(tmp, "launcher");
     await fs.mkdir(seaDir);
     await fs.mkdir(launcherDir);
     await execFileAsync("tar", [
       "-xzf",
-      path.join(releaseDir, `pulumi-resource-embedded-v${version}-${platform}.tar.gz`),
+      path.join(releaseDir, `pulumi-resource-embedded-v${version}-${PLATFORM}.tar.gz`),
       "-C",
       seaDir,
     ]);
@@ -112,8 +101,14 @@ describe("e2e: the Linux release archive's plugin runs with no node on PATH (Pul
     const workDir = path.join(tmp, "program");
     await fs.mkdir(workDir);
     await fs.writeFile(path.join(workDir, "Pulumi.yaml"), PROGRAM.replace("PLUGIN_DIR", seaDir));
-    // The engine's bin directory alone: pulumi and its language hosts, which are Go programs.
-    env = { ...engine.env, PATH: engine.binDir, PULUMI_HOME: home, PULUMI_BACKEND_URL: `file://${backend}` };
+    // Links to the engine's pulumi programs alone (the CLI and its language hosts, Go programs):
+    // its bin directory may be a shared one that holds `node` too (a pulumi found on PATH).
+    const engineOnly = path.join(tmp, "engine-bin");
+    await fs.mkdir(engineOnly);
+    for (const name of await fs.readdir(engine.binDir)) {
+      if (name.startsWith("pulumi")) await fs.symlink(path.join(engine.binDir, name), path.join(engineOnly, name));
+    }
+    env = { ...engine.env, PATH: engineOnly, PULUMI_HOME: home, PULUMI_BACKEND_URL: `file://${backend}` };
     svc = await startService();
     const workspace = await LocalWorkspace.create({
       workDir,

@@ -6,7 +6,7 @@
 // engine's default source for a plugin without a URL (github://api.github.com/pulumi/pulumi-embedded)
 // does not match it, so a request reaching this server shows the engine took the configured URL.
 import { execFile } from "node:child_process";
-import { createReadStream, promises as fs, readFileSync } from "node:fs";
+import { createReadStream, promises as fs, readFileSync, rmSync } from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as os from "node:os";
@@ -43,18 +43,37 @@ export interface ReleaseServer {
   close(): Promise<void>;
 }
 
+/** Each kind of release this process built, by its script arguments: built once, then copied. */
+const built = new Map<string, Promise<string>>();
+
 /**
- * Runs `npm run release`'s script into dir: the plugin archive of this machine only (the engine
- * asks for no other; building the arm64 executable too would cost a Node.js download), or with
- * launcherOnly every platform's launcher archive. Returns the file names.
+ * Puts into dir what `npm run release`'s script writes: by default the plugin archives of this
+ * machine (the engine asks for no other) and of darwin-arm64 (the launcher's archive, cheap, for
+ * comparing with it); building the arm64 executable too would cost a Node.js download. With
+ * launcherOnly, every platform's launcher archive. The script runs once per kind and process (a
+ * single executable takes 30–60 s to build). Returns the file names.
  */
 export async function writeRelease(dir: string, options: { launcherOnly?: boolean } = {}): Promise<string[]> {
-  const platform = `${os.platform()}-${os.arch() === "x64" ? "amd64" : os.arch()}`;
   const args = options.launcherOnly
-    ? ["--out", dir, "--plugin-only", "--launcher-only"]
-    : ["--out", dir, "--plugin-only", "--platforms", platform];
-  await execFileAsync(process.execPath, [path.join(repoRoot, "scripts", "release.js"), ...args], { cwd: repoRoot });
-  return fs.readdir(dir);
+    ? ["--plugin-only", "--launcher-only"]
+    : ["--plugin-only", "--platforms", `${PLATFORM},darwin-arm64`];
+  const key = args.join(" ");
+  let source = built.get(key);
+  if (!source) {
+    source = (async () => {
+      const out = await fs.mkdtemp(path.join(os.tmpdir(), "embedded-release-"));
+      process.once("exit", () => rmSync(out, { recursive: true, force: true }));
+      const script = path.join(repoRoot, "scripts", "release.js");
+      await execFileAsync(process.execPath, [script, "--out", out, ...args], { cwd: repoRoot });
+      return out;
+    })();
+    built.set(key, source);
+  }
+  const from = await source;
+  await fs.mkdir(dir, { recursive: true });
+  const names = await fs.readdir(from);
+  for (const name of names) await fs.copyFile(path.join(from, name), path.join(dir, name));
+  return names;
 }
 
 export async function startReleaseServer(releaseDir: string): Promise<ReleaseServer> {
