@@ -8,8 +8,8 @@ import (
 	"reflect"
 
 	"errors"
+	"github.com/embedded-connectors/pulumi-embedded-connectors/sdk/go/embedded/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"pulumi-embedded-connectors/sdk/go/embedded/internal"
 )
 
 // A connector of the catalogue, added to a sub-account (the service's Add Connector). Deleting it removes the connector from the sub-account, which the service refuses while connections use it: delete those first, or set `retainOnDelete: true`. Id: `<accountId>/<connectorId>`.

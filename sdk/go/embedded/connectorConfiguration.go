@@ -8,8 +8,8 @@ import (
 	"reflect"
 
 	"errors"
+	"github.com/embedded-connectors/pulumi-embedded-connectors/sdk/go/embedded/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"pulumi-embedded-connectors/sdk/go/embedded/internal"
 )
 
 // The secret configuration of a connector (the service's Configure Connector, a PUT of the whole configuration). Detects out-of-band writes through `lastUpdated`. Deleting it leaves the saved configuration in place (the service has no "unconfigure"; the provider logs a warning): removing the connector (its AddedConnector) drops the configuration. Drift is shown by field name, never by value: `fieldDigests` and `drift`. Id: `<accountId>/<connectorId>`.
