@@ -4,7 +4,11 @@
 //   the client, undici, zod, the gRPC server and the protocol's stubs), bundled by esbuild;
 // - <name>-start.js: the first module (dist/provider/plugin/start.js, bundled with the hash of
 //   <name>-plugin.js), which runs the bundle through V8's code cache;
-// - pulumi-resource-<name>: the executable the engine runs (node on <name>-start.js).
+// - pulumi-resource-<name>: the executable the engine runs (node on <name>-start.js);
+// - PulumiPlugin.yaml and package.json (main: <name>-start.js): what `pulumi package add <dir>`,
+//   `pulumi package get-schema <dir>` and `gen-sdk <dir>` need to take the folder itself, whose
+//   name does not say the plugin's (they run it through the Node.js language host). The engine
+//   still runs pulumi-resource-<name> when it finds it (a plugin cache holding this folder).
 // `node scripts/bundle-plugin.js` builds the plugin `embedded` (dist/provider/plugin/main.js)
 // into dist/plugin/, the directory the package ships; `npm run build` runs it after tsc. The
 // bench builds its no-op plugin with `--entry <main.js> --out <dir> --name embeddedfloor`.
@@ -67,6 +71,12 @@ async function main() {
     `#!/bin/sh\n# The Pulumi resource plugin \`${name}\` (the engine runs this file).\nexec node "$(dirname "$0")/${name}-start.js" "$@"\n`,
   );
   fs.chmodSync(launcher, 0o755);
+  fs.writeFileSync(
+    path.join(out, "PulumiPlugin.yaml"),
+    `# The resource plugin \`${name}\` as a folder: \`pulumi package add <this folder>\` runs ${name}-start.js.\nruntime: nodejs\n`,
+  );
+  const manifest = { name: `pulumi-resource-${name}`, private: true, main: `${name}-start.js` };
+  fs.writeFileSync(path.join(out, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   process.stdout.write(`${out}\n`);
 }
 
