@@ -13,10 +13,10 @@ const { GetSchemaRequest } = require("@pulumi/pulumi/proto/provider_pb");
 const root = path.resolve(__dirname, "..");
 const DEFAULT_PLUGIN = path.join(root, "dist", "plugin", "pulumi-resource-embedded");
 
-/** The schema (its JSON text) the plugin at `executable` serves. */
-async function pluginSchema(executable = DEFAULT_PLUGIN) {
+/** The schema (its JSON text) the plugin started by `executable args…` serves. */
+async function pluginSchema(executable = DEFAULT_PLUGIN, args = []) {
   if (!fs.existsSync(executable)) throw new Error(`no plugin at ${executable}: run \`npm run build\` first`);
-  const child = spawn(executable, [], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(executable, args, { stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (chunk) => (stderr += chunk));
   try {
