@@ -4,6 +4,7 @@ import { PLUGIN_DOWNLOAD_URL } from "../plugin/version";
 import { SETTINGS } from "../settings";
 import { ADDED_CONNECTOR } from "./added-connector";
 import { CONNECTOR_CONFIGURATION } from "./connector-configuration";
+import { withExample } from "./examples";
 import { FUNCTIONS, OBJECT_TYPES } from "./functions";
 import { functionSecrets } from "./secrets";
 import {
@@ -60,7 +61,7 @@ function requiredOf(properties: Properties): string[] {
 function resourceSpec(definition: ResourceDefinition): Json {
   const outputs = allProperties(definition);
   return {
-    description: definition.description,
+    description: withExample(definition.name, definition.description),
     inputProperties: propertySpecs(definition.inputs),
     requiredInputs: requiredOf(definition.inputs),
     properties: propertySpecs(outputs),
@@ -74,7 +75,7 @@ function functionSpec(definition: FunctionDefinition): Json {
   // An output holding a secret property is secret as a whole (definitions/secrets.ts).
   for (const name of functionSecrets(definition)) (outputs[name] as { [key: string]: Json }).secret = true;
   return {
-    description: definition.description,
+    description: withExample(definition.name, definition.description),
     inputs: { properties: propertySpecs(definition.inputs), required: requiredOf(definition.inputs) },
     outputs: { properties: outputs, required: requiredOf(definition.outputs) },
   };
