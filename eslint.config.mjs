@@ -19,7 +19,10 @@ export default tseslint.config(
   {
     // Plain CommonJS scripts run by npm (no build step).
     files: ["scripts/**/*.js"],
-    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", __dirname: "readonly" } },
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { require: "readonly", __dirname: "readonly", module: "readonly" },
+    },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
 );

@@ -64,7 +64,7 @@ export function renderCompatibility(results: CellResult[], previous: string, pee
     "   preview, the delete guard's refusal printed once per resource, `pulumi destroy`;",
     "2. the plugin `embedded`, in the same project: `npx pulumi-embedded-connectors plugin install`",
     "   (node_modules/.bin, into the scenario's own `PULUMI_HOME`, plugin acquisition disabled), the",
-    "   README's plugin example type-checked and run as a second stack with the default provider",
+    "   plugin example of docs/plugin.md type-checked and run as a second stack with the default provider",
     "   (stack config `embedded:*`, the service's first customer) and an explicit provider (program",
     "   config, its second customer): `pulumi up` puts each customer's S3 source in that customer's",
     "   sub-account (checked on the service), `pulumi preview --expect-no-changes` and `pulumi",

@@ -191,13 +191,13 @@ async function runSteps(options: ScenarioOptions, stateDir: string): Promise<Sce
     `pulumi plugin ls shows resource embedded ${version}:\n${listed.text}`,
   );
 
-  const pluginExample = typescriptBlocks(await fs.readFile(path.join(repoRoot, "README.md"), "utf8")).find((block) =>
-    block.includes("embedded.Provider"),
+  const pluginExample = typescriptBlocks(await fs.readFile(path.join(repoRoot, "docs", "plugin.md"), "utf8")).find(
+    (block) => block.includes("embedded.Provider"),
   );
-  assert.ok(pluginExample, "the README has the plugin's example (a ```ts block with embedded.Provider)");
+  assert.ok(pluginExample, "docs/plugin.md has the plugin's example (a ```ts block with embedded.Provider)");
   await fs.writeFile(path.join(project.dir, "index.ts"), pluginExample);
   const pluginCompiled = await timed("plugin: tsc", () => typeCheck(project, project.dir, options.nodeBinDir));
-  assert.equal(pluginCompiled, "", "the README's plugin example compiles under the template tsconfig");
+  assert.equal(pluginCompiled, "", "docs/plugin.md's example compiles under the template tsconfig");
 
   // Customer A (the default provider, stack config embedded:*) and customer B (the explicit
   // provider, program config): the service's two seeded customers, each its own sub-account.

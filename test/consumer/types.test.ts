@@ -159,15 +159,21 @@ describe("consumer: the packed package in a user's project", function () {
     );
   });
 
-  it("compiles the README's TypeScript, every example and the result types under the template tsconfig", async () => {
+  it("compiles the TypeScript of README.md and docs/, every example and the result types under the template tsconfig", async () => {
     const checkDir = path.join(project.dir, "typecheck");
     await fs.rm(checkDir, { recursive: true, force: true });
     const files: string[] = [];
-    const readme = typescriptBlocks(await fs.readFile(path.join(repoRoot, "README.md"), "utf8"));
+    // README.md and every page of docs/ (the plugin's example is in docs/plugin.md).
+    const docsDir = path.join(repoRoot, "docs");
+    const pages = [path.join(repoRoot, "README.md")];
+    for (const name of (await fs.readdir(docsDir)).sort())
+      if (name.endsWith(".md")) pages.push(path.join(docsDir, name));
+    const readme: string[] = [];
+    for (const page of pages) readme.push(...typescriptBlocks(await fs.readFile(page, "utf8")));
     assert.ok(readme.length >= 1, "the README has a TypeScript example");
     assert.ok(
       readme.some((block) => block.includes("embedded.Provider")),
-      "the README has the plugin's TypeScript example",
+      "the docs have the plugin's TypeScript example",
     );
     for (const [i, block] of readme.entries()) {
       await fs.mkdir(path.join(checkDir, `readme-${i}`), { recursive: true });

@@ -1,5 +1,5 @@
 // The documented defaults are the real ones (issue 18, item 7: settings.ts said 250 ms for
-// addWindowMs when it is 500): README's configuration table and the `Default:` of each doc
+// addWindowMs when it is 500): docs/installation-configuration.md's settings table and the `Default:` of each doc
 // comment in settings.ts, against what resolveSettings gives when nothing is set.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -19,13 +19,13 @@ const required = {
 };
 const defaults: ProviderSettings = resolveSettings(noConfig, required);
 
-/** The default cell of README's row for `name`: | `embedded:x` | `EMBEDDED_X` | `500` (…) | */
+/** The default cell of the settings table's row for `name`: | `embedded:x` | `EMBEDDED_X` | `500` (…) | */
 function readmeDefaultCell(readme: string, name: SettingName): string | undefined {
   const row = readme.split("\n").find((line) => line.startsWith(`| \`${SETTINGS[name].key}\` |`));
   return row?.split("|")[3]?.trim();
 }
 
-/** The number README's default cell starts with. */
+/** The number the settings table's default cell starts with. */
 function readmeDefault(readme: string, name: SettingName): number | undefined {
   const match = readmeDefaultCell(readme, name)?.match(/^`(\d+)`/);
   return match ? Number(match[1]) : undefined;
@@ -55,21 +55,25 @@ function docDefault(source: string, name: SettingName): number | undefined {
 }
 
 describe("settings: documented defaults", () => {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const readme = readFileSync(join(ROOT, "docs", "installation-configuration.md"), "utf8");
   const source = readFileSync(join(ROOT, "provider/settings.ts"), "utf8");
   for (const name of NUMERIC) {
-    it(`${name}: README and the doc comment give the default resolveSettings uses`, () => {
-      assert.equal(readmeDefault(readme, name), defaults[name], `README's default of ${SETTINGS[name].key}`);
+    it(`${name}: the settings table (docs/installation-configuration.md) and the doc comment give the default resolveSettings uses`, () => {
+      assert.equal(
+        readmeDefault(readme, name),
+        defaults[name],
+        `the settings table's default of ${SETTINGS[name].key}`,
+      );
       assert.equal(docDefault(source, name), defaults[name], `settings.ts's doc comment of ${name}`);
     });
   }
 
   for (const name of WITHOUT_DEFAULT) {
     const mustBeSet = isRequired(name);
-    it(`${name}: README and the doc comment say it has no default${mustBeSet ? " and is required" : ""}`, () => {
+    it(`${name}: the settings table (docs/installation-configuration.md) and the doc comment say it has no default${mustBeSet ? " and is required" : ""}`, () => {
       const cell = readmeDefaultCell(readme, name) ?? "";
-      assert.match(cell, /^–/, `README's default of ${SETTINGS[name].key}`);
-      assert.equal(/\(required\)/.test(cell), mustBeSet, `README's default of ${SETTINGS[name].key}`);
+      assert.match(cell, /^–/, `the settings table's default of ${SETTINGS[name].key}`);
+      assert.equal(/\(required\)/.test(cell), mustBeSet, `the settings table's default of ${SETTINGS[name].key}`);
       assert.match(
         docComment(source, name),
         mustBeSet ? /Required/ : /Default: none/,
