@@ -115,6 +115,11 @@ describe("e2e: fleet (examples/fleet, one stack per sub-account)", function () {
     workDir = path.join(programsDir, ".work", `fleet-${SEED}-${randomBytes(3).toString("hex")}`);
     await fs.cp(path.join(repoRoot, "examples", "fleet"), workDir, { recursive: true });
     for (const f of await fs.readdir(workDir)) if (/^Pulumi\..+\.yaml$/.test(f)) await fs.rm(path.join(workDir, f));
+    // The stacks take two variables of the run: their customers allow them (customers.json's secretEnv).
+    const customersFile = path.join(workDir, "customers.json");
+    const allowList = JSON.parse(await fs.readFile(customersFile, "utf8")) as Record<string, { secretEnv?: string[] }>;
+    for (const customer of Object.values(allowList)) customer.secretEnv = ["FLEET_*"];
+    await fs.writeFile(customersFile, JSON.stringify(allowList, null, 2));
     const project = await readProject(workDir);
     for (const [name, customer] of Object.entries(customers)) {
       // The admin call gives the customer as many sub-accounts as the fleet needs.
