@@ -317,9 +317,13 @@ describe("e2e: fleet (examples/fleet, one stack per sub-account)", function () {
     const project = await readProject(workDir);
     await writeStackFile(project, "zz-broken", {
       accountId: accountOf.get("acme-001")!,
-      customer: "initech",
+      customer: "acme",
       connectors: connectors(false),
     });
+    // Edited by hand to a customer customers.json lacks (`fleet new` refuses to write one).
+    const brokenFile = path.join(workDir, "Pulumi.zz-broken.yaml");
+    const text = await fs.readFile(brokenFile, "utf8");
+    await fs.writeFile(brokenFile, text.replace("embedded-fleet:customer: acme", "embedded-fleet:customer: initech"));
     const run = await fleet(["preview", "--stacks", "acme-002,zz-broken", "--json", out("broken.json")]);
     await fs.rm(path.join(workDir, "Pulumi.zz-broken.yaml"));
     assert.equal(run.code, 1, run.output);
