@@ -4,6 +4,7 @@
 // connector, one ConnectorConfiguration per configured one. Password values never leave the
 // service, so the program reads them from secret stack config keys it names.
 import type { AddedConnectorView, ConnectorConfigurationView, EmbeddedClient } from "../provider/client";
+import { escapeLineBreaks } from "./fleet/yaml";
 
 type Descriptor = ConnectorConfigurationView["configuration"][number];
 export type LiteralValue = string | number | string[];
@@ -63,6 +64,29 @@ function camel(text: string): string {
     .join("");
 }
 
+/**
+ * Service text made safe for a `//` comment or a `#` shell comment: every line terminator
+ * (JavaScript's U+2028 and U+2029, YAML 1.1's U+0085, CR, LF) and control character becomes a
+ * space, so a connector's name or a field's label can never end the comment and become code.
+ */
+export function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return String(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ");
+}
+
+/**
+ * The stack config key of a Password field: letters and digits only (the connector's variable
+ * and the field id's words), so it is a safe word in the printed shell command; unique.
+ */
+function secretKeyOf(variable: string, fieldId: string, taken: Set<string>): string {
+  const word = camel(fieldId);
+  const base = `${variable}${word ? word.charAt(0).toUpperCase() + word.slice(1) : "Field"}`;
+  let key = base;
+  for (let n = 2; taken.has(key); n++) key = `${base}${n}`;
+  taken.add(key);
+  return key;
+}
+
 function kebab(text: string): string {
   return words(text).join("-").toLowerCase();
 }
@@ -94,15 +118,37 @@ export function literalOf(field: Descriptor): LiteralValue | undefined {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
+/**
+ * A JavaScript literal of service text: JSON, with U+2028 and U+2029 (and U+0085) escaped, since
+ * TypeScript's scanner ends a string literal at them and reads the rest of the line as code.
+ */
+function jsLiteral(value: unknown): string {
+  return escapeLineBreaks(JSON.stringify(value));
+}
+
+/** Words a `const` cannot be named (ECMAScript's reserved words, strict mode's too). */
+const RESERVED_WORDS = new Set(
+  (
+    "await break case catch class const continue debugger default delete do else enum export extends false finally " +
+    "for function if implements import in instanceof interface let new null package private protected public return " +
+    "static super switch this throw true try typeof var void while with yield arguments eval"
+  ).split(" "),
+);
+
 /** Unique identifiers per connector: a variable name and a resource name. */
 function namesOf(connectors: ConnectorSnapshot[]): Map<string, { variable: string; resource: string }> {
   const names = new Map<string, { variable: string; resource: string }>();
-  const taken = new Set<string>();
+  // The program's own names are taken: a connector named "Config" must not redeclare `config`.
+  const taken = new Set<string>(["config", "accountId", "pulumi", "ec"]);
   for (const c of connectors) {
     let base = camel(c.name) || "connector";
     if (/^[0-9]/.test(base)) base = `c${base}`;
-    if (taken.has(base)) base = `${base}${c.supportedType}`;
-    if (taken.has(base)) base = `${base}${c.connectorId}`;
+    if (RESERVED_WORDS.has(base)) base = `${base}Connector`;
+    // Only letters and digits of the service's text make a name: never its other characters.
+    const suffix = (text: string) => words(text).join("");
+    if (taken.has(base)) base = `${base}${suffix(c.supportedType)}`;
+    if (taken.has(base)) base = `${base}${suffix(c.connectorId)}`;
+    for (let n = 2, first = base; taken.has(base); n++) base = `${first}${n}`;
     taken.add(base);
     names.set(c.connectorId, { variable: base, resource: kebab(base.replace(/([a-z0-9])([A-Z])/g, "$1 $2")) });
   }
@@ -113,14 +159,15 @@ function namesOf(connectors: ConnectorSnapshot[]): Map<string, { variable: strin
 export function renderProgram(accountId: string, connectors: ConnectorSnapshot[]): GeneratedProgram {
   const names = namesOf(connectors);
   const secrets: SecretKey[] = [];
+  const keys = new Set<string>();
   const body: string[] = [];
   for (const c of connectors) {
     const { variable, resource } = names.get(c.connectorId) as { variable: string; resource: string };
     body.push(
-      `// ${c.name} (${c.supportedType})`,
+      `// ${oneLine(c.name)} (${oneLine(c.supportedType)})`,
       // A variable only where a configuration refers to it: no unused names in the program.
-      `${c.configuration ? `const ${variable} = ` : ""}new ec.AddedConnector(${JSON.stringify(resource)}, {`,
-      `  connectorId: ${JSON.stringify(c.connectorId)},`,
+      `${c.configuration ? `const ${variable} = ` : ""}new ec.AddedConnector(${jsLiteral(resource)}, {`,
+      `  connectorId: ${jsLiteral(c.connectorId)},`,
       `  accountId,`,
       `  adoptExisting: true,`,
       `});`,
@@ -130,19 +177,17 @@ export function renderProgram(accountId: string, connectors: ConnectorSnapshot[]
       for (const field of c.configuration.fields) {
         if (field.readonly) continue; // the service sets it; the provider refuses it
         if (field.type === "Password") {
-          const key = `${variable}${field.id.charAt(0).toUpperCase()}${field.id.slice(1)}`;
+          const key = secretKeyOf(variable, field.id, keys);
           secrets.push({ key, connectorName: c.name, fieldId: field.id, label: field.label });
-          entries.push(`    ${JSON.stringify(field.id)}: config.requireSecret(${JSON.stringify(key)}),`);
+          entries.push(`    ${jsLiteral(field.id)}: config.requireSecret(${jsLiteral(key)}),`);
           continue;
         }
         const literal = literalOf(field);
-        if (literal !== undefined) entries.push(`    ${JSON.stringify(field.id)}: ${JSON.stringify(literal)},`);
+        if (literal !== undefined) entries.push(`    ${jsLiteral(field.id)}: ${jsLiteral(literal)},`);
       }
-      const secretName = c.configuration.secretName
-        ? [`  secretName: ${JSON.stringify(c.configuration.secretName)},`]
-        : [];
+      const secretName = c.configuration.secretName ? [`  secretName: ${jsLiteral(c.configuration.secretName)},`] : [];
       body.push(
-        `new ec.ConnectorConfiguration(${JSON.stringify(resource)}, {`,
+        `new ec.ConnectorConfiguration(${jsLiteral(resource)}, {`,
         `  connectorId: ${variable}.connectorId,`,
         `  accountId,`,
         ...secretName,
@@ -156,11 +201,11 @@ export function renderProgram(accountId: string, connectors: ConnectorSnapshot[]
   }
   const commands = secrets.map((s) => `pulumi config set --secret ${s.key}`);
   const header = [
-    `// Generated by \`pulumi-embedded-connectors generate --account ${accountId}\`: adopts what the`,
+    `// Generated by \`pulumi-embedded-connectors generate --account ${oneLine(accountId)}\`: adopts what the`,
     `// sub-account holds (${connectors.length} connector(s)). Secret values are not in this file;`,
     `// set them first (each command prompts for the value):`,
     ...(commands.length > 0
-      ? commands.map((line, i) => `//   ${line}   # ${secrets[i].connectorName}: ${secrets[i].label}`)
+      ? commands.map((line, i) => `//   ${line}   # ${oneLine(secrets[i].connectorName)}: ${oneLine(secrets[i].label)}`)
       : ["//   (none)"]),
     `// Then \`pulumi up\` takes every connector over without adding it again, and writes each`,
     `// configuration once. Once adopted, deleting a resource here removes the connector.`,
@@ -168,7 +213,7 @@ export function renderProgram(accountId: string, connectors: ConnectorSnapshot[]
     `import * as ec from "pulumi-embedded-connectors";`,
     ``,
     `const config = new pulumi.Config();`,
-    `const accountId = ${JSON.stringify(accountId)};`,
+    `const accountId = ${jsLiteral(accountId)};`,
     ``,
   ];
   return { program: `${[...header, ...body].join("\n").trimEnd()}\n`, secrets, commands };

@@ -83,6 +83,39 @@ async function writePluginArchive(platform) {
   }
 }
 
+/** The names a release writes into --out (this version's or an earlier one's): nothing else is ever removed. */
+const RELEASE_OUTPUT = [
+  /^pulumi-resource-embedded-v[^/]+-(linux|darwin|windows)-[a-z0-9]+\.tar\.gz$/,
+  /^pulumi-embedded-connectors-[^/]+\.tgz$/,
+  /^pulumi_embedded-[^/]+(\.tar\.gz|\.whl)$/,
+  /^pulumi-embedded-sdk-go-v[^/]+\.tar\.gz$/,
+  /^SHA256SUMS$/,
+];
+
+/**
+ * Empties `dir` of an earlier release's files, or refuses: a directory holding anything else
+ * (a subdirectory, a link, a file a release does not write) is left as it is, since --out may
+ * name a directory by mistake, and the release would delete what it holds.
+ */
+function clearEarlierRelease(dir) {
+  if (!fs.existsSync(dir)) return;
+  if (!fs.lstatSync(dir).isDirectory()) {
+    console.error(`release: --out ${dir} is not a directory; name a new or an earlier release's directory`);
+    process.exit(1);
+  }
+  const entries = fs.readdirSync(dir, { withFileTypes: true });
+  const foreign = entries.filter((e) => !e.isFile() || !RELEASE_OUTPUT.some((name) => name.test(e.name)));
+  if (foreign.length > 0) {
+    const shown = foreign.slice(0, 3).map((e) => JSON.stringify(e.name) + (e.isFile() ? "" : " (not a file)"));
+    console.error(
+      `release: --out ${dir} holds what no release writes (${shown.join(", ")}${foreign.length > 3 ? `, and ${foreign.length - 3} more` : ""}); ` +
+        "it is left as it is: name an empty or new directory, or an earlier release's output",
+    );
+    process.exit(1);
+  }
+  for (const entry of entries) fs.rmSync(path.join(dir, entry.name));
+}
+
 async function main() {
   // The Node.js language host asks for the plugin version of the `pulumi` field; the plugin says it is the package's.
   if (packageJson.pulumi.version !== version) {
@@ -103,7 +136,7 @@ async function main() {
     );
     process.exit(1);
   }
-  fs.rmSync(out, { recursive: true, force: true });
+  clearEarlierRelease(out);
   fs.mkdirSync(out, { recursive: true });
   for (const platform of PLATFORMS) await writePluginArchive(platform);
 

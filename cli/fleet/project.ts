@@ -16,12 +16,19 @@ export interface FleetProject {
   stacks: string[];
 }
 
-const STACK_FILE = /^Pulumi\.(.+)\.ya?ml$/;
+const STACK_FILE = /^Pulumi\.(.+)\.ya?ml$/s; // s: a name holding U+2028 is a stack file too (then refused by name)
 
 /** The stack a file name belongs to (`Pulumi.acme-eu.yaml` → `acme-eu`), if it is a stack file. */
 export function stackOfFile(fileName: string): string | undefined {
   const match = STACK_FILE.exec(fileName);
   return match ? match[1] : undefined;
+}
+
+/** Pulumi's rule for a stack's name (what `pulumi stack init` accepts). */
+const STACK_NAME = /^[A-Za-z0-9_.-]{1,100}$/;
+
+export function isStackName(name: string): boolean {
+  return STACK_NAME.test(name);
 }
 
 export function stackFileName(stack: string): string {

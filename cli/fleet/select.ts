@@ -41,6 +41,28 @@ async function git(cwd: string, args: string[]): Promise<string> {
   }
 }
 
+/**
+ * The commit `ref` names, or a refusal. Resolved first, so that what reaches `git diff` is a
+ * commit id: a ref that reads as an option (`--output=<path>` writes a file) never does.
+ */
+async function commitOf(root: string, ref: string): Promise<string> {
+  let commit = "";
+  if (ref.length > 0 && !ref.startsWith("-")) {
+    try {
+      const args = ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`];
+      commit = (await execFileAsync("git", args, { cwd: root })).stdout.trim();
+    } catch {
+      commit = "";
+    }
+  }
+  if (!/^[0-9a-f]{40,64}$/.test(commit)) {
+    throw new Error(
+      `--changed-since ${JSON.stringify(ref)} names no commit in ${root}: give a branch, tag or commit id (e.g. origin/main; fetch it first in a shallow clone)`,
+    );
+  }
+  return commit;
+}
+
 export interface ChangedStacks {
   stacks: string[];
   /** Why every stack was selected (a program file changed), if so. */
@@ -54,10 +76,11 @@ export interface ChangedStacks {
  */
 export async function changedStacks(project: FleetProject, ref: string): Promise<ChangedStacks> {
   const root = (await git(project.dir, ["rev-parse", "--show-toplevel"])).trim();
+  const commit = await commitOf(root, ref);
   const lines = (text: string) => text.split("\n").filter((f) => f.length > 0);
   const [committed, uncommitted, untracked] = await Promise.all([
-    git(root, ["diff", "--name-only", "--no-renames", `${ref}...HEAD`]),
-    git(root, ["diff", "--name-only", "--no-renames", "HEAD"]),
+    git(root, ["diff", "--name-only", "--no-renames", "--end-of-options", `${commit}...HEAD`]),
+    git(root, ["diff", "--name-only", "--no-renames", "--end-of-options", "HEAD"]),
     git(root, ["ls-files", "--others", "--exclude-standard"]),
   ]);
   // Untracked files count only as new stack files: a report written beside the program is not a program change.

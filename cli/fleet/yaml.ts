@@ -6,13 +6,21 @@ export type YamlValue = string | number | boolean | null | YamlValue[] | { [key:
 const PLAIN = /^[A-Za-z_/][A-Za-z0-9_./@+:-]*( [A-Za-z0-9_./@+()-]+)*$/;
 const RESERVED = /^(true|false|yes|no|on|off|null|y|n|~)$/i;
 
+/**
+ * U+0085, U+2028 and U+2029 as escapes: JSON.stringify leaves them raw, and YAML 1.1 readers
+ * (Go's, which Pulumi uses) take them for line breaks, even in a comment.
+ */
+export function escapeLineBreaks(quoted: string): string {
+  return quoted.replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 export function scalar(value: string | number | boolean | null): string {
   if (value === null) return "null";
   if (typeof value !== "string") return String(value);
   // ": " inside a plain scalar starts a mapping ("Foo: Bar"): such a string is quoted too.
   return PLAIN.test(value) && !RESERVED.test(value) && !value.endsWith(":") && !value.includes(": ")
     ? value
-    : JSON.stringify(value);
+    : escapeLineBreaks(JSON.stringify(value));
 }
 
 function isScalar(value: YamlValue): value is string | number | boolean | null {

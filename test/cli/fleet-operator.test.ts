@@ -179,4 +179,34 @@ describe("cli: fleet operator manifests against the operator v2.9.0 Stack CRD", 
     assert.equal(docs.length, 3);
     for (const m of docs) assert.deepEqual(validate(m), [], m.metadata.name);
   });
+
+  it("issue 31 item 11: only stack names Pulumi accepts are listed; a U+0085 file name is reported, not written", async () => {
+    const odd = await fs.mkdtemp(path.join(os.tmpdir(), "fleet-operator-names-"));
+    try {
+      await fs.writeFile(path.join(odd, "Pulumi.yaml"), "name: embedded-fleet\nruntime: nodejs\n");
+      const bad = ["evil\u0085kind: Secret", "line\u2028break", "space name", "x".repeat(101)];
+      for (const s of ["acme-eu", ...bad]) await fs.writeFile(path.join(odd, `Pulumi.${s}.yaml`), "config: {}\n");
+      const { stdout, stderr } = await execFileAsync(process.execPath, [
+        cli,
+        "fleet",
+        "operator",
+        "--dir",
+        odd,
+        "--repo",
+        "https://example.com/r.git",
+      ]);
+      assert.ok(!/[\u0085\u2028\u2029]/.test(stdout), "no raw U+0085/U+2028/U+2029 in the manifests");
+      const docs = parseAllDocuments(stdout).map((d) => d.toJS() as Manifest);
+      assert.deepEqual(
+        docs.map((m) => m.spec.stack),
+        ["acme-eu"],
+      );
+      assert.deepEqual(validate(docs[0]), []);
+      for (const s of bad) assert.ok(!stdout.includes(s), JSON.stringify(s));
+      assert.equal(stderr.match(/not a Pulumi stack name/g)?.length, bad.length, stderr);
+      assert.match(stderr, /skipped "Pulumi\.evil\\u0085kind: Secret\.yaml": not a Pulumi stack name/);
+    } finally {
+      await fs.rm(odd, { recursive: true, force: true });
+    }
+  });
 });

@@ -60,6 +60,21 @@ describe("cli: fleet stack selection", function () {
     assert.match(changed.allBecause ?? "", /infra\/fleet\/index\.ts/);
   });
 
+  it("issue 31 item 8: --changed-since refuses a ref that names no commit, and an option-shaped ref writes no file", async () => {
+    const project = await readProject(dir);
+    const written = path.join(repo, "written-by-git-diff.txt");
+    for (const ref of [`--output=${written}`, "-p", "no-such-branch", "HEAD:infra", ""]) {
+      await assert.rejects(
+        selectStacks(project, { changedSince: ref }),
+        (error: Error) => /--changed-since .* names no commit/.test(error.message) && !/\n\s+at /.test(error.message),
+        `ref ${JSON.stringify(ref)}`,
+      );
+    }
+    await assert.rejects(fs.stat(written), /ENOENT/, "git diff --output wrote a file");
+    const head = (await git("rev-parse", "HEAD")).stdout.trim();
+    assert.deepEqual((await changedStacks(project, head)).stacks, [], "a commit id is a ref");
+  });
+
   it("--stacks names stacks that have files; an unknown one is refused with the known ones", async () => {
     const project = await readProject(dir);
     assert.deepEqual((await selectStacks(project, { stacks: "c,a" })).stacks, ["a", "c"]);

@@ -87,4 +87,46 @@ describe("cli: the example workflows", function () {
     assert.match(run, /--markdown fleet-report\.md/);
     assert.match(run, /cat fleet-report\.md >> "\$GITHUB_STEP_SUMMARY"/);
   });
+
+  it("issue 31 item 15: no secret at workflow level; secrets only in jobs behind an environment, pull requests in their own", async () => {
+    interface Step {
+      run?: string;
+      uses?: string;
+      env?: Record<string, string>;
+    }
+    interface Job {
+      if?: string;
+      environment?: string;
+      env?: Record<string, string>;
+      steps: Step[];
+    }
+    for (const file of WORKFLOWS) {
+      const text = await fs.readFile(path.join(repoRoot, file), "utf8");
+      const wf = parse(text) as { env?: Record<string, string>; jobs: Record<string, Job> };
+      const secretsIn = (value: unknown) => JSON.stringify(value ?? {}).match(/secrets\.[A-Z_]+/g) ?? [];
+      assert.deepEqual(secretsIn(wf.env), [], `${file}: workflow-level env holds no secret`);
+      let sawPullRequestEnvironment = false;
+      for (const [name, job] of Object.entries(wf.jobs)) {
+        const used = secretsIn(job);
+        if (used.length === 0) continue;
+        assert.ok(job.environment, `${file}: job ${name} reads ${used.join(", ")} without an environment`);
+        // Secrets reach only the steps that run Pulumi: never `npm ci` (install scripts) or an action.
+        for (const step of job.steps) {
+          if (secretsIn(step).length > 0)
+            assert.match(step.run ?? "", /pulumi(-embedded-connectors fleet)? /, `${file}: ${name}`);
+        }
+        const forPullRequests =
+          job.environment.includes("'pull_request' && 'preview'") ||
+          (job.environment === "preview" && /pull_request/.test(job.if ?? ""));
+        if (forPullRequests) sawPullRequestEnvironment = true;
+        assert.ok(
+          !/pull_request/.test(job.if ?? "") || forPullRequests,
+          `${file}: job ${name} runs pull requests in production`,
+        );
+      }
+      assert.ok(sawPullRequestEnvironment, `${file}: pull requests run in the environment preview`);
+      assert.match(text, /A pull request runs ITS OWN program and workflow/, `${file} says why`);
+      assert.match(text, /preview .*[\s\S]*required reviewers[\s\S]*read-only credentials/);
+    }
+  });
 });

@@ -2,6 +2,7 @@
 // reach it (the service does not return them); the test still plants one to prove the
 // generator would not print it.
 import { strict as assert } from "node:assert";
+import * as ts from "typescript";
 import { literalOf, renderProgram, type ConnectorSnapshot } from "../../cli/generate";
 
 const PLANTED = "planted-password-value-3f9a";
@@ -85,5 +86,54 @@ describe("cli: generate's program text", () => {
     assert.deepEqual(literalOf({ ...field, type: "Multi-Select", value: "a, b" }), ["a", "b"]);
     assert.equal(literalOf({ ...field, type: "Number", value: "7.5" }), 7.5);
     assert.equal(literalOf({ ...field, type: "Select", value: "" }), undefined);
+  });
+
+  it("issue 31 item 12: service text with line breaks stays in comments; keys in shell commands are plain words", () => {
+    const payload = 'require("child_process").execSync("touch /tmp/pwned");';
+    const evil: ConnectorSnapshot[] = ["\n", "\r", "\u2028", "\u2029", "\u0085"].map((br, i) => ({
+      connectorId: `e${i}e${i}e${i}e${i}e${i}e${i}e${i}e${i}`,
+      name: `Evil${br}${payload}${br}//`,
+      supportedType: `Source${br}${payload}`,
+      configuration: {
+        fields: [
+          {
+            id: `key; touch /tmp/pwned${br}$(id)`,
+            label: `Key${br}${payload}`,
+            type: "Password",
+            required: true,
+            readonly: false,
+          },
+          { id: `key;${br}$(id)`, label: "again", type: "Password", required: true, readonly: false },
+          { id: `plain${br}${payload}`, label: "p", type: "Text", required: false, readonly: false, value: "v" },
+        ],
+      },
+    }));
+    evil.push({
+      connectorId: "c0c0c0c0c0c0c0c0",
+      name: "Config",
+      supportedType: "Source",
+      configuration: { fields: [] },
+    });
+    const out = renderProgram("239a5bbdbe543163", evil);
+    const source = ts.createSourceFile("index.ts", out.program, ts.ScriptTarget.ES2022, true);
+    const called: string[] = [];
+    const visit = (node: ts.Node): void => {
+      if (ts.isCallExpression(node)) called.push(node.expression.getText(source));
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+    assert.ok(
+      !called.some((c) => /execSync|child_process|^require$/.test(c)),
+      `calls in the program: ${called.join(", ")}`,
+    );
+    assert.equal(called.filter((c) => c === "config.requireSecret").length, 10);
+    const diagnostics = ts.transpileModule(out.program, { reportDiagnostics: true }).diagnostics ?? [];
+    assert.deepEqual(
+      diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")),
+      [],
+    );
+    assert.equal(out.commands.length, 10);
+    for (const command of out.commands) assert.match(command, /^pulumi config set --secret [A-Za-z0-9]+$/);
+    assert.equal(new Set(out.commands).size, out.commands.length, "each secret its own key");
   });
 });

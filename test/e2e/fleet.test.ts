@@ -115,6 +115,11 @@ describe("e2e: fleet (examples/fleet, one stack per sub-account)", function () {
     workDir = path.join(programsDir, ".work", `fleet-${SEED}-${randomBytes(3).toString("hex")}`);
     await fs.cp(path.join(repoRoot, "examples", "fleet"), workDir, { recursive: true });
     for (const f of await fs.readdir(workDir)) if (/^Pulumi\..+\.yaml$/.test(f)) await fs.rm(path.join(workDir, f));
+    // The stacks take two variables of the run: their customers allow them (customers.json's secretEnv).
+    const customersFile = path.join(workDir, "customers.json");
+    const allowList = JSON.parse(await fs.readFile(customersFile, "utf8")) as Record<string, { secretEnv?: string[] }>;
+    for (const customer of Object.values(allowList)) customer.secretEnv = ["FLEET_*"];
+    await fs.writeFile(customersFile, JSON.stringify(allowList, null, 2));
     const project = await readProject(workDir);
     for (const [name, customer] of Object.entries(customers)) {
       // The admin call gives the customer as many sub-accounts as the fleet needs.
@@ -312,9 +317,13 @@ describe("e2e: fleet (examples/fleet, one stack per sub-account)", function () {
     const project = await readProject(workDir);
     await writeStackFile(project, "zz-broken", {
       accountId: accountOf.get("acme-001")!,
-      customer: "initech",
+      customer: "acme",
       connectors: connectors(false),
     });
+    // Edited by hand to a customer customers.json lacks (`fleet new` refuses to write one).
+    const brokenFile = path.join(workDir, "Pulumi.zz-broken.yaml");
+    const text = await fs.readFile(brokenFile, "utf8");
+    await fs.writeFile(brokenFile, text.replace("embedded-fleet:customer: acme", "embedded-fleet:customer: initech"));
     const run = await fleet(["preview", "--stacks", "acme-002,zz-broken", "--json", out("broken.json")]);
     await fs.rm(path.join(workDir, "Pulumi.zz-broken.yaml"));
     assert.equal(run.code, 1, run.output);

@@ -1,0 +1,111 @@
+// examples/fleet/secret-sources.ts: which `{ env: NAME }` a stack file may route into a field
+// (issue 31 item 5): only names its customer's `secretEnv` allows, never the fleet's own
+// credentials, and a secret source feeds Password fields only. And the example's own stack
+// files pass with its customers.json.
+import { strict as assert } from "node:assert";
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import { parse } from "yaml";
+import { repoRoot } from "../../harness/engine";
+import { clearFieldRefusal, envSourceRefusal, globToRegExp, type Customer } from "../../examples/fleet/secret-sources";
+
+const customers: Record<string, Customer> = {
+  acme: { clientId: "demo-client", clientSecretEnv: "ACME_CLIENT_SECRET", secretEnv: ["ACME_*", "SHARED_KEY"] },
+  globex: { clientId: "other-client", clientSecretEnv: "GLOBEX_CLIENT_SECRET", secretEnv: ["*"] },
+  initech: { clientId: "i", clientSecretEnv: "INITECH_SECRET" },
+};
+const refusal = (name: string, customer: string | undefined) =>
+  envSourceRefusal(name, "connector s3, field bucket", customer, customers);
+
+describe("fleet example: secret sources of a stack file", () => {
+  it("issue 31 item 5: acme's stack file cannot route another customer's secret or the fleet's credentials", () => {
+    const cases: [string, string | undefined, RegExp][] = [
+      ["GLOBEX_CLIENT_SECRET", "acme", /customer globex's client secret/],
+      ["ACME_CLIENT_SECRET", "acme", /customer acme's client secret/], // its own, though ACME_* allows it
+      ["PULUMI_CONFIG_PASSPHRASE", "acme", /the fleet's own credentials/],
+      ["PULUMI_ACCESS_TOKEN", "globex", /the fleet's own credentials/], // an allow-list of * included
+      ["pulumi_backend_url", "globex", /the fleet's own credentials/],
+      ["EMBEDDED_CLIENT_SECRET", "globex", /the fleet's own credentials/],
+      ["INITECH_SECRET", "globex", /customer initech's client secret/],
+      ["AWS_SECRET_ACCESS_KEY", "acme", /not in customer acme's secretEnv in customers\.json \(ACME_\*, SHARED_KEY\)/],
+      ["XACME_KEY", "acme", /not in customer acme's secretEnv/], // patterns are anchored
+      ["ACME_KEY", "initech", /not in customer initech's secretEnv in customers\.json \(none\)/],
+      ["ACME_KEY", undefined, /a stack without a customer takes no environment variable/],
+      ["A B", "acme", /is not an environment variable's name/],
+    ];
+    for (const [name, customer, expected] of cases) {
+      const why = refusal(name, customer);
+      assert.match(why ?? "(allowed)", expected, `${name} in a stack of ${customer}`);
+      assert.match(why ?? "", /^connector s3, field bucket: /);
+    }
+    for (const [name, customer] of [
+      ["ACME_SEGMENT_API_KEY", "acme"],
+      ["SHARED_KEY", "acme"],
+      ["ANYTHING_ELSE", "globex"],
+    ]) {
+      assert.equal(refusal(name, customer), undefined, `${name} in a stack of ${customer}`);
+    }
+    assert.ok(globToRegExp("A?C.*").test("ABC.x") && !globToRegExp("A?C.*").test("ABCx"));
+  });
+
+  it("issue 31 item 5: a secret source feeds a Password field only (the service returns the others in clear)", () => {
+    for (const type of ["Text", "Number", "Select", "Multi-Select", "Date", "Unknown"]) {
+      assert.match(
+        clearFieldRefusal("connector s3, field bucket", type) ?? "",
+        /is a \S+ field, which the service returns in clear/,
+      );
+    }
+    assert.equal(clearFieldRefusal("connector s3, field secretAccessKey", "Password"), undefined);
+    assert.equal(
+      clearFieldRefusal("connector s3, field typo", undefined),
+      undefined,
+      "an unknown field: the provider's check names it",
+    );
+  });
+
+  it("the example's stack files route only what its customers.json allows", async () => {
+    const dir = path.join(repoRoot, "examples", "fleet");
+    const allowed = JSON.parse(await fs.readFile(path.join(dir, "customers.json"), "utf8")) as Record<string, Customer>;
+    const files = (await fs.readdir(dir)).filter((f) => /^Pulumi\..+\.yaml$/.test(f));
+    let sources = 0;
+    for (const file of files) {
+      const config = (parse(await fs.readFile(path.join(dir, file), "utf8")) as { config: Record<string, unknown> })
+        .config;
+      const connectors = config["embedded-fleet:connectors"] as Record<
+        string,
+        { secrets?: Record<string, { env?: string }> }
+      >;
+      for (const [key, spec] of Object.entries(connectors)) {
+        for (const [field, source] of Object.entries(spec.secrets ?? {})) {
+          if (source.env === undefined) continue;
+          sources += 1;
+          const why = envSourceRefusal(
+            source.env,
+            `${file} ${key}.${field}`,
+            config["embedded-fleet:customer"] as string,
+            allowed,
+          );
+          assert.equal(why, undefined);
+        }
+      }
+    }
+    assert.ok(sources >= 2, `the example routes ${sources} variable(s)`);
+  });
+
+  it("docs/fleet-secrets.md: its customers.json and stack file do what the doc says", async () => {
+    const doc = await fs.readFile(path.join(repoRoot, "docs", "fleet-secrets.md"), "utf8");
+    const block = (lang: string) => new RegExp("```" + lang + "\\n([\\s\\S]*?)```").exec(doc)![1];
+    const docCustomers = JSON.parse(block("json")) as Record<string, Customer>;
+    const stackFile = block("yaml");
+    const customer = (parse(stackFile) as { config: Record<string, string> }).config["embedded-fleet:customer"];
+    const lines = [...stackFile.matchAll(/(\w+): \{ env: (\w+) \} # (allowed|refused)/g)];
+    assert.equal(lines.length, 5);
+    const refused = lines.filter(([, field, variable, verdict]) => {
+      const why = envSourceRefusal(variable, `field ${field}`, customer, docCustomers);
+      assert.equal(why === undefined, verdict === "allowed", `${field}: { env: ${variable} } ${verdict}: ${why}`);
+      return why !== undefined;
+    });
+    assert.equal(refused.length, 3, "the three refused lines");
+    assert.match(doc, /naming the three refused lines/);
+  });
+});
