@@ -26,7 +26,7 @@ export const EXAMPLES: Readonly<Record<string, Example>> = {
     title: "Look a connector up by name",
     typescript: {
       program: "examples/fleet/index.ts",
-      code: "const found = embedded.findConnectorOutput({ name: spec.name, supportedType: spec.supportedType }, { provider });",
+      code: "// Names, not ids, in the reviewed file: a typo fails at preview, listing near matches.\nconst found = embedded.findConnectorOutput({ name: spec.name, supportedType: spec.supportedType }, { provider });",
     },
     python: {
       program: "examples/python-sub-account/__main__.py",
@@ -64,7 +64,7 @@ export const EXAMPLES: Readonly<Record<string, Example>> = {
     title: "Configure an added connector, its Password from secret config",
     typescript: {
       program: "examples/fleet/index.ts",
-      code: 'const found = embedded.findConnectorOutput({ name: spec.name, supportedType: spec.supportedType }, { provider });\nconst added = new embedded.AddedConnector(key, { connectorId: found.connectorId }, { provider });\nconst secretConfig: Record<string, pulumi.Input<SecretConfigValue>> = { ...spec.values };\nfor (const [field, source] of Object.entries(spec.secrets ?? {})) {\n  secretConfig[field] =\n    "config" in source\n      ? config.requireSecret(source.config)\n      : fromEnv(source.env, `connector ${key}, field ${field}`);\n}\nnew embedded.ConnectorConfiguration(key, { connectorId: added.connectorId, secretConfig }, { provider });',
+      code: "new embedded.ConnectorConfiguration(key, { connectorId: added.connectorId, secretConfig }, { provider });",
     },
     python: {
       program: "examples/python-sub-account/__main__.py",
