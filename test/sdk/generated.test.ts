@@ -135,6 +135,15 @@ describe("sdk: the generated Python and Go SDKs", function () {
     }
   });
 
+  it("secretConfig takes any value per field in both SDKs (a Multi-Select list through Python's runtime), its shapes in the docs", async () => {
+    const py = await fs.readFile(path.join(generated, "python", "pulumi_embedded", "connector_configuration.py"), "utf8");
+    assert.match(py, /secret_config: pulumi\.Input\[Mapping\[str, Any\]\]/);
+    assert.doesNotMatch(py, /typing\.Union|Union\[/, "no union: Pulumi's Python runtime refuses a list sent through one");
+    assert.match(py, /Multi-Select: a list, or a comma-separated string/);
+    const go = await fs.readFile(path.join(generated, "go", "embedded", "connectorConfiguration.go"), "utf8");
+    assert.match(go, /SecretConfig pulumi\.MapInput/);
+  });
+
   it("every input the schema marks secret is wrapped as a secret by both SDKs", async () => {
     const secrets: [string, string][] = Object.entries(schema.provider.inputProperties)
       .filter(([, p]) => p.secret)
