@@ -108,6 +108,23 @@ describe(`e2e: pulumi package on the plugin folder dist/plugin (CLI ${NEWEST_CLI
     assert.match(lock, /packageDeclarationVersion|name: embedded/);
   });
 
+  it("`pulumi package get-schema embedded@<version>` takes the plugin of Pulumi's plugin cache (`plugin install` puts the engine's three files there)", async () => {
+    const plugins = path.join(engine.env.PULUMI_HOME, "plugins");
+    const installed = (await fs.readdir(plugins)).find(
+      (name) => /^resource-embedded-v/.test(name) && !name.endsWith(".lock"),
+    );
+    assert.ok(installed, `the harness installed the plugin into ${plugins}`);
+    assert.deepEqual((await fs.readdir(path.join(plugins, installed))).filter((f) => !f.startsWith(".")).sort(), [
+      "embedded-plugin.js",
+      "embedded-start.js",
+      "pulumi-resource-embedded",
+    ]);
+    const version = installed.replace(/^resource-embedded-v/, "");
+    const run = await pulumi(["package", "get-schema", `embedded@${version}`]);
+    assert.ok(run.ok, run.output);
+    assert.deepEqual(JSON.parse(run.output) as unknown, asCliPrints(served));
+  });
+
   it("`pulumi package get-schema <folder>` (PulumiPlugin.yaml, through the Node.js host's RunPlugin)", async function () {
     // A copy, so that the host's `npm install` writes nothing into dist/; @pulumi/pulumi linked
     // in and npm offline: no network.
