@@ -35,25 +35,33 @@ const dottedPath = z
 const pathTemplate = z
   .string()
   .regex(/^\/[A-Za-z0-9_\-./{}~]*$/, 'expected a path starting with "/", such as "/es/v2/connectors/{connectorId}"');
+/** A closed object whose refusal of an unknown key names the keys it takes. */
+function closed<S extends z.core.$ZodLooseShape>(shape: S) {
+  const known = Object.keys(shape).join(", ");
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === "unrecognized_keys" ? `unknown key ${issue.keys.join(", ")}; expected one of ${known}` : undefined,
+  });
+}
 const maxSize = z.number().int().min(1).max(10_000);
 
 const Paging = z.discriminatedUnion("style", [
-  z.strictObject({
+  closed({
     style: z.literal("page"),
     page: wireName.default("page"),
     pageSize: wireName.default("pageSize"),
     maxSize: maxSize.default(MAX_PAGE_SIZE),
   }),
-  z.strictObject({
+  closed({
     style: z.literal("offset"),
     offset: wireName.default("offset"),
     size: wireName.default("size"),
     maxSize: maxSize.default(MAX_PAGE_SIZE),
   }),
-  z.strictObject({ style: z.literal("none") }),
+  closed({ style: z.literal("none") }),
 ]);
 
-const List = z.strictObject({
+const List = closed({
   /** Where the items are in the payload; "" = the payload is the array. A bare array is read whatever this says. */
   items: dottedPath,
   /** Where the total count is; null = the service sends none. */
@@ -62,7 +70,7 @@ const List = z.strictObject({
   next: dottedPath.nullable(),
 });
 
-const Envelope = z.strictObject({
+const Envelope = closed({
   /** present: every answer is `{status, message, payload}`; absent: the body is the payload; auto: either. */
   mode: z.enum(["present", "absent", "auto"]),
   /** The key of the payload inside the envelope. */
@@ -74,11 +82,11 @@ const Envelope = z.strictObject({
 });
 
 const fieldsOf = <K extends readonly string[]>(keys: K) =>
-  z.strictObject(
+  closed(
     Object.fromEntries(keys.map((k) => [k, wireName.optional()])) as Record<K[number], z.ZodOptional<typeof wireName>>,
   );
 
-const Override = z.strictObject({
+const Override = closed({
   method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]).optional(),
   path: pathTemplate.optional(),
   query: fieldsOf(REQUEST_PARAMETERS).optional(),
@@ -92,7 +100,7 @@ const Override = z.strictObject({
 const Defaults = Override.omit({ method: true, path: true });
 
 /** What the service does beyond the wire: the client detects each at run time; the local service simulates them. */
-const Semantics = z.strictObject({
+const Semantics = closed({
   /** Add answers ids that were already added in `alreadyAdded`. */
   addReportsAlreadyAdded: z.boolean(),
   /** Get Configuration of a connector not yet added: answered (configured: false), or 404. */
@@ -113,12 +121,12 @@ const operationsShape = Object.fromEntries(OPERATIONS.map((op) => [op, Override.
 >;
 
 /** A profile file: every key optional, each overriding the built-in default's. */
-export const ServiceProfileSchema = z.strictObject({
+export const ServiceProfileSchema = closed({
   name: z.string().min(1).optional(),
   description: z.string().optional(),
   /** Applied to every operation before its own entry (no method or path here). */
   defaults: Defaults.optional(),
-  operations: z.strictObject(operationsShape).optional(),
+  operations: closed(operationsShape).optional(),
   semantics: Semantics.partial().optional(),
 });
 export type ServiceProfile = z.input<typeof ServiceProfileSchema>;

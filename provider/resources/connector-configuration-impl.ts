@@ -127,8 +127,9 @@ function outputsOf(
     name: inputs.name ?? first?.name ?? null,
     secretName: view.secretName ?? first?.secretName ?? inputs.secretName ?? null,
     configured: view.configured,
-    lastUpdated: view.lastUpdated,
-    appliedLastUpdated: view.lastUpdated,
+    // 0 when the service sends none: drift is then told by the field digests alone.
+    lastUpdated: view.lastUpdated ?? 0,
+    appliedLastUpdated: view.lastUpdated ?? 0,
     fieldDigests: digestsOfInputs(key, inputs.accountId, inputs.connectorId, inputs.secretConfig),
     digestKeyId: key.id,
     drift: "", // our own write: what the service holds is what was applied
@@ -232,7 +233,7 @@ async function readStep(id: string, props: Props = {}): Promise<ReadResult> {
         settings.clientSecret,
       ),
       configured: view.configured,
-      lastUpdated: view.lastUpdated,
+      lastUpdated: view.lastUpdated ?? 0,
       secretName: view.secretName ?? base.secretName ?? null,
     },
   };
