@@ -245,6 +245,15 @@ export class AddCoalescer {
       return;
     }
     this.onWrite(client, accountId);
+    if (result.alreadyAdded === undefined) {
+      // The answer does not say which ids were already there (a service without `alreadyAdded`,
+      // or no success body): a listing against the baseline tells "added by us" from "already there".
+      const unconfirmed = new Error(
+        "the service's Add answered success, but the connector is not in the sub-account's added list",
+      );
+      await this.confirm(client, accountId, members, present, claims, unconfirmed);
+      return;
+    }
     const added = new Map(result.added.map((view) => [view.connectorId, view]));
     const already = new Set(result.alreadyAdded);
     for (const member of members) {

@@ -22,7 +22,6 @@ import {
 import {
   ACCOUNT,
   CONNECTOR,
-  OTHER,
   ScriptedTransport,
   answer,
   configurationPayload,
