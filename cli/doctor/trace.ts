@@ -8,6 +8,8 @@ import { shapeOf } from "./shapes";
 import type { Exchange } from "./wire-client";
 
 const HIDDEN_HEADERS = new Set(["authorization", "set-cookie", "cookie", "proxy-authorization"]);
+/** Headers whose values say nothing about the caller: shown; any other's value is not. */
+const SHOWN_HEADERS = /^(accept|content-type|content-length|x-request-id|retry-after|date)$/i;
 const PAGING = new Set(["page", "pageSize", "size", "offset", "limit"]);
 
 /** A path segment that is an id (or the sub-account in use) becomes `{id}` / `{accountId}`. */
@@ -31,18 +33,18 @@ export class Transcript {
     const query = Object.entries(exchange.query).map(([name, value]) =>
       PAGING.has(name) && /^\d{1,6}$/.test(value) ? `${name}=${value}` : `${name}=…`,
     );
-    const headers = Object.entries(exchange.headers)
-      .filter(([name]) => !HIDDEN_HEADERS.has(name.toLowerCase()))
-      .map(
-        ([name, value]) =>
-          `${name}: ${/^(content-type|content-length|x-request-id|retry-after|date)$/i.test(name) ? value : "…"}`,
-      );
+    const headers = (all: Record<string, string>) =>
+      Object.entries(all)
+        .filter(([name]) => !HIDDEN_HEADERS.has(name.toLowerCase()))
+        .map(([name, value]) => `${name}: ${SHOWN_HEADERS.test(name) ? value : "…"}`)
+        .join("; ");
     this.lines.push(
       [
         `${exchange.method} ${redactPath(exchange.path, this.accountId)}${query.length ? `?${query.join("&")}` : ""}`,
         `  status ${exchange.status} in ${exchange.latencyMs} ms`,
+        `  request headers: ${headers(exchange.requestHeaders)}`,
         ...(exchange.requestBody === undefined ? [] : [`  request body: ${shapeOf(exchange.requestBody)}`]),
-        `  response headers: ${headers.join("; ")}`,
+        `  response headers: ${headers(exchange.headers)}`,
         `  response body (${exchange.bodyBytes} bytes): ${shapeOf(exchange.body)}`,
       ].join("\n"),
     );

@@ -38,7 +38,7 @@ export interface WireCredentials {
   caCertificate?: string;
 }
 
-export type Exchange = WireAnswer & { requestBody?: unknown };
+export type Exchange = WireAnswer & { requestHeaders: Record<string, string>; requestBody?: unknown };
 
 /** The request target of an operation under the profile. */
 export function target(op: ResolvedOperation, request: WireRequest): { path: string; query: Record<string, string> } {
@@ -127,7 +127,7 @@ export class WireClient {
       body,
       bodyBytes: Buffer.byteLength(text),
     };
-    this.onExchange({ ...answer, ...(sent === undefined ? {} : { requestBody: sent }) });
+    this.onExchange({ ...answer, requestHeaders: headers, ...(sent === undefined ? {} : { requestBody: sent }) });
     return answer;
   }
 
