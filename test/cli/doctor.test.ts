@@ -5,11 +5,11 @@
 // never show in its output or its trace.
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DEFAULT_PROFILE, loadProfile } from "../../contract/profile";
-import { doctor, type DoctorFlags } from "../../cli/doctor/command";
+import { doctor, resolveDoctorSettings, type DoctorFlags } from "../../cli/doctor/command";
 import { WireClient } from "../../cli/doctor/wire-client";
 import { startLocalService, type LocalService } from "../../harness/local-service";
 import { CATALOGUE } from "../../service/seed/catalogue";
@@ -162,3 +162,51 @@ for (const served of SHIPPED) {
     });
   });
 }
+
+describe("doctor: its settings (the stack's config, then the environment; a flag wins)", () => {
+  let dir: string;
+  const cwd = process.cwd();
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "doctor-stack-"));
+    // A stand-in for `pulumi config --json --show-secrets`: the stack's config as the CLI prints it.
+    const fake = path.join(dir, "fake-pulumi");
+    writeFileSync(
+      fake,
+      `#!/bin/sh\necho '${JSON.stringify({
+        "embedded:baseUrl": { value: "https://stack.example", secret: false },
+        "embedded:clientId": { value: "stack-client", secret: false },
+        "embedded:clientSecret": { value: "stack-secret", secret: true },
+        "embedded:serviceProfile": { value: path.join(PROFILES, "account-in-path.yaml"), secret: false },
+      })}'\n`,
+    );
+    chmodSync(fake, 0o755);
+    writeFileSync(path.join(dir, "Pulumi.yaml"), "name: p\nruntime: nodejs\n");
+    process.chdir(dir);
+  });
+  after(() => {
+    process.chdir(cwd);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("reads the stack's config first, the environment next, and a flag over both", () => {
+    const env = {
+      EMBEDDED_BASE_URL: "https://env.example",
+      EMBEDDED_ACCOUNT_ID: "env-account",
+      EMBEDDED_CLIENT_ID: "env-client",
+    };
+    const fake = path.join(dir, "fake-pulumi");
+    const s = resolveDoctorSettings({ pulumi: fake, clientId: "flag-client" }, env);
+    assert.equal(s.baseUrl, "https://stack.example");
+    assert.equal(s.clientId, "flag-client");
+    assert.equal(s.clientSecret, "stack-secret");
+    assert.equal(s.accountId, "env-account");
+    assert.equal(s.profile.name, "account-in-path");
+    const noStack = resolveDoctorSettings({ pulumi: fake, stack: false }, { ...env, EMBEDDED_CLIENT_SECRET: "x" });
+    assert.equal(noStack.baseUrl, "https://env.example");
+    assert.equal(noStack.profile.source, "built-in");
+    assert.throws(
+      () => resolveDoctorSettings({ pulumi: fake, stack: false }, {}),
+      /baseUrl \(embedded:baseUrl, EMBEDDED_BASE_URL, or --base-url\)/,
+    );
+  });
+});
