@@ -14,6 +14,7 @@ export function tokenRoutes(app: App, ctx: ServiceContext, at: { method: string;
   app.route({
     ...route,
     ...at,
+    config: { operation: "getToken" },
     schema: {
       tags: ["auth"],
       summary,

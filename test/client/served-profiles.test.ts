@@ -66,3 +66,21 @@ for (const [name, load] of CASES) {
     });
   });
 }
+
+describe("client: the built-in profile against a service that ignores page/pageSize", function () {
+  this.timeout(60_000);
+  let service: LocalService;
+  before(async () => {
+    service = await startLocalService({ profile: path.join(PROFILES, "documented-conventions.yaml") });
+  });
+  after(async () => {
+    await closeClients();
+    await service.stop();
+  });
+
+  it("refuses to take the service's own default page for the whole list, naming doctor", async () => {
+    const { clientId, clientSecret, subAccountIds } = service.customers[0];
+    const client = getClient({ baseUrl: service.baseUrl, clientId, clientSecret, pageSize: 7 });
+    await assert.rejects(collect(client.listConnectors(subAccountIds[0] as string)), /doctor/);
+  });
+});
