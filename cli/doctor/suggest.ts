@@ -15,10 +15,20 @@ import type { DoctorReport } from "./doctor";
 const OPERATION_KEYS = ["method", "path", "query", "paging", "list", "envelope", "fields", "success"] as const;
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** The operation as the findings say the service speaks it. */
+/**
+ * The operation as the findings say the service speaks it. An operation doctor does not call
+ * (Add, Configure, Remove) takes the envelope that every route it read agrees on.
+ */
 function applied(op: ResolvedOperation, report: DoctorReport): Mutable<ResolvedOperation> {
   const out: Mutable<ResolvedOperation> = { ...op, list: { ...op.list }, envelope: { ...op.envelope } };
-  for (const f of report.routes.filter((r) => r.operation === op.operation)) {
+  const read = report.routes.filter((r) => r.operation !== "getToken" && r.envelope);
+  const own = report.routes.filter((r) => r.operation === op.operation);
+  const shared = new Set(read.map((r) => JSON.stringify(r.envelope)));
+  const findings =
+    own.length === 0 && op.operation !== "getToken" && shared.size === 1 && read[0]
+      ? [{ ...read[0], operation: op.operation, paging: undefined, list: undefined, keys: [] }]
+      : own;
+  for (const f of findings) {
     const honoured = f.paging?.honoured[0];
     if (honoured && f.keys.includes(`operations.${op.operation}.paging`)) out.paging = honoured.style;
     if (f.list?.items !== undefined) {

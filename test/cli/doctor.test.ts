@@ -11,6 +11,7 @@ import path from "node:path";
 import { DEFAULT_PROFILE, loadProfile } from "../../contract/profile";
 import { doctor, resolveDoctorSettings, type DoctorFlags } from "../../cli/doctor/command";
 import { WireClient } from "../../cli/doctor/wire-client";
+import { closeClients, collect, getClient } from "../../provider/client";
 import { startLocalService, type LocalService } from "../../harness/local-service";
 import { CATALOGUE } from "../../service/seed/catalogue";
 
@@ -146,6 +147,52 @@ for (const served of SHIPPED) {
         if (served === "account-in-path.yaml") return; // paths cannot be found by asking
         const again = await run(s, { profile: written });
         assert.equal(again.code, 0, again.text);
+      });
+    }
+
+    if (served === "account-in-path.yaml") {
+      it("with its paths alone (the rest the default): the other keys named, and the profile written works end to end", async () => {
+        const full = loadProfile(path.join(PROFILES, served));
+        const operations = Object.fromEntries(
+          Object.values(full.operations).map((op) => [
+            op.operation,
+            { method: op.method, path: op.path, ...(op.operation === "configure" ? { fields: op.fields } : {}) },
+          ]),
+        );
+        const pathsOnly = path.join(dir, "paths-only.json");
+        writeFileSync(pathsOnly, JSON.stringify({ name: "paths-only", operations }));
+        const written = path.join(dir, "suggested-from-paths.json");
+        const first = await run(s, { profile: pathsOnly, writeProfile: written });
+        assert.equal(first.code, 1, first.text);
+        assert.match(first.text, /operations\.listConnectors\.envelope\.payload/);
+        assert.match(first.text, /operations\.listConnectors\.paging/);
+        const again = await run(s, { profile: written });
+        assert.equal(again.code, 0, again.text);
+        // The routes doctor does not call take the envelope every route it read agrees on.
+        for (const op of ["addConnectors", "configure", "removeConnector"] as const) {
+          assert.equal(loadProfile(written).operations[op].envelope.payload, "data", op);
+        }
+        // The provider's client with the written profile: the routes doctor does not call work too.
+        const { clientId } = s.service.customers[0];
+        const client = getClient({
+          baseUrl: s.service.baseUrl,
+          clientId,
+          clientSecret: s.secret,
+          profile: loadProfile(written),
+        });
+        const account = s.service.customers[0].subAccountIds[2] as string;
+        const s3 = CATALOGUE.find((c) => c.name === "Amazon S3")?.connectorId as string;
+        try {
+          await client.addConnectors(account, [s3]);
+          assert.deepEqual(
+            (await collect(client.listAddedConnectors(account))).map((c) => c.connectorId),
+            [s3],
+          );
+          await client.removeConnector(account, s3);
+          assert.deepEqual(await collect(client.listAddedConnectors(account)), []);
+        } finally {
+          await closeClients();
+        }
       });
     }
 
