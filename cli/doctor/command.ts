@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { DEFAULT_PROFILE, loadProfile } from "../../contract/profile";
+import { checkBaseUrl } from "../../provider/settings";
 import { runDoctor } from "./doctor";
 import { renderReport } from "./report";
 import { suggestedProfile, writeProfile } from "./suggest";
@@ -80,7 +81,8 @@ export function resolveDoctorSettings(flags: DoctorFlags, env: NodeJS.ProcessEnv
   }
   const profileFile = get("serviceProfile");
   return {
-    baseUrl: get("baseUrl") as string,
+    // The provider's own rule: https, or plain http to a loopback host only.
+    baseUrl: checkBaseUrl(get("baseUrl") as string),
     clientId: get("clientId") as string,
     clientSecret: get("clientSecret") as string,
     accountId: get("accountId") as string,

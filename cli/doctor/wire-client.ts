@@ -107,6 +107,11 @@ export class WireClient {
       headers,
       ...(sent === undefined ? {} : { body: JSON.stringify(sent) }),
       ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
+    }).catch((error: unknown) => {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new Error(
+        `${op.title} (${op.method} ${op.path}): no answer from ${this.credentials.baseUrl} (${cause?.code ?? cause?.message ?? String(error)})`,
+      );
     });
     const text = await res.text();
     const latencyMs = Math.round(performance.now() - started);
