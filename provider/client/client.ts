@@ -10,13 +10,13 @@ import {
   EmbeddedApiError,
   gaveUpWaiting,
   NetworkError,
-  ResponseFormatError,
   ServerError,
   sentValuesOf,
 } from "./errors";
 import { createPool, decodeResponse, newRequestId, UndiciTransport, type Transport } from "./http";
 import { Limiter } from "./limiter";
-import { EndlessListError, paginate, RepeatedPageError, type PaginateOptions } from "./pagination";
+import { linkTargetOf, refusingRepeats } from "./listing";
+import { paginate, type PaginateOptions } from "./pagination";
 import { addResultOf, configureBodyOf, filtersOf, isSilent, pagingQuery, type ConfigureBody } from "./requests";
 import { targetOf, type OperationName, type QueryValue } from "./routes";
 import { shouldRetry, waitsForService } from "./retry";
@@ -250,19 +250,9 @@ export class EmbeddedClient {
     return refusingRepeats(pages, op, () => last);
   }
 
-  /** A next-page link: a path (and query) of this service, or a URL of its origin; anything else is refused. */
+  /** A next-page link, as a target of this service (listing.ts). */
   private linkTarget(link: string, label: string): string {
-    const { origin, basePath } = this.settings.url;
-    const refuse = (problem: string) => new ResponseFormatError({ route: label, requestId: "-", status: 200, problem });
-    let url: URL;
-    try {
-      url = new URL(link, `${origin}${basePath}/`);
-    } catch {
-      throw refuse("the next-page link is not a URL");
-    }
-    if (url.origin !== origin)
-      throw refuse("the next-page link points to another origin; only the service's own are followed");
-    return `${url.pathname}${url.search}`;
+    return linkTargetOf(link, this.settings.url, label);
   }
 
   private async fetchToken(): Promise<IssuedToken> {
@@ -368,31 +358,3 @@ export class EmbeddedClient {
 
 /** Operations whose success answer need say nothing (docs/service-contract.md, "Assumption register"). */
 const SILENT_OK = new Set<OperationName>(["addConnectors", "configure", "removeConnector"]);
-
-/** A list's pages, a repeated or endless one refused with the route and what to do. */
-async function* refusingRepeats<T>(
-  pages: AsyncIterable<T>,
-  op: ResolvedOperation,
-  last: () => BodyContext | undefined,
-): AsyncGenerator<T, void, undefined> {
-  try {
-    yield* pages;
-  } catch (error) {
-    if (!(error instanceof RepeatedPageError || error instanceof EndlessListError)) throw error;
-    const ctx = last() ?? { route: `${op.method} ${op.path}`, requestId: "-", status: 200 };
-    const names =
-      op.paging.style === "page"
-        ? [op.paging.page, op.paging.pageSize]
-        : op.paging.style === "offset"
-          ? [op.paging.offset, op.paging.size]
-          : [];
-    throw new ResponseFormatError({
-      ...ctx,
-      problem:
-        `${error.message}: the service seems to ignore the paging parameters (${names.join(", ")}), so the end of ` +
-        `the list cannot be told, and taking a page for the end could make a refresh see connectors as gone. ` +
-        "Run `pulumi-embedded-connectors doctor` to find the paging this route honours, and set it in the service " +
-        "profile (docs/service-profile.md)",
-    });
-  }
-}

@@ -2,6 +2,8 @@
 // register"), each against the local service made to behave otherwise by a rewriting client.
 // Each test fails with its fallback removed (checked when written; see the register).
 import assert from "node:assert/strict";
+import type { EmbeddedClient } from "../../provider/client";
+import { findConnector } from "../../provider/functions/lookups";
 import * as added from "../../provider/resources/added-connector-impl";
 import * as configuration from "../../provider/resources/connector-configuration-impl";
 import { CATALOGUE } from "../../service/seed/catalogue";
@@ -133,5 +135,21 @@ describe("provider fallbacks: the service behaving otherwise than the contract",
       error.message,
     );
     assert.match(error.message, /retainOnDelete: true/);
+  });
+});
+
+describe("lookups: a supportedType of the service's own", () => {
+  it("findConnector keeps a connector the service lists under the filter with its own value, not one of the other side", async () => {
+    const listed = [
+      { name: "Both Ways", supportedType: "Source and Destination", connectorId: "b0b0b0b0b0b0b0b0" },
+      { name: "Both Ways", supportedType: "Destination", connectorId: "d0d0d0d0d0d0d0d0" },
+    ];
+    const client = {
+      listConnectors: async function* () {
+        yield* listed;
+      },
+    } as unknown as EmbeddedClient;
+    const found = await findConnector({ client, accountId: () => "a" }, { name: "Both Ways", supportedType: "Source" });
+    assert.equal(found.connectorId, "b0b0b0b0b0b0b0b0");
   });
 });
