@@ -14,6 +14,7 @@ const CASES: [string, () => ResolvedProfile][] = [
   ["default", () => DEFAULT_PROFILE],
   ["documented-conventions", () => loadProfile(path.join(PROFILES, "documented-conventions.yaml"))],
   ["account-in-path", () => loadProfile(path.join(PROFILES, "account-in-path.yaml"))],
+  ["example", () => loadProfile(path.join(PROFILES, "example.yaml"))],
 ];
 
 for (const [name, load] of CASES) {
