@@ -11,6 +11,21 @@ export function renderReport(report: DoctorReport, baseUrl: string, check?: Writ
     const status = r.status === r.httpStatus ? `${r.status}` : `${r.status} (inside HTTP ${r.httpStatus})`;
     lines.push(`${r.label}  ${r.operation}: status ${status}, ${r.latencyMs} ms, profile reads it: ${reads}`);
     lines.push(`  shape: ${r.shape}`);
+    if (r.envelope) {
+      const e = r.envelope;
+      lines.push(
+        e.present
+          ? `  envelope seen: status at ${e.status}, message at ${e.message ?? "(none)"}, payload at ${e.payload ?? "(none)"}`
+          : "  envelope seen: none (the body is the payload)",
+      );
+    }
+    if (r.list) {
+      const l = r.list;
+      const items = l.items === undefined ? "not found" : l.items === "" ? "a bare array" : `at ${l.items}`;
+      lines.push(
+        `  list seen: items ${items}, total ${l.total ? `at ${l.total}` : "none"}, next ${l.next ? `at ${l.next}` : "none"}`,
+      );
+    }
     if (r.paging && !r.paging.undetermined) {
       const honoured = r.paging.honoured.map((c) => c.label).join(", ") || "none";
       lines.push(`  paging honoured: ${honoured} (with no paging asked: ${r.paging.defaultPageLength} items)`);
