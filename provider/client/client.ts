@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { ResolvedOperation } from "../../contract/profile";
 import type { ClientRequest } from "../../contract/requests";
+import { describeShape } from "../../contract/shape";
 import { errorInBody, readListPage, readPayload } from "./answers";
 import { resolveSettings, type ClientSettings, type ResolvedSettings } from "./client-settings";
 import {
@@ -10,6 +11,7 @@ import {
   EmbeddedApiError,
   gaveUpWaiting,
   NetworkError,
+  ResponseFormatError,
   ServerError,
   sentValuesOf,
 } from "./errors";
@@ -64,6 +66,8 @@ export interface AddConnectorsResult {
    * Attempts refused outright (401 before a token renewal, 429) do not count.
    */
   retried: boolean;
+  /** The Add answer's route, request id and status: what a refusal of what it said quotes. */
+  answer?: BodyContext;
 }
 
 export interface ConfigureResult {
@@ -164,7 +168,7 @@ export class EmbeddedClient {
     const op = this.op("addConnectors");
     const body = { [op.fields.connectorIds]: checkConnectorIds(connectorIds) };
     const answer = await this.call("addConnectors", { params, body });
-    return { ...addResultOf(op, answer.json, answer.ctx), retried: answer.retried };
+    return { ...addResultOf(op, answer.json, answer.ctx), retried: answer.retried, answer: answer.ctx };
   }
 
   /** List Added Connectors: view A, every page (`options.allAtOnce`: see PaginateOptions). */
@@ -206,7 +210,15 @@ export class EmbeddedClient {
     const op = this.op("configure");
     const answer = await this.call("configure", { params, body: configureBodyOf(op, body) });
     if (isSilent(op, answer.json, ["secretConfig", "configuration", "configured"])) {
-      return { view: await this.getConfiguration(accountId, connectorId), retried: answer.retried };
+      // The answer says nothing of what was saved: the configuration read back must say it.
+      const view = await this.getConfiguration(accountId, connectorId);
+      if (!view.configured) {
+        throw new ResponseFormatError({
+          ...answer.ctx,
+          problem: `the answer (${describeShape(answer.json)}) says nothing of what was saved, and the configuration read back is not configured`,
+        });
+      }
+      return { view, retried: answer.retried };
     }
     return {
       view: readPayload(op, loose.ConnectorConfigurationView, answer.json, answer.ctx),
