@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The package's command line: `npx pulumi-embedded-connectors generate --account <id>`, and
-// `npx pulumi-embedded-connectors plugin install` (the plugin `embedded` into Pulumi's plugin cache).
+// `npx pulumi-embedded-connectors plugin install` (the plugin `embedded` into Pulumi's plugin cache),
+// `fleet …`, and `doctor` (does the service profile read the service? cli/doctor/).
 // Settings come from flags, then the EMBEDDED_* environment (the provider's own rules,
 // provider/settings.ts); the client secret only from the environment by default, because
 // a flag value is visible to every user of the machine in the process list.
@@ -11,6 +12,7 @@ import { resolveSettings, toClientSettings, type ConfigSource } from "../provide
 import { renderProgram, snapshot } from "./generate";
 import { installPlugin } from "./plugin-install";
 import { registerFleet } from "./fleet/command";
+import { registerDoctor } from "./doctor/command";
 import { PLUGIN_VERSION } from "../provider/plugin/version";
 
 interface GenerateFlags {
@@ -79,6 +81,7 @@ program
   });
 
 registerFleet(program);
+registerDoctor(program);
 
 program.parseAsync().catch((err: unknown) => {
   process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);

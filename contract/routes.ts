@@ -3,7 +3,7 @@
 // path is written once. The specification leaves most paths "not shown": a hosted service
 // with other paths is supported by changing this table and nothing else.
 
-export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export interface RouteDefinition {
   /** The specification's name of the operation, for messages (and the OpenAPI summary). */

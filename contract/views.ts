@@ -3,7 +3,7 @@
 // the value lists are enums, and the OpenAPI document is generated from it); `loose` is what
 // the client reads (z.looseObject: a field the service adds later is kept, and dataType,
 // dataTypeCategory and platformType take any string, so that a value the service adds later
-// does not make every list unreadable; supportedType stays a closed enum).
+// does not make every list unreadable; so does supportedType, and lastUpdated may be absent).
 //
 // Views of a connector (specification): G = Connector (Get Connector), L = CatalogueConnector
 // (List Connectors), A = AddedConnectorView (List Added Connectors, Add Connector),
@@ -26,6 +26,8 @@ function defineViews<
   B extends z.ZodType<number>,
   M extends z.ZodType<string | undefined>,
   T extends z.ZodType<string>,
+  S extends z.ZodType<string>,
+  U extends z.ZodType<number | undefined>,
 >(
   object: ObjectOf<C>,
   read: {
@@ -39,6 +41,13 @@ function defineViews<
     readonly statusMessage: M;
     /** The token's type: "Bearer" when declared, any string when read. */
     readonly tokenType: T;
+    /**
+     * Source or Destination when declared; any string when read (a connector usable on both
+     * sides may say so with a value of its own: kept, and matched by lookups as documented).
+     */
+    readonly supportedType: S;
+    /** A configuration's lastUpdated: always sent, not required when read (drift then uses the field digests alone). */
+    readonly lastUpdated: U;
   },
 ) {
   const count = z.number().int().min(0);
@@ -50,7 +59,7 @@ function defineViews<
     dataType: read.dataType,
     dataTypeCategory: read.dataTypeCategory,
     platformType: read.platformType,
-    supportedType: z.enum(SUPPORTED_TYPES),
+    supportedType: read.supportedType,
   };
   const urls = { docUrl: z.string().optional(), overviewUrl: z.string().optional() };
   const usage = { configured: z.boolean(), description: z.string(), srcConnections: count, destConnections: count };
@@ -80,7 +89,7 @@ function defineViews<
     name: z.string(),
     secretName: z.string(),
     configured: z.boolean(),
-    lastUpdated: z.number().int(),
+    lastUpdated: read.lastUpdated,
     configuration: fields,
   });
   const ConnectionConfig = object({ configurationId: z.string(), name: z.string(), configuration: fields });
@@ -106,7 +115,7 @@ function defineViews<
       editable: z.boolean(),
       env: z.string(),
       configured: z.boolean(),
-      lastUpdated: z.number().int(),
+      lastUpdated: read.lastUpdated,
       secretName: z.string(),
       configuration: fields,
     }),
@@ -147,6 +156,8 @@ export const strict = defineViews((shape) => z.object(shape), {
   bound: z.number().int(),
   statusMessage: z.string(),
   tokenType: z.literal("Bearer"),
+  supportedType: z.enum(SUPPORTED_TYPES),
+  lastUpdated: z.number().int(),
 });
 
 /** What the client reads: the same views, open to what the service may add later. */
@@ -157,6 +168,8 @@ export const loose = defineViews((shape) => z.looseObject(shape), {
   bound: z.number(),
   statusMessage: z.string().optional(),
   tokenType: z.string(),
+  supportedType: z.string(),
+  lastUpdated: z.number().int().optional(),
 });
 
 type Views = typeof strict;

@@ -10,6 +10,7 @@ import {
   DEFAULT_TIMEOUTS,
 } from "./client/defaults";
 import { parseBaseUrl } from "./client/validation";
+import { loadProfile, ProfileError, type ResolvedProfile } from "../contract/profile";
 
 /**
  * timeoutMs sets both of the client's waits, for an answer's headers and between two chunks of its
@@ -113,6 +114,15 @@ export const SETTINGS = {
     type: "string",
     description: "PEM certificate of a private CA. Default: none (the system's CAs).",
   },
+  serviceProfile: {
+    key: "embedded:serviceProfile",
+    env: "EMBEDDED_SERVICE_PROFILE",
+    secret: false,
+    type: "string",
+    description:
+      "Path of a JSON or YAML service profile: the service's methods, paths, parameter names, paging and " +
+      "envelope, where they differ from the built-in contract (docs/service-profile.md). Default: none (the built-in profile).",
+  },
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;
@@ -152,6 +162,10 @@ export interface ProviderSettings {
   addWindowMs: number;
   /** PEM certificate of a private CA. Default: none (system CAs). */
   caCertificate?: string;
+  /** Path of a JSON or YAML service profile (docs/service-profile.md). Default: none (the built-in profile). */
+  serviceProfile?: string;
+  /** The profile read from serviceProfile; undefined for the built-in one. */
+  profile?: ResolvedProfile;
 }
 
 /** A missing or invalid setting; the message names the config key and the environment variable. */
@@ -267,6 +281,18 @@ function optionalCaCertificate(config: ConfigSource, env: NodeJS.ProcessEnv): st
   return pem === undefined ? undefined : checkCaCertificate(pem);
 }
 
+/** The service profile the setting names, read and checked now; a bad file names the setting, the key and what was expected. */
+function optionalProfile(config: ConfigSource, env: NodeJS.ProcessEnv): ResolvedProfile | undefined {
+  const file = lookup("serviceProfile", config, env);
+  if (file === undefined) return undefined;
+  try {
+    return loadProfile(file);
+  } catch (error) {
+    if (!(error instanceof ProfileError)) throw error;
+    throw new SettingsError(`invalid ${where("serviceProfile")}: ${error.message}`);
+  }
+}
+
 /**
  * Everything resolveSettings reads, as one string: equal strings resolve to equal settings.
  * A provider resolves its settings at every call (the environment may change between them);
@@ -289,7 +315,17 @@ export function resolveSettings(config: ConfigSource, env: NodeJS.ProcessEnv = p
     concurrency: integerSetting("concurrency", config, env),
     addWindowMs: integerSetting("addWindowMs", config, env),
     caCertificate: optionalCaCertificate(config, env),
+    ...profileSettings(config, env),
   };
+}
+
+/** serviceProfile and the profile it names, only when set. */
+function profileSettings(
+  config: ConfigSource,
+  env: NodeJS.ProcessEnv,
+): Pick<ProviderSettings, "serviceProfile" | "profile"> {
+  const serviceProfile = lookup("serviceProfile", config, env);
+  return serviceProfile === undefined ? {} : { serviceProfile, profile: optionalProfile(config, env) };
 }
 
 /**
@@ -314,6 +350,7 @@ export function settingsProblems(
   attempt("clientSecret", () => required("clientSecret", config, env));
   for (const name of INTEGER_SETTINGS) attempt(name, () => integerSetting(name, config, env));
   attempt("caCertificate", () => optionalCaCertificate(config, env));
+  attempt("serviceProfile", () => optionalProfile(config, env));
   return problems;
 }
 
@@ -341,5 +378,6 @@ export function toClientSettings(settings: ProviderSettings): ClientSettings {
     retry: { maxAttempts: settings.maxRetries + 1, retryTimeoutMs: settings.retryTimeoutMs },
     concurrency: settings.concurrency,
     caCertificate: settings.caCertificate,
+    ...(settings.profile ? { profile: settings.profile } : {}),
   };
 }

@@ -18,11 +18,14 @@ import { genReqId, registerPlugins } from "./plugins";
 import { RateLimiter } from "./token-bucket";
 import { adminRoutes } from "./routes/admin";
 import { connectorRoutes } from "./routes/connectors";
+import { profileRoutes } from "./routes/profile-routes";
+import { wireErrors } from "./wire/shape";
 import { openapiRoutes } from "./routes/openapi";
 import { tokenRoutes } from "./routes/token";
 import { catalogueWithExtra } from "./seed/catalogue";
 import { seedCustomers, subAccountId } from "./seed/customers";
 import { StatsRecorder } from "./stats";
+import { serviceProfile } from "./wire/service-profile";
 import { Repository } from "./storage/repository";
 import type { ServiceContext } from "./context";
 
@@ -118,10 +121,18 @@ export function buildApp(options: Partial<BuildAppOptions> = {}): FastifyInstanc
   });
 
   registerPlugins(app, ctx);
+  const profile = serviceProfile(opts.profile);
+  if (profile) app.register(wireErrors(profile));
   app.register(async (scoped) => {
     const typed = scoped.withTypeProvider<ZodTypeProvider>();
-    tokenRoutes(typed, ctx);
-    connectorRoutes(typed, ctx);
+    if (profile) {
+      const token = profile.operations.getToken;
+      tokenRoutes(typed, ctx, { method: token.method, url: token.path });
+      profileRoutes(typed, ctx, profile);
+    } else {
+      tokenRoutes(typed, ctx);
+      connectorRoutes(typed, ctx);
+    }
     openapiRoutes(typed);
     if (ctx.adminKey) adminRoutes(typed, ctx);
   });

@@ -43,6 +43,8 @@ declare module "fastify" {
     auth?: "bearer" | "admin";
     /** The route takes accountId and must pass the sub-account guard. */
     accountScoped?: boolean;
+    /** Where the route takes the sub-account (a profile's route); absent: the query's accountId. */
+    accountIdAt?: { in: "path" | "query"; name: string };
   }
   interface FastifyRequest {
     /** Set by the auth plugin from the bearer token: the customer's position and client id. */

@@ -3,6 +3,7 @@
 import type { FastifyServerOptions } from "fastify";
 import type { FaultSettings } from "./faults";
 import type { CustomerCredentials } from "./domain/auth";
+import type { ProfileInput } from "./wire/service-profile";
 
 export interface BuildAppOptions {
   /** A file path or ":memory:". */
@@ -22,6 +23,11 @@ export interface BuildAppOptions {
   subAccountsPerCustomer?: number;
   /** Synthetic catalogue connectors added after the seeded ones (benchmarks); default 0. */
   extraConnectors?: number;
+  /**
+   * A service profile (profiles/*.json, docs/hosted-service.md): the service registers its routes
+   * and shapes its answers from it. Absent: the contract's routes (docs/service-contract.md).
+   */
+  profile?: ProfileInput;
   /** Clock in milliseconds; tests replace it to expire tokens and refill buckets without waiting. */
   now?: () => number;
 }

@@ -33,6 +33,7 @@ interface Flags {
   subAccounts: number;
   faultRate: number;
   log: boolean;
+  profile?: string;
 }
 
 async function main(): Promise<void> {
@@ -68,6 +69,10 @@ async function main(): Promise<void> {
     .option("--latency-ms <ms>", "added latency per request (jitter up to half of it)", integer(0, 60_000), 0)
     .option("--fault-rate <rate>", "share of requests answered 500/503", rate, 0)
     .option("--no-log", "no request log")
+    .option(
+      "--profile <file>",
+      "serve this service profile (JSON or YAML, profiles/*.yaml) instead of the contract's routes",
+    )
     .parse();
   const flags = program.opts<Flags>();
 
@@ -81,6 +86,7 @@ async function main(): Promise<void> {
     subAccountsPerCustomer: flags.subAccounts,
     faults: faultsFromFlags(flags.latencyMs, flags.faultRate),
     logger: flags.log,
+    ...(flags.profile === undefined ? {} : { profile: flags.profile }),
   });
   const baseUrl = await app.listen({ port: flags.port, host: flags.host });
 
@@ -93,6 +99,7 @@ async function main(): Promise<void> {
   }
   lines.push(flags.adminKey ? "  admin API: /_admin/* with header x-admin-key" : "  admin API: off (--admin-key)");
   lines.push(`  OpenAPI: ${baseUrl}/es/v2/openapi.json`);
+  if (flags.profile) lines.push(`  profile: ${flags.profile} (its routes instead of the contract's)`);
   process.stdout.write(`${lines.join("\n")}\n`);
 
   let stopping = false;

@@ -1,5 +1,6 @@
 // The client's settings: what callers pass (DESIGN.md, "The client's public interface"),
 // and the same with every default filled in and checked, before anything is sent.
+import { DEFAULT_PROFILE, type ResolvedProfile } from "../../contract/profile";
 import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUTS } from "./defaults";
 import { InvalidArgumentError } from "./errors";
 import { MAX_RESPONSE_BYTES } from "./http";
@@ -26,6 +27,8 @@ export interface ClientSettings {
   pageSize?: number;
   /** Largest answer accepted; default 10 MiB. */
   maxResponseBytes?: number;
+  /** The service's wire (docs/service-profile.md); default: the built-in profile, today's contract. */
+  profile?: ResolvedProfile;
 }
 
 function positiveInt(name: string, value: number | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -67,6 +70,7 @@ export function resolveSettings(settings: ClientSettings) {
     caCertificate: settings.caCertificate || undefined,
     pageSize: positiveInt("pageSize", settings.pageSize, MAX_PAGE_SIZE, MAX_PAGE_SIZE),
     maxResponseBytes: positiveInt("maxResponseBytes", settings.maxResponseBytes, MAX_RESPONSE_BYTES),
+    profile: settings.profile ?? DEFAULT_PROFILE,
   };
 }
 export type ResolvedSettings = ReturnType<typeof resolveSettings>;

@@ -1,25 +1,29 @@
 // EmbeddedClient: the service's operations as typed methods. Each call goes through one
 // loop: shared token → limiter slot → one request → decode → retry decision (retry.ts).
-import type { z } from "zod";
+import { z } from "zod";
+import type { ResolvedOperation } from "../../contract/profile";
 import type { ClientRequest } from "../../contract/requests";
+import { describeShape } from "../../contract/shape";
+import { errorInBody, readListPage, readPayload } from "./answers";
 import { resolveSettings, type ClientSettings, type ResolvedSettings } from "./client-settings";
 import {
   AuthenticationError,
   EmbeddedApiError,
   gaveUpWaiting,
-  InvalidArgumentError,
   NetworkError,
+  ResponseFormatError,
   ServerError,
   sentValuesOf,
 } from "./errors";
 import { createPool, decodeResponse, newRequestId, UndiciTransport, type Transport } from "./http";
 import { Limiter } from "./limiter";
+import { linkTargetOf, refusingRepeats } from "./listing";
 import { paginate, type PaginateOptions } from "./pagination";
-import { buildTarget, ROUTES, routeLabel, type OperationName, type QueryValue, type RouteDefinition } from "./routes";
+import { addResultOf, configureBodyOf, filtersOf, isSilent, pagingQuery, type ConfigureBody } from "./requests";
+import { targetOf, type OperationName, type QueryValue } from "./routes";
 import { shouldRetry, waitsForService } from "./retry";
 import {
   loose,
-  parseEnvelope,
   parseToken,
   type AddedConnectorView,
   type BodyContext,
@@ -27,12 +31,11 @@ import {
   type Connector,
   type ConnectorConfigurationView,
   type SupportedConnector,
-  SUPPORTED_TYPES,
 } from "./schemas";
 import { TokenManager, type IssuedToken } from "./token";
-import { checkAccountId, checkConnectorIds, checkFilters, checkId } from "./validation";
+import { checkAccountId, checkConnectorIds, checkId } from "./validation";
 
-export type { ClientSettings };
+export type { ClientSettings, ConfigureBody };
 
 /** What tests (and the per-process registry) may replace. */
 export interface ClientDependencies {
@@ -50,22 +53,21 @@ export interface ClientDependencies {
  */
 export type ConnectorFilters = Omit<ClientRequest<"ListQuery">, "accountId" | "page" | "pageSize">;
 
-export interface ConfigureBody {
-  configurationId: string;
-  name?: string;
-  secretName?: string;
-  secretConfig: Record<string, string | number | boolean | string[]>;
-}
-
 export interface AddConnectorsResult {
   added: AddedConnectorView[];
-  alreadyAdded: string[];
+  /**
+   * Ids that were already added; undefined when the answer does not say (a service without
+   * `alreadyAdded`, or with no success body): the caller then tells them from a listing.
+   */
+  alreadyAdded: string[] | undefined;
   /**
    * True when an earlier attempt of this call may have been processed (no answer, or 5xx)
    * before the one that succeeded: an id in `alreadyAdded` may then be this call's doing.
    * Attempts refused outright (401 before a token renewal, 429) do not count.
    */
   retried: boolean;
+  /** The Add answer's route, request id and status: what a refusal of what it said quotes. */
+  answer?: BodyContext;
 }
 
 export interface ConfigureResult {
@@ -78,8 +80,12 @@ export interface ConfigureResult {
 }
 
 interface CallParts {
-  params?: Record<string, string>;
-  query?: Record<string, QueryValue>;
+  /** The request's parameters by the client's name: in the path or the query, as the profile says. */
+  params?: Partial<Record<"accountId" | "connectorId" | keyof ConnectorFilters, QueryValue>>;
+  /** Query entries by their wire name (paging). */
+  raw?: Record<string, QueryValue>;
+  /** A next-page link the service gave (path and query, same origin), used as the target. */
+  link?: string;
   body?: unknown;
 }
 
@@ -133,12 +139,16 @@ export class EmbeddedClient {
     return this.requests;
   }
 
+  /** The profile's form of an operation (docs/service-profile.md). */
+  private op(operation: OperationName): ResolvedOperation {
+    return this.settings.profile.operations[operation];
+  }
+
   /** Get Connector: view G. */
   async getConnector(accountId: string, connectorId: string): Promise<Connector> {
-    const query = { accountId: checkAccountId(accountId) };
-    const params = { connectorId: checkId("connectorId", connectorId) };
-    const answer = await this.call("getConnector", { params, query });
-    return parseEnvelope(loose.Connector, answer.json, answer.ctx);
+    const params = { accountId: checkAccountId(accountId), connectorId: checkId("connectorId", connectorId) };
+    const answer = await this.call("getConnector", { params });
+    return readPayload(this.op("getConnector"), loose.Connector, answer.json, answer.ctx);
   }
 
   /** List Connectors: view L, every page. */
@@ -149,13 +159,16 @@ export class EmbeddedClient {
     });
   }
 
-  /** Add Connector: atomic; ids already added come back in `alreadyAdded`. */
+  /**
+   * Add Connector: atomic; ids already added come back in `alreadyAdded` when the service says
+   * (undefined when it does not: see AddConnectorsResult).
+   */
   async addConnectors(accountId: string, connectorIds: readonly string[]): Promise<AddConnectorsResult> {
-    const query = { accountId: checkAccountId(accountId) };
-    const body = { connectorIds: checkConnectorIds(connectorIds) };
-    const answer = await this.call("addConnectors", { query, body });
-    const result = parseEnvelope(loose.AddResult, answer.json, answer.ctx);
-    return { added: result.added, alreadyAdded: result.alreadyAdded, retried: answer.retried };
+    const params = { accountId: checkAccountId(accountId) };
+    const op = this.op("addConnectors");
+    const body = { [op.fields.connectorIds]: checkConnectorIds(connectorIds) };
+    const answer = await this.call("addConnectors", { params, body });
+    return { ...addResultOf(op, answer.json, answer.ctx), retried: answer.retried, answer: answer.ctx };
   }
 
   /** List Added Connectors: view A, every page (`options.allAtOnce`: see PaginateOptions). */
@@ -164,15 +177,8 @@ export class EmbeddedClient {
     filters: ConnectorFilters = {},
     options: PaginateOptions = {},
   ): AsyncIterable<AddedConnectorView> {
-    return this.list(
-      "listAddedConnectors",
-      loose.AddedConnectorView,
-      {
-        accountId: checkAccountId(accountId),
-        ...filtersOf(filters),
-      },
-      options,
-    );
+    const params = { accountId: checkAccountId(accountId), ...filtersOf(filters) };
+    return this.list("listAddedConnectors", loose.AddedConnectorView, params, options);
   }
 
   /** List Supported Connectors: the connectors that pair with `connectorId` (view S), every page. */
@@ -183,51 +189,82 @@ export class EmbeddedClient {
     });
   }
 
-  /** Get Connector Configuration (also for a connector that is not added: `configured: false`). */
+  /** Get Connector Configuration (also for a connector that is not added: `configured: false`, or a 404 on some services). */
   async getConfiguration(accountId: string, connectorId: string): Promise<ConnectorConfigurationView> {
-    const query = { accountId: checkAccountId(accountId) };
-    const params = { connectorId: checkId("connectorId", connectorId) };
-    const answer = await this.call("getConfiguration", { params, query });
-    return parseEnvelope(loose.ConnectorConfigurationView, answer.json, answer.ctx);
+    const params = { accountId: checkAccountId(accountId), connectorId: checkId("connectorId", connectorId) };
+    const answer = await this.call("getConfiguration", { params });
+    return readPayload(this.op("getConfiguration"), loose.ConnectorConfigurationView, answer.json, answer.ctx);
   }
 
-  /** Configure Connector: replaces the whole secret configuration (PUT). */
+  /** Configure Connector: replaces the whole secret configuration. */
   async configure(accountId: string, connectorId: string, body: ConfigureBody): Promise<ConnectorConfigurationView> {
     return (await this.configureWithOutcome(accountId, connectorId, body)).view;
   }
 
-  /** Configure Connector, saying whether an attempt with an unknown outcome came before the answer. */
+  /**
+   * Configure Connector, saying whether an attempt with an unknown outcome came before the answer.
+   * An answer that says nothing (no body, or none of the view's fields) is confirmed by reading.
+   */
   async configureWithOutcome(accountId: string, connectorId: string, body: ConfigureBody): Promise<ConfigureResult> {
-    const query = { accountId: checkAccountId(accountId) };
-    const params = { connectorId: checkId("connectorId", connectorId) };
-    const answer = await this.call("configure", { params, query, body: configureBodyOf(body) });
-    return { view: parseEnvelope(loose.ConnectorConfigurationView, answer.json, answer.ctx), retried: answer.retried };
+    const params = { accountId: checkAccountId(accountId), connectorId: checkId("connectorId", connectorId) };
+    const op = this.op("configure");
+    const answer = await this.call("configure", { params, body: configureBodyOf(op, body) });
+    if (isSilent(op, answer.json, ["secretConfig", "configuration", "configured"])) {
+      // The answer says nothing of what was saved: the configuration read back must say it.
+      const view = await this.getConfiguration(accountId, connectorId);
+      if (!view.configured) {
+        throw new ResponseFormatError({
+          ...answer.ctx,
+          problem: `the answer (${describeShape(answer.json)}) says nothing of what was saved, and the configuration read back is not configured`,
+        });
+      }
+      return { view, retried: answer.retried };
+    }
+    return {
+      view: readPayload(op, loose.ConnectorConfigurationView, answer.json, answer.ctx),
+      retried: answer.retried,
+    };
   }
 
-  /** Remove Connector: 409 (ConflictError with the counts) while it is used in connections. */
+  /**
+   * Remove Connector: 409 (ConflictError, with the counts when the service gives them) while it
+   * is used in connections. Any success body will do: the status says it.
+   */
   async removeConnector(accountId: string, connectorId: string): Promise<void> {
-    const query = { accountId: checkAccountId(accountId) };
-    const params = { connectorId: checkId("connectorId", connectorId) };
-    const answer = await this.call("removeConnector", { params, query });
-    parseEnvelope(loose.RemoveResult, answer.json, answer.ctx);
+    const params = { accountId: checkAccountId(accountId), connectorId: checkId("connectorId", connectorId) };
+    await this.call("removeConnector", { params });
   }
 
   private list<T extends z.ZodType>(
     operation: OperationName,
     item: T,
-    query: Record<string, QueryValue>,
+    params: CallParts["params"],
     options: PaginateOptions = {},
   ): AsyncIterable<z.infer<T>> {
-    const schema = loose.page(item);
+    const op = this.op(operation);
+    const items = z.array(item) as z.ZodType<z.infer<T>[]>;
+    const pageSize =
+      op.paging.style === "none" ? this.settings.pageSize : Math.min(this.settings.pageSize, op.paging.maxSize);
+    let last: BodyContext | undefined;
     // Arguments are checked by the caller before this returns, so a bad id throws at once.
-    return paginate(
-      async (page, pageSize) => {
-        const answer = await this.call(operation, { query: { ...query, page, pageSize } });
-        return parseEnvelope(schema, answer.json, answer.ctx);
+    const pages = paginate(
+      async (page, size, cursor) => {
+        const raw = pagingQuery(op.paging, page, size, cursor.offset);
+        const answer = await this.call(operation, cursor.link ? { params, link: cursor.link } : { params, raw });
+        last = answer.ctx;
+        const read = readListPage(op, items, answer.json, answer.ctx);
+        // Without paging, one answer is the whole list.
+        return op.paging.style === "none" ? { ...read, total: undefined, next: null } : read;
       },
-      this.settings.pageSize,
+      pageSize,
       options,
     );
+    return refusingRepeats(pages, op, () => last);
+  }
+
+  /** A next-page link, as a target of this service (listing.ts). */
+  private linkTarget(link: string, label: string): string {
+    return linkTargetOf(link, this.settings.url, label);
   }
 
   private async fetchToken(): Promise<IssuedToken> {
@@ -248,9 +285,11 @@ export class EmbeddedClient {
 
   /** One operation, with its retries. Token failures end the call (they had their own retries). */
   private async call(operation: OperationName, parts: CallParts): Promise<Answer> {
-    const route: RouteDefinition = ROUTES[operation];
-    const label = routeLabel(operation);
-    const target = buildTarget(operation, this.settings.url.basePath, parts.params, parts.query);
+    const route = this.op(operation);
+    const label = `${route.method} ${route.path}`;
+    const target = parts.link
+      ? this.linkTarget(parts.link, label)
+      : targetOf(route, this.settings.url.basePath, parts.params, parts.raw);
     const body = parts.body === undefined ? undefined : JSON.stringify(parts.body);
     // The service may quote what it was sent (a refused secretConfig value) in its message.
     const sentValues = sentValuesOf(parts.body);
@@ -280,8 +319,13 @@ export class EmbeddedClient {
           return this.transport.send(request);
         });
         const secrets = [this.settings.clientSecret, ...(token ? [token] : [])];
-        const json = decodeResponse(response, label, { secrets, sentValues, now: this.now() });
-        return { json, ctx: { route: label, requestId: response.requestId, status: response.status }, retried };
+        const emptyOk = route.success === "empty" || SILENT_OK.has(operation);
+        const json = decodeResponse(response, label, { secrets, sentValues, now: this.now(), emptyOk });
+        const ctx = { route: label, requestId: response.requestId, status: response.status };
+        // An error status inside a 2xx body is that error (retried, renewed, reported alike).
+        const inBody = errorInBody(route, json, { ...ctx, secrets, sentValues });
+        if (inBody) throw inBody;
+        return { json, ctx, retried };
       } catch (error) {
         if (error instanceof AuthenticationError && token !== undefined && !renewed) {
           // Expired or revoked token: refused before any processing, so renew once and repeat for free.
@@ -324,29 +368,5 @@ export class EmbeddedClient {
   }
 }
 
-function filtersOf(filters: ConnectorFilters): Record<string, QueryValue> {
-  const { dataType, dataTypeCategory, platformType, supportedType, name } = checkFilters(filters, SUPPORTED_TYPES);
-  return { dataType, dataTypeCategory, platformType, supportedType, name };
-}
-
-function configureBodyOf(body: ConfigureBody): ConfigureBody {
-  const configurationId = checkId("configurationId", body.configurationId);
-  const { secretConfig, name, secretName } = body;
-  if (secretConfig === null || typeof secretConfig !== "object" || Array.isArray(secretConfig)) {
-    throw new InvalidArgumentError("secretConfig", "secretConfig must be an object of field id to value");
-  }
-  for (const [key, value] of [
-    ["name", name],
-    ["secretName", secretName],
-  ] as const) {
-    if (value !== undefined && typeof value !== "string")
-      throw new InvalidArgumentError(key, `${key} must be a string`);
-  }
-  // Only the contract's fields go out, whatever else the caller's object holds.
-  return {
-    configurationId,
-    ...(name !== undefined ? { name } : {}),
-    ...(secretName !== undefined ? { secretName } : {}),
-    secretConfig,
-  };
-}
+/** Operations whose success answer need say nothing (docs/service-contract.md, "Assumption register"). */
+const SILENT_OK = new Set<OperationName>(["addConnectors", "configure", "removeConnector"]);

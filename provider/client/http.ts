@@ -154,6 +154,8 @@ export interface DecodeContext {
   /** The string and number values of the request body: never quoted back in a message either. */
   sentValues?: readonly string[];
   now: number;
+  /** A 2xx with no body is a success that says nothing (Add, Configure, Remove): undefined, not a refusal. */
+  emptyOk?: boolean;
 }
 
 function isJsonType(contentType: string | undefined): boolean {
@@ -190,6 +192,7 @@ export function decodeResponse(response: IncomingResponse, route: string, ctx: D
       sentValues: ctx.sentValues,
     });
   }
+  if (ctx.emptyOk && body.length === 0) return undefined;
   if (problem !== undefined) throw new ResponseFormatError({ route, requestId, status, problem });
   return json;
 }

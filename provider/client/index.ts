@@ -44,7 +44,9 @@ export function getClient(settings: ClientSettings): EmbeddedClient {
   // The trusted CA is part of the key: a client that trusts a private CA is never handed to a
   // caller that did not ask for it (found by test/security/transport.test.ts).
   const trust = caCertificate ? hash(caCertificate) : "-";
-  const clientKey = `${url.normalized}\n${resolved.clientId}\n${hash(resolved.clientSecret)}\n${trust}`;
+  // Each customer's provider may read its own wire: the profile is part of the key too.
+  const profile = resolved.profile.source === "built-in" ? "-" : hash(JSON.stringify(resolved.profile));
+  const clientKey = `${url.normalized}\n${resolved.clientId}\n${hash(resolved.clientSecret)}\n${trust}\n${profile}`;
   let limiter = clientRegistry.limiters.get(url.normalized);
   if (limiter) {
     // Only an explicit setting moves the bound; a caller relying on the default does not.

@@ -1,32 +1,49 @@
-// The request target of an operation. The routes themselves are the contract's ONE table
-// (contract/routes.ts, docs: docs/service-contract.md, "Routes").
-import { PATH_PARAMETER, ROUTES, routeLabel, type OperationName, type RouteDefinition } from "../../contract/routes";
+// The request target of an operation, as the service profile lays it out (contract/profile.ts;
+// the default profile is the contract's ONE route table, contract/routes.ts).
+import { DEFAULT_PROFILE, type RequestParameter, type ResolvedOperation } from "../../contract/profile";
+import { PATH_PARAMETER, type OperationName } from "../../contract/routes";
 
 export { ROUTES, routeLabel, type HttpMethod, type OperationName, type RouteDefinition } from "../../contract/routes";
 
 export type QueryValue = string | number | undefined;
 
 /**
- * The request target: base path + route path with its placeholders filled (each value
- * percent-encoded) + the query string (undefined values left out, order kept).
+ * The request target: base path + the profile's path with its placeholders filled (each value
+ * percent-encoded) + the query string. A parameter the path names goes in the path, any other
+ * in the query under the profile's name for it; `raw` entries (paging) go as they are.
+ * Undefined values are left out, order kept.
  */
+export function targetOf(
+  op: ResolvedOperation,
+  basePath: string,
+  parameters: Readonly<Partial<Record<RequestParameter, QueryValue>>> = {},
+  raw: Readonly<Record<string, QueryValue>> = {},
+): string {
+  const inPath = new Set<string>();
+  const path = op.path.replace(PATH_PARAMETER, (_match, name: string) => {
+    const value = parameters[name as RequestParameter];
+    // A missing parameter is a bug in this package, never a user error.
+    if (value === undefined) throw new Error(`internal: no value for {${name}} of ${op.method} ${op.path}`);
+    inPath.add(name);
+    return encodeURIComponent(String(value));
+  });
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(parameters)) {
+    if (value !== undefined && !inPath.has(name)) search.append(op.query[name as RequestParameter], String(value));
+  }
+  for (const [key, value] of Object.entries(raw)) {
+    if (value !== undefined) search.append(key, String(value));
+  }
+  const qs = search.toString();
+  return `${basePath}${path}${qs === "" ? "" : `?${qs}`}`;
+}
+
+/** The target of an operation of the default profile (params by placeholder, query by wire name). */
 export function buildTarget(
   operation: OperationName,
   basePath: string,
   params: Readonly<Record<string, string>> = {},
   query: Readonly<Record<string, QueryValue>> = {},
 ): string {
-  const route: RouteDefinition = ROUTES[operation];
-  const path = route.path.replace(PATH_PARAMETER, (_match, name: string) => {
-    const value = params[name];
-    // A missing parameter is a bug in this package, never a user error.
-    if (value === undefined) throw new Error(`internal: no value for {${name}} of ${routeLabel(operation)}`);
-    return encodeURIComponent(value);
-  });
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined) search.append(key, String(value));
-  }
-  const qs = search.toString();
-  return `${basePath}${path}${qs === "" ? "" : `?${qs}`}`;
+  return targetOf(DEFAULT_PROFILE.operations[operation], basePath, params, query);
 }

@@ -27,6 +27,11 @@ export interface ProviderArgs {
   addWindowMs?: pulumi.Input<number>;
   /** PEM certificate of a private CA. Default: the system's CAs. */
   caCertificate?: pulumi.Input<string>;
+  /**
+   * Path of a JSON or YAML service profile, so that each customer's provider may read its own
+   * wire (docs/service-profile.md). Default: EMBEDDED_SERVICE_PROFILE, else the built-in profile.
+   */
+  serviceProfile?: pulumi.Input<string>;
 }
 
 /**

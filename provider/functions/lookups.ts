@@ -41,7 +41,10 @@ export async function findConnector(
 ): Promise<CatalogueConnector> {
   const accountId = ctx.accountId(args.accountId);
   const sameSide = await collect(ctx.client.listConnectors(accountId, { supportedType: args.supportedType }));
-  const exact = sameSide.filter((c) => c.name === args.name);
+  // The service's filter decides the side; a value of its own (a connector usable on both sides)
+  // that it lists under the filter is kept, one of the other side is not (docs/service-contract.md).
+  const other = args.supportedType === "Source" ? "Destination" : "Source";
+  const exact = sameSide.filter((c) => c.name === args.name && c.supportedType !== other);
   if (exact.length === 1) return exact[0];
   const wanted = `connector named ${JSON.stringify(args.name)} with supportedType ${args.supportedType}`;
   if (exact.length > 1) {
@@ -90,7 +93,7 @@ export async function getConnectorConfiguration(
     connectorId: args.connectorId,
     configurationId: first?.configurationId,
     configured: view.configured,
-    lastUpdated: view.lastUpdated,
+    lastUpdated: view.lastUpdated ?? 0,
     secretName: view.secretName ?? first?.secretName,
     editable: view.editable,
     env: view.env,

@@ -84,7 +84,11 @@ export interface ConnectorSummary {
   dataTypeCategory: string;
   /** E.g. "Cloud Storage Provider" (the service may add values). */
   platformType: string;
-  supportedType: SupportedType;
+  /**
+   * `Source` or `Destination`; a service may send a value of its own for a connector usable on
+   * both sides: it is kept as sent (docs/service-contract.md, "Assumption register").
+   */
+  supportedType: SupportedType | (string & {});
 }
 
 /** A connector of the catalogue as List Connectors returns it: the result of `findConnector`. */
@@ -175,7 +179,7 @@ export interface GetConnectorConfigurationResult {
   configurationId: string | undefined;
   /** Whether the configuration has been saved. */
   configured: boolean;
-  /** Unix seconds; 0 when never configured. */
+  /** Unix seconds; 0 when never configured, or when the service does not send it. */
   lastUpdated: number;
   /** Name of the key in the service's secret manager. */
   secretName: string | undefined;

@@ -23,6 +23,7 @@ import { countOf, failure, statusOf, withRequestId } from "../runtime/service-fa
 import { isUnknown } from "../definitions/checks";
 import { accountIdProblem, splitId } from "./resource-ids";
 import { countedStep } from "../runtime/engine-steps";
+import { listAll } from "../runtime/added-connectors-cache";
 
 export { configureFromRequest } from "../runtime/runtime";
 
@@ -306,7 +307,8 @@ async function updateStep(id: string, olds: Props, news: Props): Promise<UpdateR
 /**
  * The delete guard: the service's Remove refuses (409, nothing removed) while connections use
  * the connector, atomically; that answer becomes the message. No listing first: it would cost
- * a List per delete and could only be older than Remove's own check. Already gone (404) is done.
+ * a List per delete and could only be older than Remove's own check; only a 409 without counts
+ * costs one, for the added view's counts. Already gone (404) is done.
  */
 async function removeStep(id: string, props: Props): Promise<void> {
   const { accountId, connectorId } = locate(id, props);
@@ -327,7 +329,9 @@ async function removeStep(id: string, props: Props): Promise<void> {
     }
     if (status === 409) {
       const name = typeof props.name === "string" ? props.name : undefined;
-      const counts = [countOf(error, "srcConnections"), countOf(error, "destConnections")] as const;
+      let counts = [countOf(error, "srcConnections"), countOf(error, "destConnections")] as const;
+      // A 409 without counts (a service that gives none): the added view's counts tell instead.
+      if (counts[0] === undefined && counts[1] === undefined) counts = await viewCounts(client, accountId, connectorId);
       // Only counts above zero say "used in connections"; any other conflict keeps its own reason.
       if ((counts[0] ?? 0) + (counts[1] ?? 0) > 0) {
         throw new Error(withRequestId(inUseMessage(name, connectorId, accountId, ...counts), error), { cause: error });
@@ -342,6 +346,20 @@ async function removeStep(id: string, props: Props): Promise<void> {
     throw failure(`removing connector ${connectorId} from sub-account ${accountId} failed`, error);
   } finally {
     cache.invalidate(client, accountId);
+  }
+}
+
+/** srcConnections and destConnections of the connector's added view, read now; unknown when it cannot be read. */
+async function viewCounts(
+  client: ReturnType<typeof currentClient>["client"],
+  accountId: string,
+  connectorId: string,
+): Promise<readonly [number | undefined, number | undefined]> {
+  try {
+    const view = (await listAll(client, accountId)).get(connectorId);
+    return [view?.srcConnections, view?.destConnections];
+  } catch {
+    return [undefined, undefined];
   }
 }
 

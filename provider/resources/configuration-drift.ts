@@ -88,8 +88,21 @@ function whenOf(lastUpdated: number): string {
 /** The fields a drift text of ours names (a later refresh adds to them). */
 function namedIn(drift: unknown): string[] {
   if (typeof drift !== "string") return [];
-  const named = new RegExp(`^${DRIFT_PREFIX}\\S+: (.+)$`).exec(drift);
+  const named =
+    new RegExp(`^${DRIFT_PREFIX}\\S+: (.+)$`).exec(drift) ??
+    new RegExp(`^${UNTIMED_PREFIX}(.+?)${BLIND_SPOT}$`).exec(drift);
   return named ? named[1].split(", ") : [];
+}
+
+// Without a lastUpdated that moves with every write, drift is seen through the field digests
+// alone, and a Password field (never returned) is a blind spot: the message says so.
+const UNTIMED_PREFIX = "changed out of band: ";
+const BLIND_SPOT = " (the service's lastUpdated does not track writes: a change to a Password field cannot be seen)";
+
+function untimedDrift(before: DriftInput, changed: string[]): string {
+  if (changed.length === 0) return "";
+  const names = [...new Set([...namedIn(before.drift), ...changed])].sort();
+  return `${UNTIMED_PREFIX}${names.join(", ")}${BLIND_SPOT}`;
 }
 
 export interface DriftInput {
@@ -114,6 +127,9 @@ export function driftText(before: DriftInput, view: ConnectorConfigurationView, 
   const changed = before.sameKey
     ? [...changedFields(before.fieldDigests, live).keys()].filter((fieldId) => !hidden.has(fieldId))
     : [];
+  // No lastUpdated, or one that stayed put while fields changed: the digests alone tell.
+  if (view.lastUpdated === undefined || (view.lastUpdated === before.appliedLastUpdated && changed.length > 0))
+    return untimedDrift(before, changed);
   if (view.lastUpdated === before.appliedLastUpdated && changed.length === 0) return "";
   if (
     view.lastUpdated === before.lastUpdated &&

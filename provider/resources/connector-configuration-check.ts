@@ -8,7 +8,7 @@ import { CONNECTOR_CONFIGURATION } from "../definitions/connector-configuration"
 import { inPlaceKeys, replaceOnChangeKeys } from "../definitions/property";
 import type { CheckFailure, CheckResult } from "@pulumi/pulumi/dynamic";
 import type { ConnectorConfigurationView } from "../client";
-import { accountIdFor, cachedConfiguration, currentClient } from "../runtime/runtime";
+import { accountIdFor, cachedConfiguration, currentClient, warnOnce } from "../runtime/runtime";
 import { statusOf, withRequestId } from "../runtime/service-failures";
 import { descriptorsOf, normalisesTo, validateSecretConfig } from "./configuration-rules";
 import { accountIdProblem } from "./resource-ids";
@@ -69,6 +69,17 @@ export const check = secretAwareCheck(
       view = await cachedConfiguration(client, settings.baseUrl, accountId, connectorId as string);
     } catch (error) {
       const status = statusOf(error);
+      if (status === 404 && (await inCatalogue(accountId, connectorId as string))) {
+        // A service that describes a connector's fields only once it is added (its AddedConnector
+        // is created in this same run): the fields are checked at create instead.
+        warnOnce(
+          "configuration-before-add",
+          "the service answers Get Connector Configuration with 404 for a connector not yet added: the " +
+            "secretConfig of a ConnectorConfiguration whose connector this run adds is checked when it is created, " +
+            "not in preview",
+        );
+        return { inputs, failures };
+      }
       const property = status === 403 || status === 400 ? "accountId" : "connectorId";
       const connector = secrets.has("connectorId") ? shown(connectorId, true) : connectorId;
       const account = secrets.has("accountId") ? shown(accountId, true) : accountId;
@@ -99,6 +110,16 @@ export const check = secretAwareCheck(
     return { inputs, failures };
   },
 );
+
+/** Whether the catalogue has the connector (a 404 of Get Configuration then means "not added yet"). */
+async function inCatalogue(accountId: string, connectorId: string): Promise<boolean> {
+  try {
+    await currentClient().client.getConnector(accountId, connectorId);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The inputs whose change replaces the resource, and those compared as they are (the definition's). */
 export const REPLACE_KEYS = replaceOnChangeKeys(CONNECTOR_CONFIGURATION);

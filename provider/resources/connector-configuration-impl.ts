@@ -127,8 +127,9 @@ function outputsOf(
     name: inputs.name ?? first?.name ?? null,
     secretName: view.secretName ?? first?.secretName ?? inputs.secretName ?? null,
     configured: view.configured,
-    lastUpdated: view.lastUpdated,
-    appliedLastUpdated: view.lastUpdated,
+    // 0 when the service sends none: drift is then told by the field digests alone.
+    lastUpdated: view.lastUpdated ?? 0,
+    appliedLastUpdated: view.lastUpdated ?? 0,
     fieldDigests: digestsOfInputs(key, inputs.accountId, inputs.connectorId, inputs.secretConfig),
     digestKeyId: key.id,
     drift: "", // our own write: what the service holds is what was applied
@@ -140,11 +141,20 @@ async function apply(props: Props): Promise<ConfigurationOutputs> {
   const inputs = { ...parsed, accountId: accountIdFor(parsed.accountId) };
   const { client, settings } = currentClient();
   const where = `connector ${inputs.connectorId} of sub-account ${inputs.accountId}`;
-  const configurationId =
-    inputs.configurationId ??
-    (await cachedConfiguration(client, settings.baseUrl, inputs.accountId, inputs.connectorId)).secretConfig[0]
-      ?.configurationId;
+  const live = await cachedConfiguration(client, settings.baseUrl, inputs.accountId, inputs.connectorId).catch(
+    (error: unknown) => {
+      throw failure(`reading the fields of ${where} failed`, error);
+    },
+  );
+  const configurationId = inputs.configurationId ?? live.secretConfig[0]?.configurationId;
   if (!configurationId) throw new Error(`${where} has no secret configuration to save`);
+  // The check could not see the fields when the connector was not added yet (a service that
+  // answers 404 then): they are checked now, before anything is sent.
+  const checked = validateSecretConfig(inputs.connectorId, descriptorsOf(live), inputs.secretConfig);
+  if (checked.failures.length > 0) {
+    const reasons = checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ");
+    throw new Error(`the secretConfig of ${where} does not fit its fields: ${reasons}`);
+  }
   // Configure changes the connector's `configured` in List Added Connectors: drop the listing,
   // and what a refresh fetched ahead of this configuration.
   const cache = runtime().added;
@@ -232,7 +242,7 @@ async function readStep(id: string, props: Props = {}): Promise<ReadResult> {
         settings.clientSecret,
       ),
       configured: view.configured,
-      lastUpdated: view.lastUpdated,
+      lastUpdated: view.lastUpdated ?? 0,
       secretName: view.secretName ?? base.secretName ?? null,
     },
   };

@@ -15,7 +15,14 @@
 //   reaches every member; when it may hide a processed Add (no answer, 5xx, a malformed
 //   answer), a fresh listing says which ids were added before anyone fails, and if that
 //   listing fails too, the outcome is unknown (AddOutcomeUnknownError).
-import { checkId, mayHaveBeenApplied, MAX_ADD_IDS, type AddConnectorsResult, type AddedConnectorView } from "../client";
+import {
+  checkId,
+  mayHaveBeenApplied,
+  MAX_ADD_IDS,
+  ResponseFormatError,
+  type AddConnectorsResult,
+  type AddedConnectorView,
+} from "../client";
 import { DEFAULT_ADD_WINDOW_MS } from "../settings";
 import type { PendingAdd } from "./add-journal";
 import { AddOwnership, type AddClaims, type AddingClient, type OwnershipOptions } from "./add-ownership";
@@ -245,6 +252,18 @@ export class AddCoalescer {
       return;
     }
     this.onWrite(client, accountId);
+    if (result.alreadyAdded === undefined) {
+      // The answer does not say which ids were already there (a service without `alreadyAdded`,
+      // or no success body): a listing against the baseline tells "added by us" from "already there".
+      const unconfirmed = new ResponseFormatError({
+        route: result.answer?.route ?? "Add Connector",
+        requestId: result.answer?.requestId ?? "-",
+        status: result.answer?.status ?? 200,
+        problem: "the answer says nothing of what it added, and the connector is not in the sub-account's added list",
+      });
+      await this.confirm(client, accountId, members, present, claims, unconfirmed);
+      return;
+    }
     const added = new Map(result.added.map((view) => [view.connectorId, view]));
     const already = new Set(result.alreadyAdded);
     for (const member of members) {

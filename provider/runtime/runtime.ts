@@ -52,6 +52,8 @@ export interface ProviderRuntime {
    * program of this run declares them, so they stay in their sub-accounts.
    */
   declared: Set<string>;
+  /** What warnOnce said already. */
+  said?: Set<string>;
   /** Tests only: a client to use instead of getClient(settings). */
   clientOverride?: EmbeddedClient;
   /** The last resolved settings and client, and what they were resolved from (rawSettingsKey). */
@@ -191,6 +193,14 @@ export function cachedConfiguration(
     pending.catch(() => cache.delete(key));
   }
   return pending;
+}
+
+/** Says `message` once per process for `key` (a behaviour of the service, not of one resource). */
+export function warnOnce(key: string, message: string): void {
+  const said = (runtime().said ??= new Set());
+  if (said.has(key)) return;
+  said.add(key);
+  runtime().warn(message);
 }
 
 /** cachedConfiguration of a connector, with the client of this call. */

@@ -74,6 +74,11 @@ export class Connectors {
     return { c, row };
   }
 
+  /** 404 unless the connector is in the catalogue and added to the sub-account. */
+  assertAdded(accountId: string, connectorId: string): void {
+    this.requireAdded(accountId, connectorId);
+  }
+
   private viewA(c: CatalogueConnector, row: AddedRow, counts: Counts): Strict<"AddedConnectorView"> {
     return {
       ...base(c),

@@ -1,7 +1,6 @@
 // Request counts (GET /_admin/stats): token requests on arrival (before faults, so one a
 // fault then refuses still counts), every answer by route and status once sent. Requests
 // whose socket a fault destroyed are counted by the faults plugin; /_admin/* never.
-import { TOKEN_ROUTE } from "../routes/token";
 import type { StatsRecorder } from "../stats";
 import { appPlugin, isAdminRequest, isAdminUrl, routeKey } from "./plugin";
 
@@ -9,7 +8,8 @@ export function stats(recorder: StatsRecorder) {
   return appPlugin("stats", (app) => {
     app.addHook("onRequest", async (request) => {
       if (isAdminRequest(request)) return;
-      if (request.routeOptions.url === TOKEN_ROUTE && request.method === "POST") recorder.countTokenRequest();
+      // The token route, at the contract's path or a served profile's.
+      if (request.routeOptions.config.operation === "getToken") recorder.countTokenRequest();
     });
     app.addHook("onResponse", async (request, reply) => {
       if (request.faultOutcome || isAdminUrl(request)) return;

@@ -8,7 +8,9 @@ export function subAccount(auth: Auth) {
     app.addHook("onRequest", async (request) => {
       const position = request.customerPosition;
       if (!request.routeOptions.config.accountScoped || position === undefined) return;
-      const accountId = (request.query as Record<string, unknown>).accountId;
+      const at = request.routeOptions.config.accountIdAt ?? { in: "query", name: "accountId" };
+      const source = (at.in === "path" ? request.params : request.query) as Record<string, unknown>;
+      const accountId = source[at.name];
       auth.checkAccount(position, typeof accountId === "string" ? accountId : undefined);
     });
   });

@@ -9,9 +9,12 @@ const { summary, ...route } = contractRoute("getToken");
 /** The token route as registered (the stats count its requests). */
 export const TOKEN_ROUTE = route.url;
 
-export function tokenRoutes(app: App, ctx: ServiceContext): void {
+/** At the contract's route, or at a profile's (`at`: its method and path in fastify's form). */
+export function tokenRoutes(app: App, ctx: ServiceContext, at: { method: string; url: string } = route): void {
   app.route({
     ...route,
+    ...at,
+    config: { operation: "getToken" },
     schema: {
       tags: ["auth"],
       summary,

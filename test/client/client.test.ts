@@ -22,7 +22,6 @@ import {
 import {
   ACCOUNT,
   CONNECTOR,
-  OTHER,
   ScriptedTransport,
   answer,
   configurationPayload,
@@ -152,7 +151,9 @@ describe("client: requests of each operation", () => {
     const h = harness(
       (request) => {
         const page = Number(new URLSearchParams(request.target.split("?")[1]).get("page"));
-        const items = page < 3 ? [viewA(CONNECTOR), viewA(OTHER)] : [viewA(CONNECTOR)];
+        // Distinct ids on each page: a page equal to the one before is refused (the service ignored the paging).
+        const id = (n: number) => `0123456789abcde${n}`;
+        const items = page < 3 ? [viewA(id(2 * page - 2)), viewA(id(2 * page - 1))] : [viewA(id(4))];
         return ok({ items, page, pageSize: 2, total: 5 });
       },
       { pageSize: 2 },

@@ -55,7 +55,7 @@ describe("client against the local service: routes and errors", function () {
         secretConfig,
       });
       assert.equal(configured.configured, true);
-      assert.ok(configured.lastUpdated > 0);
+      assert.ok((configured.lastUpdated ?? 0) > 0);
       const password = configured.configuration.find((f) => f.type === "Password");
       assert.equal(password?.value, undefined, "Password values are never returned");
 

@@ -23,6 +23,8 @@ type Provider struct {
 	CaCertificate pulumi.StringPtrOutput `pulumi:"caCertificate"`
 	// OAuth client id. Required. Stack config `embedded:clientId`, else the environment variable `EMBEDDED_CLIENT_ID`.
 	ClientId pulumi.StringPtrOutput `pulumi:"clientId"`
+	// Path of a JSON or YAML service profile: the service's methods, paths, parameter names, paging and envelope, where they differ from the built-in contract (docs/service-profile.md). Default: none (the built-in profile). Stack config `embedded:serviceProfile`, else the environment variable `EMBEDDED_SERVICE_PROFILE`.
+	ServiceProfile pulumi.StringPtrOutput `pulumi:"serviceProfile"`
 }
 
 // NewProvider registers a new resource with the given unique name, arguments, and options.
@@ -77,6 +79,11 @@ func NewProvider(ctx *pulumi.Context,
 			args.RetryTimeoutMs = pulumi.IntPtr(d.(int))
 		}
 	}
+	if args.ServiceProfile == nil {
+		if d := internal.GetEnvOrDefault(nil, nil, "EMBEDDED_SERVICE_PROFILE"); d != nil {
+			args.ServiceProfile = pulumi.StringPtr(d.(string))
+		}
+	}
 	if args.TimeoutMs == nil {
 		if d := internal.GetEnvOrDefault(nil, internal.ParseEnvInt, "EMBEDDED_TIMEOUT_MS"); d != nil {
 			args.TimeoutMs = pulumi.IntPtr(d.(int))
@@ -113,6 +120,8 @@ type providerArgs struct {
 	MaxRetries *int `pulumi:"maxRetries"`
 	// How long one call may keep waiting in all when the service says when to come back (429, or 503 with Retry-After), in milliseconds. Default: 600000 (10 minutes). Stack config `embedded:retryTimeoutMs`, else the environment variable `EMBEDDED_RETRY_TIMEOUT_MS`.
 	RetryTimeoutMs *int `pulumi:"retryTimeoutMs"`
+	// Path of a JSON or YAML service profile: the service's methods, paths, parameter names, paging and envelope, where they differ from the built-in contract (docs/service-profile.md). Default: none (the built-in profile). Stack config `embedded:serviceProfile`, else the environment variable `EMBEDDED_SERVICE_PROFILE`.
+	ServiceProfile *string `pulumi:"serviceProfile"`
 	// Longest wait for an answer's headers, and longest pause between two chunks of its body, in milliseconds; not a cap on a whole request. Default: 30000. Stack config `embedded:timeoutMs`, else the environment variable `EMBEDDED_TIMEOUT_MS`.
 	TimeoutMs *int `pulumi:"timeoutMs"`
 }
@@ -137,6 +146,8 @@ type ProviderArgs struct {
 	MaxRetries pulumi.IntPtrInput
 	// How long one call may keep waiting in all when the service says when to come back (429, or 503 with Retry-After), in milliseconds. Default: 600000 (10 minutes). Stack config `embedded:retryTimeoutMs`, else the environment variable `EMBEDDED_RETRY_TIMEOUT_MS`.
 	RetryTimeoutMs pulumi.IntPtrInput
+	// Path of a JSON or YAML service profile: the service's methods, paths, parameter names, paging and envelope, where they differ from the built-in contract (docs/service-profile.md). Default: none (the built-in profile). Stack config `embedded:serviceProfile`, else the environment variable `EMBEDDED_SERVICE_PROFILE`.
+	ServiceProfile pulumi.StringPtrInput
 	// Longest wait for an answer's headers, and longest pause between two chunks of its body, in milliseconds; not a cap on a whole request. Default: 30000. Stack config `embedded:timeoutMs`, else the environment variable `EMBEDDED_TIMEOUT_MS`.
 	TimeoutMs pulumi.IntPtrInput
 }
@@ -196,6 +207,11 @@ func (o ProviderOutput) CaCertificate() pulumi.StringPtrOutput {
 // OAuth client id. Required. Stack config `embedded:clientId`, else the environment variable `EMBEDDED_CLIENT_ID`.
 func (o ProviderOutput) ClientId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.ClientId }).(pulumi.StringPtrOutput)
+}
+
+// Path of a JSON or YAML service profile: the service's methods, paths, parameter names, paging and envelope, where they differ from the built-in contract (docs/service-profile.md). Default: none (the built-in profile). Stack config `embedded:serviceProfile`, else the environment variable `EMBEDDED_SERVICE_PROFILE`.
+func (o ProviderOutput) ServiceProfile() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.ServiceProfile }).(pulumi.StringPtrOutput)
 }
 
 func init() {

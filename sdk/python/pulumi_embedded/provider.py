@@ -28,6 +28,7 @@ class ProviderArgs:
                  concurrency: pulumi.Input[Optional[_builtins.int]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  retry_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 service_profile: pulumi.Input[Optional[_builtins.str]] = None,
                  timeout_ms: pulumi.Input[Optional[_builtins.int]] = None):
         """
         The set of arguments for constructing a Provider resource.
@@ -41,6 +42,7 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.int] concurrency: Requests in flight per process and base URL. Default: 8. Stack config `embedded:concurrency`, else the environment variable `EMBEDDED_CONCURRENCY`.
         :param pulumi.Input[_builtins.int] max_retries: Retries after the first attempt of a call that failed with a transient fault (5xx, no answer). Default: 5. Stack config `embedded:maxRetries`, else the environment variable `EMBEDDED_MAX_RETRIES`.
         :param pulumi.Input[_builtins.int] retry_timeout_ms: How long one call may keep waiting in all when the service says when to come back (429, or 503 with Retry-After), in milliseconds. Default: 600000 (10 minutes). Stack config `embedded:retryTimeoutMs`, else the environment variable `EMBEDDED_RETRY_TIMEOUT_MS`.
+        :param pulumi.Input[_builtins.str] service_profile: Path of a JSON or YAML service profile: the service's methods, paths, parameter names, paging and envelope, where they differ from the built-in contract (docs/service-profile.md). Default: none (the built-in profile). Stack config `embedded:serviceProfile`, else the environment variable `EMBEDDED_SERVICE_PROFILE`.
         :param pulumi.Input[_builtins.int] timeout_ms: Longest wait for an answer's headers, and longest pause between two chunks of its body, in milliseconds; not a cap on a whole request. Default: 30000. Stack config `embedded:timeoutMs`, else the environment variable `EMBEDDED_TIMEOUT_MS`.
         """
         if account_id is None:
@@ -79,6 +81,10 @@ class ProviderArgs:
             retry_timeout_ms = _utilities.get_env_int('EMBEDDED_RETRY_TIMEOUT_MS')
         if retry_timeout_ms is not None:
             pulumi.set(__self__, "retry_timeout_ms", retry_timeout_ms)
+        if service_profile is None:
+            service_profile = _utilities.get_env('EMBEDDED_SERVICE_PROFILE')
+        if service_profile is not None:
+            pulumi.set(__self__, "service_profile", service_profile)
         if timeout_ms is None:
             timeout_ms = _utilities.get_env_int('EMBEDDED_TIMEOUT_MS')
         if timeout_ms is not None:
@@ -193,6 +199,18 @@ class ProviderArgs:
         pulumi.set(self, "retry_timeout_ms", value)
 
     @_builtins.property
+    @pulumi.getter(name="serviceProfile")
+    def service_profile(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Path of a JSON or YAML service profile: the service's methods, paths, parameter names, paging and envelope, where they differ from the built-in contract (docs/service-profile.md). Default: none (the built-in profile). Stack config `embedded:serviceProfile`, else the environment variable `EMBEDDED_SERVICE_PROFILE`.
+        """
+        return pulumi.get(self, "service_profile")
+
+    @service_profile.setter
+    def service_profile(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "service_profile", value)
+
+    @_builtins.property
     @pulumi.getter(name="timeoutMs")
     def timeout_ms(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
@@ -220,6 +238,7 @@ class Provider(pulumi.ProviderResource):
                  concurrency: pulumi.Input[Optional[_builtins.int]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  retry_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 service_profile: pulumi.Input[Optional[_builtins.str]] = None,
                  timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         """
@@ -236,6 +255,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.int] concurrency: Requests in flight per process and base URL. Default: 8. Stack config `embedded:concurrency`, else the environment variable `EMBEDDED_CONCURRENCY`.
         :param pulumi.Input[_builtins.int] max_retries: Retries after the first attempt of a call that failed with a transient fault (5xx, no answer). Default: 5. Stack config `embedded:maxRetries`, else the environment variable `EMBEDDED_MAX_RETRIES`.
         :param pulumi.Input[_builtins.int] retry_timeout_ms: How long one call may keep waiting in all when the service says when to come back (429, or 503 with Retry-After), in milliseconds. Default: 600000 (10 minutes). Stack config `embedded:retryTimeoutMs`, else the environment variable `EMBEDDED_RETRY_TIMEOUT_MS`.
+        :param pulumi.Input[_builtins.str] service_profile: Path of a JSON or YAML service profile: the service's methods, paths, parameter names, paging and envelope, where they differ from the built-in contract (docs/service-profile.md). Default: none (the built-in profile). Stack config `embedded:serviceProfile`, else the environment variable `EMBEDDED_SERVICE_PROFILE`.
         :param pulumi.Input[_builtins.int] timeout_ms: Longest wait for an answer's headers, and longest pause between two chunks of its body, in milliseconds; not a cap on a whole request. Default: 30000. Stack config `embedded:timeoutMs`, else the environment variable `EMBEDDED_TIMEOUT_MS`.
         """
         ...
@@ -271,6 +291,7 @@ class Provider(pulumi.ProviderResource):
                  concurrency: pulumi.Input[Optional[_builtins.int]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  retry_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 service_profile: pulumi.Input[Optional[_builtins.str]] = None,
                  timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -308,6 +329,9 @@ class Provider(pulumi.ProviderResource):
             if retry_timeout_ms is None:
                 retry_timeout_ms = _utilities.get_env_int('EMBEDDED_RETRY_TIMEOUT_MS')
             __props__.__dict__["retry_timeout_ms"] = pulumi.Output.from_input(retry_timeout_ms).apply(pulumi.runtime.to_json) if retry_timeout_ms is not None else None
+            if service_profile is None:
+                service_profile = _utilities.get_env('EMBEDDED_SERVICE_PROFILE')
+            __props__.__dict__["service_profile"] = service_profile
             if timeout_ms is None:
                 timeout_ms = _utilities.get_env_int('EMBEDDED_TIMEOUT_MS')
             __props__.__dict__["timeout_ms"] = pulumi.Output.from_input(timeout_ms).apply(pulumi.runtime.to_json) if timeout_ms is not None else None
@@ -348,4 +372,12 @@ class Provider(pulumi.ProviderResource):
         OAuth client id. Required. Stack config `embedded:clientId`, else the environment variable `EMBEDDED_CLIENT_ID`.
         """
         return pulumi.get(self, "client_id")
+
+    @_builtins.property
+    @pulumi.getter(name="serviceProfile")
+    def service_profile(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Path of a JSON or YAML service profile: the service's methods, paths, parameter names, paging and envelope, where they differ from the built-in contract (docs/service-profile.md). Default: none (the built-in profile). Stack config `embedded:serviceProfile`, else the environment variable `EMBEDDED_SERVICE_PROFILE`.
+        """
+        return pulumi.get(self, "service_profile")
 

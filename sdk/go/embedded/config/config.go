@@ -128,6 +128,19 @@ func GetRetryTimeoutMs(ctx *pulumi.Context) int {
 	return value
 }
 
+// Path of a JSON or YAML service profile: the service's methods, paths, parameter names, paging and envelope, where they differ from the built-in contract (docs/service-profile.md). Default: none (the built-in profile). Stack config `embedded:serviceProfile`, else the environment variable `EMBEDDED_SERVICE_PROFILE`.
+func GetServiceProfile(ctx *pulumi.Context) string {
+	v, err := config.Try(ctx, "embedded:serviceProfile")
+	if err == nil {
+		return v
+	}
+	var value string
+	if d := internal.GetEnvOrDefault(nil, nil, "EMBEDDED_SERVICE_PROFILE"); d != nil {
+		value = d.(string)
+	}
+	return value
+}
+
 // Longest wait for an answer's headers, and longest pause between two chunks of its body, in milliseconds; not a cap on a whole request. Default: 30000. Stack config `embedded:timeoutMs`, else the environment variable `EMBEDDED_TIMEOUT_MS`.
 func GetTimeoutMs(ctx *pulumi.Context) int {
 	v, err := config.TryInt(ctx, "embedded:timeoutMs")

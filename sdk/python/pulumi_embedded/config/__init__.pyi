@@ -59,6 +59,11 @@ retryTimeoutMs: Optional[int]
 How long one call may keep waiting in all when the service says when to come back (429, or 503 with Retry-After), in milliseconds. Default: 600000 (10 minutes). Stack config `embedded:retryTimeoutMs`, else the environment variable `EMBEDDED_RETRY_TIMEOUT_MS`.
 """
 
+serviceProfile: Optional[str]
+"""
+Path of a JSON or YAML service profile: the service's methods, paths, parameter names, paging and envelope, where they differ from the built-in contract (docs/service-profile.md). Default: none (the built-in profile). Stack config `embedded:serviceProfile`, else the environment variable `EMBEDDED_SERVICE_PROFILE`.
+"""
+
 timeoutMs: Optional[int]
 """
 Longest wait for an answer's headers, and longest pause between two chunks of its body, in milliseconds; not a cap on a whole request. Default: 30000. Stack config `embedded:timeoutMs`, else the environment variable `EMBEDDED_TIMEOUT_MS`.

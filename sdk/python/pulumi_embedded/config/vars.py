@@ -84,6 +84,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get_int('retryTimeoutMs') or _utilities.get_env_int('EMBEDDED_RETRY_TIMEOUT_MS')
 
     @_builtins.property
+    def service_profile(self) -> Optional[str]:
+        """
+        Path of a JSON or YAML service profile: the service's methods, paths, parameter names, paging and envelope, where they differ from the built-in contract (docs/service-profile.md). Default: none (the built-in profile). Stack config `embedded:serviceProfile`, else the environment variable `EMBEDDED_SERVICE_PROFILE`.
+        """
+        return __config__.get('serviceProfile') or _utilities.get_env('EMBEDDED_SERVICE_PROFILE')
+
+    @_builtins.property
     def timeout_ms(self) -> Optional[int]:
         """
         Longest wait for an answer's headers, and longest pause between two chunks of its body, in milliseconds; not a cap on a whole request. Default: 30000. Stack config `embedded:timeoutMs`, else the environment variable `EMBEDDED_TIMEOUT_MS`.

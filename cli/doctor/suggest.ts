@@ -1,0 +1,85 @@
+// The profile doctor suggests (`--write-profile FILE`): the current profile with every finding
+// applied, written as the keys that differ from the built-in default, so that the file reads as
+// "what this service does differently". JSON for a `.json` file, else YAML.
+import { writeFileSync } from "node:fs";
+import { stringify } from "yaml";
+import {
+  DEFAULT_PROFILE,
+  type ResolvedOperation,
+  type ResolvedProfile,
+  type ServiceProfile,
+} from "../../contract/profile";
+import type { OperationName } from "../../contract/routes";
+import type { DoctorReport } from "./doctor";
+
+const OPERATION_KEYS = ["method", "path", "query", "paging", "list", "envelope", "fields", "success"] as const;
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * The operation as the findings say the service speaks it. An operation doctor does not call
+ * (Add, Configure, Remove) takes the envelope that every route it read agrees on.
+ */
+function applied(op: ResolvedOperation, report: DoctorReport): Mutable<ResolvedOperation> {
+  const out: Mutable<ResolvedOperation> = { ...op, list: { ...op.list }, envelope: { ...op.envelope } };
+  const read = report.routes.filter((r) => r.operation !== "getToken" && r.envelope);
+  const own = report.routes.filter((r) => r.operation === op.operation);
+  const shared = new Set(read.map((r) => JSON.stringify(r.envelope)));
+  const findings =
+    own.length === 0 && op.operation !== "getToken" && shared.size === 1 && read[0]
+      ? [{ ...read[0], operation: op.operation, paging: undefined, list: undefined, keys: [] }]
+      : own;
+  for (const f of findings) {
+    const honoured = f.paging?.honoured[0];
+    if (honoured && f.keys.includes(`operations.${op.operation}.paging`)) out.paging = honoured.style;
+    if (f.list?.items !== undefined) {
+      if (f.list.items !== "") out.list.items = f.list.items;
+      out.list.total = f.list.total ?? null;
+      out.list.next = f.list.next ?? null;
+    }
+    const e = f.envelope;
+    if (e && !e.present && op.envelope.mode === "present") out.envelope.mode = "absent";
+    if (e?.present) {
+      if (op.envelope.mode === "absent") out.envelope.mode = "present";
+      if (e.payload) out.envelope.payload = e.payload;
+      if (e.status && !op.envelope.status.includes(e.status)) out.envelope.status = [e.status];
+      if (e.message && !op.envelope.message.includes(e.message)) out.envelope.message = [e.message];
+    }
+  }
+  return out;
+}
+
+/** The suggested profile file's content. */
+export function suggestedProfile(
+  report: DoctorReport,
+  extraSemantics: Partial<ResolvedProfile["semantics"]> = {},
+  success: Partial<Record<OperationName, "view" | "empty">> = {},
+): ServiceProfile {
+  const operations: Record<string, Record<string, unknown>> = {};
+  for (const [name, op] of Object.entries(report.profile.operations) as [OperationName, ResolvedOperation][]) {
+    const next = applied(op, report);
+    if (success[name]) next.success = success[name];
+    const base = DEFAULT_PROFILE.operations[name];
+    const entry: Record<string, unknown> = {};
+    for (const key of OPERATION_KEYS) {
+      if (JSON.stringify(next[key]) !== JSON.stringify(base[key])) entry[key] = next[key];
+    }
+    if (Object.keys(entry).length > 0) operations[name] = entry;
+  }
+  const semantics = { ...report.profile.semantics, ...report.semantics, ...extraSemantics };
+  const changed = Object.fromEntries(
+    Object.entries(semantics).filter(
+      ([k, v]) => JSON.stringify(v) !== JSON.stringify(DEFAULT_PROFILE.semantics[k as keyof typeof semantics]),
+    ),
+  );
+  return {
+    name: `suggested by doctor (from ${report.profile.name})`,
+    description: "written by `pulumi-embedded-connectors doctor --write-profile`",
+    ...(Object.keys(operations).length > 0 ? { operations } : {}),
+    ...(Object.keys(changed).length > 0 ? { semantics: changed } : {}),
+  } as ServiceProfile;
+}
+
+export function writeProfile(file: string, profile: ServiceProfile): void {
+  const text = /\.json$/i.test(file) ? `${JSON.stringify(profile, null, 2)}\n` : stringify(profile);
+  writeFileSync(file, text);
+}

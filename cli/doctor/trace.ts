@@ -1,0 +1,56 @@
+// `doctor --trace FILE`: a transcript to attach to a bug report, redacted as it is recorded.
+// Each exchange: method, path with the ids replaced, the query's names (values only for
+// paging numbers), status, latency, the headers but authorization and cookies, and the
+// bodies' shapes (types and lengths only). No value of a body, no token, no secret.
+import { writeFileSync } from "node:fs";
+import { ID_PATTERN } from "../../contract/ids";
+import { shapeOf } from "./shapes";
+import type { Exchange } from "./wire-client";
+
+const HIDDEN_HEADERS = new Set(["authorization", "set-cookie", "cookie", "proxy-authorization"]);
+/** Headers whose values say nothing about the caller: shown; any other's value is not. */
+const SHOWN_HEADERS = /^(accept|content-type|content-length|x-request-id|retry-after|date)$/i;
+const PAGING = new Set(["page", "pageSize", "size", "offset", "limit"]);
+
+/** A path segment that is an id (or the sub-account in use) becomes `{id}` / `{accountId}`. */
+export function redactPath(path: string, accountId: string | undefined): string {
+  return path
+    .split("/")
+    .map((segment) => {
+      const value = decodeURIComponent(segment);
+      if (accountId !== undefined && value === accountId) return "{accountId}";
+      return ID_PATTERN.test(value) ? "{id}" : segment;
+    })
+    .join("/");
+}
+
+export class Transcript {
+  private readonly lines: string[] = [];
+
+  constructor(private readonly accountId?: string) {}
+
+  record(exchange: Exchange): void {
+    const query = Object.entries(exchange.query).map(([name, value]) =>
+      PAGING.has(name) && /^\d{1,6}$/.test(value) ? `${name}=${value}` : `${name}=…`,
+    );
+    const headers = (all: Record<string, string>) =>
+      Object.entries(all)
+        .filter(([name]) => !HIDDEN_HEADERS.has(name.toLowerCase()))
+        .map(([name, value]) => `${name}: ${SHOWN_HEADERS.test(name) ? value : "…"}`)
+        .join("; ");
+    this.lines.push(
+      [
+        `${exchange.method} ${redactPath(exchange.path, this.accountId)}${query.length ? `?${query.join("&")}` : ""}`,
+        `  status ${exchange.status} in ${exchange.latencyMs} ms`,
+        `  request headers: ${headers(exchange.requestHeaders)}`,
+        ...(exchange.requestBody === undefined ? [] : [`  request body: ${shapeOf(exchange.requestBody)}`]),
+        `  response headers: ${headers(exchange.headers)}`,
+        `  response body (${exchange.bodyBytes} bytes): ${shapeOf(exchange.body)}`,
+      ].join("\n"),
+    );
+  }
+
+  write(file: string): void {
+    writeFileSync(file, `${this.lines.join("\n\n")}\n`);
+  }
+}
