@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Publishes the Go SDK: tags the commit checked out with the Go module's version tag and pushes
-# that tag to a git remote. Go finds a module in a subdirectory by the tag <directory>/v<version>
-# (sdk/go/go.mod: sdk/go/v0.1.0), so the tag is derived from where go.mod is. The release workflow
-# (.github/workflows/release.yml) pushes it to origin (GitHub: the Go module proxy then serves it);
-# the by-name e2e (test/e2e/by-name-go.test.ts) runs this same script in a clone of the repository,
-# pushing to a bare repository that stands in for GitHub (git's url.<remote>.insteadOf).
-# Refuses a tag that already exists on another commit (a published version never moves).
+# Publishes the Go SDK: pushes the Go module's version tag, on the commit checked out, to a git
+# remote. Go finds a module in a subdirectory by the tag <directory>/v<version> (sdk/go/go.mod:
+# sdk/go/v0.1.0), so the tag is derived from where the committed go.mod is. The release workflow
+# (.github/workflows/release.yml) pushes it to origin (GitHub; the Go module proxy then serves
+# it); the by-name e2e (test/e2e/by-name-go.test.ts) runs this same script, pushing to a bare
+# repository that stands in for GitHub (git's url.<remote>.insteadOf). No local tag is made.
+# Refuses when the remote has the tag on another commit (a published version never moves).
+# PUBLISH_DRY_RUN=1: `git push --dry-run`.
 # Usage: scripts/publish/go.sh <git-remote> <version>   (run inside the repository)
 set -euo pipefail
 
@@ -21,7 +22,7 @@ if [ ${#mods[@]} -ne 1 ]; then
   echo "publish/go: expected one committed go.mod under sdk/, found ${#mods[@]} (${mods[*]:-none})" >&2
   exit 1
 fi
-module=$(awk '$1 == "module" { print $2; exit }' "$root/${mods[0]}")
+module=$(git -C "$root" show "HEAD:${mods[0]}" | awk '$1 == "module" { print $2; exit }')
 case $module in
 *.*/*) ;;
 *)
@@ -31,11 +32,12 @@ case $module in
 esac
 tag=$(dirname "${mods[0]}")/v$version
 head=$(git rev-parse HEAD)
-existing=$(git rev-parse -q --verify "refs/tags/$tag^{commit}" || true)
+existing=$(git ls-remote "$remote" "refs/tags/$tag" | cut -f1)
 if [ -n "$existing" ] && [ "$existing" != "$head" ]; then
-  echo "publish/go: tag $tag already names commit $existing, not HEAD ($head); a published version never moves" >&2
+  echo "publish/go: $remote has tag $tag on commit $existing, not HEAD ($head); a published version never moves" >&2
   exit 1
 fi
-[ -n "$existing" ] || git tag "$tag" "$head"
-echo "publish/go: $module $tag ($head) to $remote" >&2
-git push --quiet "$remote" "refs/tags/$tag"
+dry=()
+[ "${PUBLISH_DRY_RUN:-0}" = 1 ] && dry=(--dry-run)
+echo "publish/go: $module $tag ($head) to $remote ${dry[*]}" >&2
+git push --quiet "${dry[@]}" "$remote" "$head:refs/tags/$tag"

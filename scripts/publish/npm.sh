@@ -5,6 +5,7 @@
 # - the workflow: https://registry.npmjs.org/, trusted publishing (npm 11.5+ trades the job's
 #   OIDC token for a publish token; NPM_CONFIG_PROVENANCE=true adds --provenance);
 # - the e2e: verdaccio on loopback, its token in the file NPM_CONFIG_USERCONFIG names.
+# PUBLISH_DRY_RUN=1: `npm publish --dry-run` (checks and lists the package, publishes nothing).
 # Usage: scripts/publish/npm.sh <registry-url> <release-dir>
 set -euo pipefail
 
@@ -20,5 +21,7 @@ if [ ${#tarballs[@]} -ne 1 ]; then
   echo "publish/npm: expected one pulumi-embedded-connectors-<version>.tgz in $dir, found ${#tarballs[@]}; run \`npm run release -- --out $dir\` first" >&2
   exit 1
 fi
-echo "publish/npm: ${tarballs[0]##*/} to $registry" >&2
-npm publish "${tarballs[0]}" --registry "$registry" --access public
+dry=()
+[ "${PUBLISH_DRY_RUN:-0}" = 1 ] && dry=(--dry-run)
+echo "publish/npm: ${tarballs[0]##*/} to $registry ${dry[*]}" >&2
+npm publish "${tarballs[0]}" --registry "$registry" --access public "${dry[@]}"

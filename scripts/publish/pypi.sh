@@ -7,11 +7,13 @@
 # - the workflow runs it with --stage-only, then pypa/gh-action-pypi-publish uploads the staged
 #   directory (twine again, with the token PyPI's trusted publishing gives the job for its OIDC token).
 # Both check the distributions (`twine check --strict`) and upload exactly the staged files.
+# PUBLISH_DRY_RUN=1: as --stage-only.
 # Usage: scripts/publish/pypi.sh [--stage-only] <repository-url> <release-dir> <staging-dir>
 # TWINE: the twine command (default: twine on PATH).
 set -euo pipefail
 
 stage_only=false
+[ "${PUBLISH_DRY_RUN:-0}" = 1 ] && stage_only=true
 if [ "${1:-}" = "--stage-only" ]; then
   stage_only=true
   shift

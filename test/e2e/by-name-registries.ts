@@ -6,8 +6,8 @@
 //   does not hold it fetches from the machine's npm registry (its uplink), as a team's mirror does;
 // - PyPI: pypiserver, filled by scripts/publish/pypi.sh (twine); it redirects to PyPI for the
 //   packages it does not hold (pulumi, grpcio);
-// - Go: a bare git repository standing in for the GitHub repository, to which scripts/publish/go.sh,
-//   run in a clone of this repository's HEAD, pushes the module's version tag;
+// - Go: a bare git repository standing in for the GitHub repository, to which scripts/publish/go.sh
+//   pushes the module's version tag on this repository's HEAD (by-name-go.test.ts);
 // - the plugin: release-server.ts, serving the release directory where the engine's download of
 //   the configured release URL is sent (PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES).
 // Made once per mocha process (a release with the single executable takes about a minute).
@@ -171,21 +171,16 @@ async function startPythonIndex(tmp: string, tools: string, releaseDir: string):
 }
 
 /**
- * The Go SDK published as the release workflow does: scripts/publish/go.sh, run in a clone of this
- * repository's HEAD (the committed SDK; the checkout gets no tag), pushes the version tag to a bare
- * repository. Returns undefined, with the reason, when the committed go.mod's module path has no
+ * The Go SDK published as the release workflow does: scripts/publish/go.sh pushes the module's
+ * version tag on this repository's HEAD (the committed SDK; the checkout gets no tag) to a bare
+ * repository. Returns the script's refusal instead when the committed go.mod's module path has no
  * domain (Go cannot fetch it by name).
  */
 export async function publishGo(tmp: string, version: string): Promise<GoRemote | { refused: string }> {
   const remote = path.join(tmp, "go-remote.git");
-  const clone = path.join(tmp, "go-clone");
   await run("git", ["init", "--quiet", "--bare", remote]);
-  await run("git", ["clone", "--quiet", "--no-checkout", repoRoot, clone]);
-  await run("git", ["checkout", "--quiet", "HEAD"], { cwd: clone });
   try {
-    const { stderr } = await run("bash", [path.join(clone, "scripts", "publish", "go.sh"), remote, version], {
-      cwd: clone,
-    });
+    const { stderr } = await run("bash", [path.join(repoRoot, "scripts", "publish", "go.sh"), remote, version]);
     const tag = /(\S+\/v\d+\.\d+\.\d+\S*) \(/.exec(stderr)?.[1];
     if (!tag) throw new Error(`scripts/publish/go.sh named no tag: ${stderr}`);
     return { url: `file://${remote}`, tag };

@@ -29,6 +29,8 @@ export interface ByNameLanguage {
   tools: string[] | null;
   /** The settings pointing the package manager at the registries (files may be written under `tmp`). */
   registryEnv(registries: Registries, tmp: string): Promise<Record<string, string>>;
+  /** The environment of the engine's runs after the install (the shell state the docs' commands leave, e.g. an active virtualenv). */
+  activate?(workDir: string, env: Record<string, string>): Record<string, string>;
   /** Files and commands instead of the docs' section (a language whose section another page writes). */
   section?(registries: Registries, tmp: string): Promise<DocSection | string>;
 }
@@ -140,6 +142,8 @@ export function describeByName(lang: ByNameLanguage): void {
           throw new Error(`\`${command.trim()}\` failed: ${e.message}\n${e.stdout ?? ""}${e.stderr ?? ""}`);
         });
       }
+      if (lang.activate) env = lang.activate(workDir, env);
+      if (lang.tools) await assertNoNode(env.PATH);
       const workspace = await LocalWorkspace.create({
         workDir,
         pulumiHome: home,
