@@ -2,13 +2,21 @@
 // package (dist/plugin) into the user's Pulumi plugin cache, offline, with the Pulumi CLI's own
 // `pulumi plugin install resource embedded <version> --file <dir>`.
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { PLUGIN_VERSION } from "../provider/plugin/version";
 
 /** The directory the package ships the plugin in: dist/plugin beside dist/cli. */
 export const PLUGIN_DIR = path.resolve(__dirname, "..", "plugin");
+
+/**
+ * The files the engine runs (scripts/bundle-plugin.js; release.js archives the same): the plugin
+ * cache gets only these, not the folder's PulumiPlugin.yaml and package.json, which would have a
+ * CLI install @pulumi/pulumi into the cache before running a plugin it can run as it is.
+ */
+export const PLUGIN_FILES = ["pulumi-resource-embedded", "embedded-plugin.js", "embedded-start.js"];
 
 export interface InstallResult {
   version: string;
@@ -22,6 +30,16 @@ export async function installPlugin(pulumi = "pulumi", env: NodeJS.ProcessEnv = 
       `the plugin is missing from ${PLUGIN_DIR}; reinstall pulumi-embedded-connectors (in its repository: npm run build)`,
     );
   }
+  const staged = mkdtempSync(path.join(tmpdir(), "embedded-plugin-"));
+  for (const name of PLUGIN_FILES) copyFileSync(path.join(PLUGIN_DIR, name), path.join(staged, name));
+  try {
+    return await runInstall(pulumi, env, staged);
+  } finally {
+    rmSync(staged, { recursive: true, force: true });
+  }
+}
+
+async function runInstall(pulumi: string, env: NodeJS.ProcessEnv, dir: string): Promise<InstallResult> {
   const args = [
     "plugin",
     "install",
@@ -29,7 +47,7 @@ export async function installPlugin(pulumi = "pulumi", env: NodeJS.ProcessEnv = 
     "embedded",
     PLUGIN_VERSION,
     "--file",
-    PLUGIN_DIR,
+    dir,
     "--reinstall",
     "--non-interactive",
   ];

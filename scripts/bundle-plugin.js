@@ -4,7 +4,14 @@
 //   the client, undici, zod, the gRPC server and the protocol's stubs), bundled by esbuild;
 // - <name>-start.js: the first module (dist/provider/plugin/start.js, bundled with the hash of
 //   <name>-plugin.js), which runs the bundle through V8's code cache;
-// - pulumi-resource-<name>: the executable the engine runs (node on <name>-start.js).
+// - pulumi-resource-<name>: the executable the engine runs (node on <name>-start.js);
+// - PulumiPlugin.yaml, package.json and <name>-folder.js: what `pulumi package add <dir>`,
+//   `pulumi package get-schema <dir>` and `gen-sdk <dir>` need to take the folder itself, whose
+//   name does not say the plugin's: they have the Node.js language host install the folder's
+//   package.json (its one dependency, @pulumi/pulumi, holds the host's run-plugin) and run
+//   `node <run-plugin> <dir> <engine>`, which requires the package's main, <name>-folder.js
+//   (it starts <name>-start.js). The engine still runs pulumi-resource-<name> when it finds it;
+//   `plugin install` and the release archives copy only the three files above.
 // `node scripts/bundle-plugin.js` builds the plugin `embedded` (dist/provider/plugin/main.js)
 // into dist/plugin/, the directory the package ships; `npm run build` runs it after tsc. The
 // bench builds its no-op plugin with `--entry <main.js> --out <dir> --name embeddedfloor`.
@@ -15,6 +22,8 @@ const path = require("path");
 const esbuild = require("esbuild");
 
 const root = path.resolve(__dirname, "..");
+/** The @pulumi/pulumi the plugin folder's package.json asks for: the package's own peer range. */
+const PULUMI_RANGE = require(path.join(root, "package.json")).peerDependencies["@pulumi/pulumi"];
 
 function option(name, fallback) {
   const at = process.argv.indexOf(`--${name}`);
@@ -67,6 +76,21 @@ async function main() {
     `#!/bin/sh\n# The Pulumi resource plugin \`${name}\` (the engine runs this file).\nexec node "$(dirname "$0")/${name}-start.js" "$@"\n`,
   );
   fs.chmodSync(launcher, 0o755);
+  fs.writeFileSync(
+    path.join(out, "PulumiPlugin.yaml"),
+    `# The resource plugin \`${name}\` as a folder: \`pulumi package add <this folder>\` runs ${name}-start.js.\nruntime: nodejs\n`,
+  );
+  const manifest = {
+    name: `pulumi-resource-${name}`,
+    private: true,
+    main: `${name}-folder.js`,
+    dependencies: { "@pulumi/pulumi": PULUMI_RANGE },
+  };
+  fs.writeFileSync(path.join(out, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(out, `${name}-folder.js`),
+    `// The plugin folder's entry under a Node.js language host (package.json main): starts the plugin.\nrequire("./${name}-start.js").start();\n`,
+  );
   process.stdout.write(`${out}\n`);
 }
 

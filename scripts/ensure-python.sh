@@ -6,8 +6,10 @@
 # - Made once per machine and pulumi version in the cache of scripts/ensure-pulumi.sh
 #   (<cache>/v<version>/python-venv), with `python3 -m venv` and PyPI's `pulumi==<version>`
 #   (plus setuptools, to build the SDK without network later).
-# - The generated SDK sdk/python (pulumi_embedded) is pip-installed into it, from a copy (so the
-#   work tree gets no build output), again whenever its files change (a hash records them).
+# - The generated SDK sdk/python (pulumi_embedded; or the directory EMBEDDED_PYTHON_SDK names, such
+#   as a freshly regenerated one) is pip-installed into it as a wheel built in a temporary
+#   directory (so the SDK's directory gets no build output), again whenever its files change (a
+#   hash records them).
 # Idempotent; safe to call from several processes (a lock guards it). Progress goes to
 # stderr; the last line of stdout is the virtualenv's directory (its bin/ goes first on PATH).
 set -euo pipefail
@@ -39,18 +41,20 @@ if [ "$(cat "$venv/.pulumi.version" 2>/dev/null)" != "$version" ]; then
   echo "$version" >"$venv/.pulumi.version"
   echo "ensure-python: made in $(( $(date +%s) - start )) s" >&2
 fi
-sdk=$repo/sdk/python
+sdk=${EMBEDDED_PYTHON_SDK:-$repo/sdk/python}
 sdk_hash=$(cd "$sdk" && find . -type f ! -path '*/__pycache__/*' ! -path './build/*' ! -path '*.egg-info/*' -print0 |
   sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
 if [ "$(cat "$venv/.sdk.hash" 2>/dev/null)" != "$sdk_hash" ]; then
-  echo "ensure-python: installing sdk/python (pulumi_embedded) into $venv..." >&2
-  copy=$(mktemp -d)
-  cp -R "$sdk/." "$copy"
+  echo "ensure-python: installing $sdk (pulumi_embedded) into $venv..." >&2
+  work=$(mktemp -d)
+  cp -R "$sdk/." "$work/src"
   # The build backend (setuptools) is already in the venv, and so are the SDK's dependencies
   # after its first install: offline then.
+  "$venv/bin/python" -m pip wheel --quiet --disable-pip-version-check --no-build-isolation --no-deps \
+    --wheel-dir "$work/wheels" "$work/src" >&2
   "$venv/bin/python" -m pip uninstall --quiet --yes pulumi_embedded >&2 2>/dev/null || true
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-build-isolation "$copy" >&2
-  rm -rf "$copy"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$work"/wheels/pulumi_embedded-*.whl >&2
+  rm -rf "$work"
   echo "$sdk_hash" >"$venv/.sdk.hash"
 fi
 flock -u 9

@@ -4,7 +4,7 @@ go 1.26.6
 
 require (
 	github.com/pulumi/pulumi/sdk/v3 v3.274.1
-	pulumi-embedded-connectors/sdk/go v0.0.0
+	github.com/embedded-connectors/pulumi-embedded-connectors/sdk/go v0.1.0
 )
 
 require (
@@ -120,5 +120,6 @@ require (
 	lukechampine.com/frand v1.4.2 // indirect
 )
 
-// The SDK is not served by a module proxy: a checkout's sdk/go (see README.md).
-replace pulumi-embedded-connectors/sdk/go => ../../sdk/go
+// This checkout's sdk/go, for the repository's own test (test/e2e/go-example.test.ts); a
+// program of your own requires the published module instead (README.md, "Install").
+replace github.com/embedded-connectors/pulumi-embedded-connectors/sdk/go => ../../sdk/go

@@ -5,7 +5,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 
-	"pulumi-embedded-connectors/sdk/go/embedded"
+	"github.com/embedded-connectors/pulumi-embedded-connectors/sdk/go/embedded"
 )
 
 func main() {

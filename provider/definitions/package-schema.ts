@@ -4,6 +4,7 @@ import { PLUGIN_DOWNLOAD_URL } from "../plugin/version";
 import { SETTINGS } from "../settings";
 import { ADDED_CONNECTOR } from "./added-connector";
 import { CONNECTOR_CONFIGURATION } from "./connector-configuration";
+import { withExample } from "./examples";
 import { FUNCTIONS, OBJECT_TYPES } from "./functions";
 import { functionSecrets } from "./secrets";
 import {
@@ -32,7 +33,11 @@ function typeSpec(type: PropertyType): { [key: string]: Json } {
   if ("map" in type) return { type: "object", additionalProperties: typeSpec(type.map) };
   if ("ref" in type) return { $ref: `#/types/${token(type.ref)}` };
   if ("enum" in type) return { type: "string" }; // values are documented; the service may add some
-  return { oneOf: type.oneOf.map(typeSpec) };
+  // A union is Any: Pulumi's Python runtime refuses a list sent through an input typed as a union
+  // holding a list ("Expected 'list' got 'typing.Union[...]'"), so the stock generators' SDKs
+  // would fail a Multi-Select given as a list. The description lists the accepted shapes, and
+  // check validates them against the live descriptors (definitions/checks.ts).
+  return { $ref: "pulumi.json#/Any" };
 }
 
 function propertySpecs(properties: Properties): { [key: string]: Json } {
@@ -56,7 +61,7 @@ function requiredOf(properties: Properties): string[] {
 function resourceSpec(definition: ResourceDefinition): Json {
   const outputs = allProperties(definition);
   return {
-    description: definition.description,
+    description: withExample(definition.name, definition.description),
     inputProperties: propertySpecs(definition.inputs),
     requiredInputs: requiredOf(definition.inputs),
     properties: propertySpecs(outputs),
@@ -70,7 +75,7 @@ function functionSpec(definition: FunctionDefinition): Json {
   // An output holding a secret property is secret as a whole (definitions/secrets.ts).
   for (const name of functionSecrets(definition)) (outputs[name] as { [key: string]: Json }).secret = true;
   return {
-    description: definition.description,
+    description: withExample(definition.name, definition.description),
     inputs: { properties: propertySpecs(definition.inputs), required: requiredOf(definition.inputs) },
     outputs: { properties: outputs, required: requiredOf(definition.outputs) },
   };
@@ -89,6 +94,39 @@ function settingsSpecs(): { [key: string]: Json } {
     specs[name] = spec;
   }
   return specs;
+}
+
+/** The Python SDK's module and distribution name (`pip install pulumi_embedded`). */
+export const PYTHON_PACKAGE = "pulumi_embedded";
+/** The floor of the `pulumi` the Python SDK requires (the generator's own). */
+const PYTHON_PULUMI = ">=3.231.0,<4.0.0";
+
+/**
+ * The Go SDK's module path: the repository of package.json's `pulumi.server`
+ * (`github://api.github.com/<owner>/<repo>` → `github.com/<owner>/<repo>`), directory sdk/go.
+ */
+export function goModulePath(downloadUrl: string = PLUGIN_DOWNLOAD_URL): string {
+  const repository = /^github:\/\/api\.github\.com\/([^/]+\/[^/]+?)\/?$/.exec(downloadUrl);
+  if (!repository) throw new Error(`package.json pulumi.server is not a github:// release URL: ${downloadUrl}`);
+  return `github.com/${repository[1]}/sdk/go`;
+}
+
+/** The schema's language sections: what Pulumi's generators name each SDK (and `pulumi package add` too). */
+function languageSections(): Json {
+  return {
+    nodejs: { packageName: "pulumi-embedded-connectors" },
+    python: {
+      packageName: PYTHON_PACKAGE,
+      respectSchemaVersion: true,
+      pyproject: { enabled: true },
+      requires: { pulumi: PYTHON_PULUMI },
+    },
+    go: {
+      importBasePath: `${goModulePath()}/${PACKAGE_NAME}`,
+      modulePath: goModulePath(),
+      respectSchemaVersion: true,
+    },
+  };
 }
 
 /** The whole schema, for a plugin of this version. */
@@ -125,6 +163,6 @@ export function packageSchema(version: string): Json {
         },
       ]),
     ),
-    language: { nodejs: { packageName: "pulumi-embedded-connectors" } },
+    language: languageSections(),
   };
 }

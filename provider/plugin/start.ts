@@ -83,7 +83,8 @@ export function runCached(bundle: string, hash: string): CacheUse {
   return cachedData === undefined ? "absent" : script.cachedDataRejected === true ? "rejected" : "accepted";
 }
 
-function start(): void {
+/** Runs the bundle beside this file; also the entry of the plugin folder run by a Node.js language host (<name>-folder.js). */
+export function start(): void {
   // Before compiling: the flag is part of what V8 checks a cache against, and the bundle sets it.
   useBaselineWasmCompiler();
   // Unbundled, this file is not beside a bundle (nor named <name>-start.js): nothing to run.

@@ -1,18 +1,39 @@
 // examples/go-sub-account under the real engine (sdk-example-suite.ts), under the suite's CLI
 // and NEWEST_CLI (the same program build): the Go language host
 // (pulumi-language-go, built by scripts/ensure-pulumi.sh) builds the program with the Go
-// toolchain on PATH, against github.com/pulumi/pulumi/sdk/v3 v3.274.1 and the generated SDK
-// sdk/go (the example's go.mod replaces it with ../../sdk/go; the copy's replace is pointed at
-// the repository's). The build cache is the machine's (GOCACHE), shared with every run; the
+// toolchain on PATH, against github.com/pulumi/pulumi/sdk/v3 v3.274.1 and the Go SDK
+// regenerated from the built plugin's schema (regenerated-sdk.ts; the example's go.mod replaces
+// the module with ../../sdk/go, and the copy's replace is pointed at the regenerated one). The
+// README's Go version is go.mod's. The build cache is the machine's (GOCACHE), shared with every run; the
 // first run on a machine compiles the SDK (minutes), later ones only link.
+import { strict as assert } from "node:assert";
 import { execFile } from "node:child_process";
+import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { repoRoot } from "./harness";
+import { regeneratedSdk } from "./regenerated-sdk";
 import { describeSdkExample } from "./sdk-example-suite";
 
 const execFileAsync = promisify(execFile);
+const GO_MODULE = "github.com/embedded-connectors/pulumi-embedded-connectors/sdk/go";
+const exampleDir = path.join(repoRoot, "examples", "go-sub-account");
+
+describe("examples/go-sub-account: README and go.mod", () => {
+  it("the README asks for the Go version of go.mod's go line, and go.mod requires the SDK by its module path", async () => {
+    const goMod = await fs.readFile(path.join(exampleDir, "go.mod"), "utf8");
+    const readme = await fs.readFile(path.join(exampleDir, "README.md"), "utf8");
+    const goLine = /^go (\d+\.\d+(?:\.\d+)?)$/m.exec(goMod)?.[1];
+    assert.ok(goLine, "go.mod has a go line");
+    assert.deepEqual(
+      [...readme.matchAll(/\bGo (\d+\.\d+(?:\.\d+)?)\+/g)].map((m) => m[1]),
+      [goLine],
+      "every `Go X+` of the README",
+    );
+    assert.match(goMod, new RegExp(`^\\s*${GO_MODULE.replace(/\./g, "\\.")} v\\d+\\.\\d+\\.\\d+$`, "m"));
+  });
+});
 
 describeSdkExample({
   language: "Go",
@@ -33,7 +54,7 @@ describeSdkExample({
     ],
     ["pulumi.Int(500)", `pulumi.Float64(${c.partnerNumber})`],
   ],
-  installStep: /^replace pulumi-embedded-connectors\/sdk\/go => /m,
+  installStep: /^go get github\.com\/embedded-connectors\/pulumi-embedded-connectors\/sdk\/go@v\d+\.\d+\.\d+$/m,
   async prepare() {
     // The go.sum files are committed: they verify the downloads (no checksum database here).
     const env = { GOFLAGS: "-mod=mod", GOSUMDB: "off" };
@@ -48,8 +69,8 @@ describeSdkExample({
     return env;
   },
   async adapt(workDir, env) {
-    const sdk = path.join(repoRoot, "sdk", "go");
-    await execFileAsync("go", ["mod", "edit", `-replace=pulumi-embedded-connectors/sdk/go=${sdk}`], {
+    const sdk = path.join(await regeneratedSdk(), "go");
+    await execFileAsync("go", ["mod", "edit", `-replace=${GO_MODULE}=${sdk}`], {
       cwd: workDir,
       env: { ...process.env, ...env },
     });

@@ -73,12 +73,17 @@ describe("plugin: GetPluginInfo and GetSchema", () => {
     assert.deepEqual(Object.keys(schema.types).sort(), TYPES);
   });
 
-  it("every $ref points at a type of the schema", () => {
+  it("every $ref points at a type of the schema, or is Pulumi's Any (secretConfig's values)", () => {
     const refs = [...text.matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1]);
     assert.ok(refs.length > 0);
     for (const ref of refs) {
+      if (ref === "pulumi.json#/Any") continue;
       assert.ok(ref.startsWith("#/types/") && ref.slice("#/types/".length) in schema.types, `dangling ${ref}`);
     }
+    const secretConfig = schema.resources["embedded:index:ConnectorConfiguration"].inputProperties.secretConfig;
+    assert.deepEqual(secretConfig.additionalProperties, { $ref: "pulumi.json#/Any" }, "a map of any value");
+    for (const shape of ["a string", "a number or a numeric string", "a list, or a comma-separated string"])
+      assert.ok(String(secretConfig.description).includes(shape), `secretConfig's description documents ${shape}`);
   });
 
   it("flags the secrets: secretConfig, clientSecret and the lookup's field values; the field digests are plain", () => {

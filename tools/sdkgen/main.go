@@ -1,11 +1,13 @@
 // Command sdkgen writes the Python and Go SDKs of the plugin `embedded` from its package schema,
-// with Pulumi's own code generators (pkg/v3/codegen/python and pkg/v3/codegen/go):
+// with Pulumi's own code generators (pkg/v3/codegen/python and pkg/v3/codegen/go), as they are:
 //
 //	go run . --schema <schema.json> --out <dir>
 //
-// writes <dir>/python (the pip-installable package pulumi_embedded) and <dir>/go (the Go module
-// GoModulePath, package embedded). Both directories are replaced whole, so that a file the
-// generators no longer write does not linger. scripts/generate-sdks.js runs it (npm run sdk).
+// writes what the generators return, unchanged, into <dir>/python and <dir>/go. Every name
+// (the Python package, the Go module and import path, versions) is the schema's own `language`
+// section, so `pulumi package gen-sdk` and `pulumi package add` with current language hosts
+// write the same SDKs. The files the generators do not write (sdk/go/go.mod, the READMEs) are
+// kept by hand; scripts/generate-sdks.js runs this (npm run sdk) and says which.
 package main
 
 import (
@@ -50,35 +52,18 @@ func run(schemaPath, out string) error {
 	if err := json.Unmarshal(raw, &spec); err != nil {
 		return fmt.Errorf("%s is not a package schema: %w", schemaPath, err)
 	}
-	if err := withLanguages(&spec); err != nil {
-		return err
-	}
-
-	pythonSpec, err := forPython(spec)
-	if err != nil {
-		return err
-	}
-	python, err := generate(pythonSpec, func(pkg *schema.Package) (map[string][]byte, error) {
+	python, err := generate(spec, func(pkg *schema.Package) (map[string][]byte, error) {
 		return pygen.GeneratePackage(tool, pkg, nil, noReferences{})
 	})
 	if err != nil {
 		return fmt.Errorf("python: %w", err)
 	}
-	python["README.md"] = []byte(pythonReadme)
-
 	golang, err := generate(spec, func(pkg *schema.Package) (map[string][]byte, error) {
 		return gogen.GeneratePackage(tool, pkg, nil)
 	})
 	if err != nil {
 		return fmt.Errorf("go: %w", err)
 	}
-	modulePath, err := goModulePathOf(spec)
-	if err != nil {
-		return err
-	}
-	golang["go.mod"] = []byte(goMod(modulePath))
-	golang["README.md"] = []byte(goReadme(modulePath, spec.Name))
-
 	if err := writeTree(filepath.Join(out, "python"), python); err != nil {
 		return err
 	}
@@ -98,11 +83,8 @@ func generate(spec schema.PackageSpec, gen func(*schema.Package) (map[string][]b
 	return gen(pkg)
 }
 
-// writeTree replaces dir with exactly the given files.
+// writeTree writes the given files under dir (the caller clears what a previous run wrote).
 func writeTree(dir string, files map[string][]byte) error {
-	if err := os.RemoveAll(dir); err != nil {
-		return err
-	}
 	names := make([]string, 0, len(files))
 	for name := range files {
 		names = append(names, name)

@@ -8,11 +8,24 @@ import (
 	"reflect"
 
 	"errors"
+	"github.com/embedded-connectors/pulumi-embedded-connectors/sdk/go/embedded/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"pulumi-embedded-connectors/sdk/go/embedded/internal"
 )
 
 // A connector of the catalogue, added to a sub-account (the service's Add Connector). Deleting it removes the connector from the sub-account, which the service refuses while connections use it: delete those first, or set `retainOnDelete: true`. Id: `<accountId>/<connectorId>`.
+//
+// ## Example Usage
+// ### Add a connector looked up by name to the sub-account
+// ```go
+// // The sub-account of the stack config (`embedded:baseUrl`, `embedded:clientId`,
+// // `embedded:clientSecret`, `embedded:accountId`): the default provider.
+// s3Source, err := embedded.NewAddedConnector(ctx, "s3Source", &embedded.AddedConnectorArgs{ConnectorId: pulumi.String(s3.ConnectorId)})
+//
+//	if err != nil {
+//		return err
+//	}
+//
+// ```
 type AddedConnector struct {
 	pulumi.CustomResourceState
 

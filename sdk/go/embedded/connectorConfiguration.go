@@ -8,11 +8,35 @@ import (
 	"reflect"
 
 	"errors"
+	"github.com/embedded-connectors/pulumi-embedded-connectors/sdk/go/embedded/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"pulumi-embedded-connectors/sdk/go/embedded/internal"
 )
 
 // The secret configuration of a connector (the service's Configure Connector, a PUT of the whole configuration). Detects out-of-band writes through `lastUpdated`. Deleting it leaves the saved configuration in place (the service has no "unconfigure"; the provider logs a warning): removing the connector (its AddedConnector) drops the configuration. Drift is shown by field name, never by value: `fieldDigests` and `drift`. Id: `<accountId>/<connectorId>`.
+//
+// ## Example Usage
+// ### Configure an added connector, its Password from secret config
+// ```go
+// // s3Source.ConnectorId (an output) orders the configuration after the add. The whole
+// // SecretConfig is stored as a secret; the Password fields come from secret config.
+//
+//	s3Configuration, err := embedded.NewConnectorConfiguration(ctx, "s3SourceConfiguration", &embedded.ConnectorConfigurationArgs{
+//		ConnectorId: s3Source.ConnectorId,
+//		SecretConfig: pulumi.Map{
+//			"bucket":          pulumi.String("acme-exports"),
+//			"accessKeyId":     pulumi.String("AKIAGOEXAMPLE"),
+//			"region":          pulumi.String("eu-west-1"),
+//			"fileFormats":     pulumi.ToStringArray([]string{"csv", "parquet"}),
+//			"maxFileSizeMb":   pulumi.Int(512),
+//			"secretAccessKey": cfg.RequireSecret("s3SecretAccessKey"),
+//		},
+//	})
+//
+//	if err != nil {
+//		return err
+//	}
+//
+// ```
 type ConnectorConfiguration struct {
 	pulumi.CustomResourceState
 

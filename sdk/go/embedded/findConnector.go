@@ -7,11 +7,23 @@ import (
 	"context"
 	"reflect"
 
+	"github.com/embedded-connectors/pulumi-embedded-connectors/sdk/go/embedded/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"pulumi-embedded-connectors/sdk/go/embedded/internal"
 )
 
 // The one catalogue connector with this exact name and side; an error listing near matches otherwise.
+//
+// ## Example Usage
+// ### Look a connector up by name
+// ```go
+// // Lookups run at preview: a typo in a name fails here, listing near matches.
+// s3, err := embedded.FindConnector(ctx, &embedded.FindConnectorArgs{Name: "Amazon S3", SupportedType: "Source"})
+//
+//	if err != nil {
+//		return err
+//	}
+//
+// ```
 func FindConnector(ctx *pulumi.Context, args *FindConnectorArgs, opts ...pulumi.InvokeOption) (*FindConnectorResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv FindConnectorResult

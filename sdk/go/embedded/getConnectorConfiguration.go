@@ -7,8 +7,8 @@ import (
 	"context"
 	"reflect"
 
+	"github.com/embedded-connectors/pulumi-embedded-connectors/sdk/go/embedded/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"pulumi-embedded-connectors/sdk/go/embedded/internal"
 )
 
 // Field descriptors and state of a connector's configuration. Through the plugin, no saved value: an Invoke response is printed as it is by `pulumi up --debug`. Password fields never carry a value.

@@ -7,8 +7,8 @@ import (
 	"context"
 	"reflect"
 
+	"github.com/embedded-connectors/pulumi-embedded-connectors/sdk/go/embedded/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"pulumi-embedded-connectors/sdk/go/embedded/internal"
 )
 
 // The connectors added to a sub-account (List Added Connectors), all pages.

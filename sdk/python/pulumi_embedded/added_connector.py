@@ -87,6 +87,14 @@ class AddedConnector(pulumi.CustomResource):
         """
         A connector of the catalogue, added to a sub-account (the service's Add Connector). Deleting it removes the connector from the sub-account, which the service refuses while connections use it: delete those first, or set `retainOnDelete: true`. Id: `<accountId>/<connectorId>`.
 
+        ## Example Usage
+        ### Add a connector looked up by name to the sub-account
+        ```python
+        # The sub-account of the stack config (`embedded:baseUrl`, `embedded:clientId`,
+        # `embedded:clientSecret`, `embedded:accountId`): the default provider.
+        s3_source = embedded.AddedConnector("s3Source", connector_id=s3.connector_id)
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] account_id: The sub-account to add it to. Default: the provider's `accountId` (stack config `embedded:accountId`, else the environment variable `EMBEDDED_ACCOUNT_ID`). Changing it replaces the resource.
@@ -101,6 +109,14 @@ class AddedConnector(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A connector of the catalogue, added to a sub-account (the service's Add Connector). Deleting it removes the connector from the sub-account, which the service refuses while connections use it: delete those first, or set `retainOnDelete: true`. Id: `<accountId>/<connectorId>`.
+
+        ## Example Usage
+        ### Add a connector looked up by name to the sub-account
+        ```python
+        # The sub-account of the stack config (`embedded:baseUrl`, `embedded:clientId`,
+        # `embedded:clientSecret`, `embedded:accountId`): the default provider.
+        s3_source = embedded.AddedConnector("s3Source", connector_id=s3.connector_id)
+        ```
 
         :param str resource_name: The name of the resource.
         :param AddedConnectorArgs args: The arguments to use to populate this resource's properties.

@@ -135,6 +135,25 @@ class ConnectorConfiguration(pulumi.CustomResource):
         """
         The secret configuration of a connector (the service's Configure Connector, a PUT of the whole configuration). Detects out-of-band writes through `lastUpdated`. Deleting it leaves the saved configuration in place (the service has no "unconfigure"; the provider logs a warning): removing the connector (its AddedConnector) drops the configuration. Drift is shown by field name, never by value: `fieldDigests` and `drift`. Id: `<accountId>/<connectorId>`.
 
+        ## Example Usage
+        ### Configure an added connector, its Password from secret config
+        ```python
+        # `s3_source.connector_id` (an output) orders the configuration after the add. The whole
+        # secret_config is stored as a secret; the Password fields come from secret config.
+        s3_configuration = embedded.ConnectorConfiguration(
+            "s3SourceConfiguration",
+            connector_id=s3_source.connector_id,
+            secret_config={
+                "bucket": "acme-exports",
+                "accessKeyId": "AKIAPYTHONEXAMPLE",
+                "region": "eu-west-1",
+                "fileFormats": ["csv", "parquet"],
+                "maxFileSizeMb": 512,
+                "secretAccessKey": config.require_secret("s3SecretAccessKey"),
+            },
+        )
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] account_id: The sub-account. Default: the provider's `accountId` (stack config `embedded:accountId`, else the environment variable `EMBEDDED_ACCOUNT_ID`). Changing it replaces the resource.
@@ -152,6 +171,25 @@ class ConnectorConfiguration(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         The secret configuration of a connector (the service's Configure Connector, a PUT of the whole configuration). Detects out-of-band writes through `lastUpdated`. Deleting it leaves the saved configuration in place (the service has no "unconfigure"; the provider logs a warning): removing the connector (its AddedConnector) drops the configuration. Drift is shown by field name, never by value: `fieldDigests` and `drift`. Id: `<accountId>/<connectorId>`.
+
+        ## Example Usage
+        ### Configure an added connector, its Password from secret config
+        ```python
+        # `s3_source.connector_id` (an output) orders the configuration after the add. The whole
+        # secret_config is stored as a secret; the Password fields come from secret config.
+        s3_configuration = embedded.ConnectorConfiguration(
+            "s3SourceConfiguration",
+            connector_id=s3_source.connector_id,
+            secret_config={
+                "bucket": "acme-exports",
+                "accessKeyId": "AKIAPYTHONEXAMPLE",
+                "region": "eu-west-1",
+                "fileFormats": ["csv", "parquet"],
+                "maxFileSizeMb": 512,
+                "secretAccessKey": config.require_secret("s3SecretAccessKey"),
+            },
+        )
+        ```
 
         :param str resource_name: The name of the resource.
         :param ConnectorConfigurationArgs args: The arguments to use to populate this resource's properties.

@@ -173,6 +173,13 @@ def find_connector(account_id: Optional[_builtins.str] = None,
     """
     The one catalogue connector with this exact name and side; an error listing near matches otherwise.
 
+    ## Example Usage
+    ### Look a connector up by name
+    ```python
+    # Lookups run at preview: a typo in a name fails here, listing near matches.
+    s3 = embedded.find_connector(name="Amazon S3", supported_type="Source")
+    ```
+
     :param _builtins.str account_id: Sub-account. Default: the provider's `accountId` (`embedded:accountId`, else EMBEDDED_ACCOUNT_ID).
     :param _builtins.str name: The exact connector name (case-sensitive).
     :param _builtins.str supported_type: `Source` or `Destination`: a platform often has one of each.
@@ -202,6 +209,13 @@ def find_connector_output(account_id: pulumi.Input[Optional[Optional[_builtins.s
                           opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[FindConnectorResult]:
     """
     The one catalogue connector with this exact name and side; an error listing near matches otherwise.
+
+    ## Example Usage
+    ### Look a connector up by name
+    ```python
+    # Lookups run at preview: a typo in a name fails here, listing near matches.
+    s3 = embedded.find_connector(name="Amazon S3", supported_type="Source")
+    ```
 
     :param _builtins.str account_id: Sub-account. Default: the provider's `accountId` (`embedded:accountId`, else EMBEDDED_ACCOUNT_ID).
     :param _builtins.str name: The exact connector name (case-sensitive).

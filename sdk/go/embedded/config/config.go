@@ -4,9 +4,9 @@
 package config
 
 import (
+	"github.com/embedded-connectors/pulumi-embedded-connectors/sdk/go/embedded/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
-	"pulumi-embedded-connectors/sdk/go/embedded/internal"
 )
 
 var _ = internal.GetEnvOrDefault
