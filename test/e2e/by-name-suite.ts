@@ -31,6 +31,8 @@ export interface ByNameLanguage {
   registryEnv(registries: Registries, tmp: string): Promise<Record<string, string>>;
   /** The environment of the engine's runs after the install (the shell state the docs' commands leave, e.g. an active virtualenv). */
   activate?(workDir: string, env: Record<string, string>): Record<string, string>;
+  /** Runs after the install's commands, as set-up (e.g. a first build filling a build cache), its time printed. */
+  afterInstall?(workDir: string, env: Record<string, string>): Promise<void>;
   /** Files and commands instead of the docs' section (a language whose section another page writes). */
   section?(registries: Registries, tmp: string): Promise<DocSection | string>;
 }
@@ -93,6 +95,7 @@ export function describeByName(lang: ByNameLanguage): void {
     let env: Record<string, string>;
     let stack: Stack;
     let started: number;
+    let upDone = false;
     const secretAccessKey = `by-name-${lang.language.toLowerCase()}-key`;
 
     before(async function () {
@@ -122,7 +125,7 @@ export function describeByName(lang: ByNameLanguage): void {
       await stack?.destroy().catch(() => undefined);
       await svc?.service.stop();
       if (started) console.error(`      by-name ${lang.language}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      if (tmp) await fs.rm(tmp, { recursive: true, force: true });
+      if (tmp) await fs.rm(tmp, { recursive: true, force: true }).catch(() => undefined);
     });
 
     it("installs by name from the registry, with the docs' commands and files as written", async function () {
@@ -141,6 +144,13 @@ export function describeByName(lang: ByNameLanguage): void {
         }).catch((e: { stdout?: string; stderr?: string; message: string }) => {
           throw new Error(`\`${command.trim()}\` failed: ${e.message}\n${e.stdout ?? ""}${e.stderr ?? ""}`);
         });
+      }
+      if (lang.afterInstall) {
+        const start = Date.now();
+        await lang.afterInstall(workDir, { ...process.env, ...env } as Record<string, string>);
+        console.error(
+          `      by-name ${lang.language}: set-up after the install took ${((Date.now() - start) / 1000).toFixed(1)} s`,
+        );
       }
       if (lang.activate) env = lang.activate(workDir, env);
       if (lang.tools) await assertNoNode(env.PATH);
@@ -175,15 +185,16 @@ export function describeByName(lang: ByNameLanguage): void {
       const configured = await svc.outOfBand.getConfiguration(svc.accountId, S3);
       assert.equal(fieldValue(configured, "bucket"), "acme-exports");
       assert.ok(!JSON.stringify(result.stdout).includes(secretAccessKey), "no secret in the engine's output");
+      upDone = true;
     });
 
     it("the drift check is clean right after up", async function () {
-      if (!stack) this.skip();
+      if (!upDone) this.skip();
       await stack.preview({ refresh: true, expectNoChanges: true });
     });
 
     it("an out-of-band change fails the drift check, which names the field; destroy empties the sub-account", async function () {
-      if (!stack) this.skip();
+      if (!upDone) this.skip();
       await svc.outOfBand.configure(
         svc.accountId,
         S3,
