@@ -43,6 +43,18 @@ describe("cli: the publishing scripts", function () {
     );
   });
 
+  it("npm.sh with PUBLISH_DRY_RUN=1 shows the package and publishes nothing (the registry: a closed port)", async () => {
+    const { stdout } = await execFileAsync("npm", ["pack", "--json", "--pack-destination", tmp], { cwd: repoRoot });
+    const { name, version } = (JSON.parse(stdout) as { name: string; version: string }[])[0];
+    const result = await publish("npm.sh", ["http://127.0.0.1:9/", tmp], {
+      PUBLISH_DRY_RUN: "1",
+      NPM_CONFIG_FETCH_RETRIES: "0", // its one look at the registry fails at once
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, new RegExp(`${name}@${version.replace(/\./g, "\\.")}`));
+    assert.match(result.stderr, /\(dry-run\)/);
+  });
+
   it("pypi.sh refuses a staging directory that holds other files (all of them would be uploaded)", async () => {
     for (const name of ["pulumi_embedded-0.1.0-py3-none-any.whl", "pulumi_embedded-0.1.0.tar.gz"])
       await fs.writeFile(path.join(tmp, name), "");
