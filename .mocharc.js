@@ -1,3 +1,4 @@
+/* global module */
 // Mocha's settings (.mocharc.json holds the same for tools that read only JSON). The default spec
 // (the whole suite) applies only when the command names no test files: `npx mocha dist/test/x.test.js`
 // runs that file alone, where Mocha would otherwise run it on top of the whole suite.

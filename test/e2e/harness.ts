@@ -195,13 +195,20 @@ export class E2EStack {
   /** Runs the engine's CLI on this stack (for what the Automation API does not offer as is). */
   async cli(args: string[]): Promise<{ stdout: string; stderr: string }> {
     const engine = await ensureEngine(this.options.cliVersion);
-    const result = await execFileAsync(engine.command.command, [...args, "--stack", this.name, "--non-interactive"], {
-      cwd: this.workDir,
-      env: { ...process.env, ...engine.env },
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    this.captured.push(result.stdout, result.stderr);
-    return result;
+    try {
+      const result = await execFileAsync(engine.command.command, [...args, "--stack", this.name, "--non-interactive"], {
+        cwd: this.workDir,
+        env: { ...process.env, ...engine.env, ...this.options.env },
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      this.captured.push(result.stdout, result.stderr);
+      return result;
+    } catch (err) {
+      // A failed run's output is printed too (and scanned by the secrets suites).
+      const { stdout, stderr } = err as { stdout?: unknown; stderr?: unknown };
+      this.captured.push(String(stdout ?? ""), String(stderr ?? ""));
+      throw err;
+    }
   }
 
   /**

@@ -40,6 +40,12 @@ export interface SecretsStack {
   assertDestroyed(printed: string): Promise<void>;
   /** Stops what the host started besides the suite's service. */
   stop(): Promise<void>;
+  /** The program config and secret program config the stack was created with (the failure paths add to them). */
+  initial: { config: Record<string, ProgramConfigValue>; secretConfig: Record<string, ProgramConfigValue> };
+  /** `pulumi import` arguments (the plugin: the dynamic resources cannot be imported by the CLI). */
+  importArgs?: string[];
+  /** Secret program config that makes an explicit provider's CheckConfig fail (plugin only), and its canary. */
+  badProvider?: { config: Record<string, ProgramConfigValue>; secretConfig: Record<string, ProgramConfigValue> };
 }
 
 export interface SecretsHost {
@@ -59,6 +65,9 @@ const dynamicSecrets = {
   select: "ap-southeast-2",
   multiList: ["parquet", "avro"],
   multiString: "purchase, page",
+  // Issue 31's sources: a secret string of stack config, a value the program makes secret.
+  secretString: canary("secret-string"),
+  programSecret: canary("program-secret"),
 };
 
 export const dynamicHost: SecretsHost = {
@@ -82,12 +91,11 @@ export const dynamicHost: SecretsHost = {
         secretConfig: storageFields(),
         secretRefs: { region: "select", fileFormats: "multiList" },
         envRefs: { secretAccessKey: "E2E_PLAIN_SECRET" },
+        secretStringRefs: { bucket: "bucketSecret" },
+        secretEnvRefs: { accessKeyId: "E2E_PROGRAM_SECRET" },
       },
     ];
-    const stack = await E2EStack.create({
-      program: "connectors",
-      name: "secrets",
-      service: serviceSettings(svc),
+    const initial = {
       config: {
         connectors: [
           { key: "segment", connectorId: SEGMENT },
@@ -105,8 +113,21 @@ export const dynamicHost: SecretsHost = {
           multiList: v.multiList,
           multiString: v.multiString,
         },
+        bucketSecret: v.secretString,
       },
-      env: { E2E_PLAIN_SECRET: v.passedPlain, E2E_PLAIN_TEXT: v.textPlain },
+    };
+    const stack = await E2EStack.create({
+      program: "connectors",
+      name: "secrets",
+      service: serviceSettings(svc),
+      ...initial,
+      // One attempt per call: the failure paths inject 503s (secrets-failures.ts).
+      env: {
+        E2E_PLAIN_SECRET: v.passedPlain,
+        E2E_PLAIN_TEXT: v.textPlain,
+        E2E_PROGRAM_SECRET: v.programSecret,
+        EMBEDDED_MAX_RETRIES: "0",
+      },
     });
     return {
       stack,
@@ -121,8 +142,11 @@ export const dynamicHost: SecretsHost = {
         ["the Select canary", v.select],
         ["the Multi-Select canary (list)", "parquet"],
         ["the Multi-Select canary (comma-separated)", "purchase"],
+        ["a Text from a secret string of stack config", v.secretString],
+        ["a Text the program made secret (pulumi.secret)", v.programSecret],
       ],
       services: [["the service", svc]],
+      initial,
       async assertStored() {
         const live = await svc.outOfBand.listAdded(svc.accountId);
         assert.deepEqual(
@@ -140,6 +164,8 @@ export const dynamicHost: SecretsHost = {
           ["backfillFrom (Date)", fieldValue(segment, "backfillFrom"), v.date],
           ["eventTypes (Multi-Select)", fieldValue(segment, "eventTypes"), "purchase,page"],
           ["region (Select)", fieldValue(s3, "region"), v.select],
+          ["bucket (Text, secret string of stack config)", fieldValue(s3, "bucket"), v.secretString],
+          ["accessKeyId (Text, pulumi.secret)", fieldValue(s3, "accessKeyId"), v.programSecret],
           ["fileFormats (Multi-Select)", fieldValue(s3, "fileFormats"), "parquet,avro"],
         ]);
       },

@@ -11,7 +11,14 @@
 // as `foundConnectorIds`.
 import * as pulumi from "@pulumi/pulumi";
 import { embedded } from "pulumi-embedded-connectors";
-import { configurationSpecs, connectorSpecs, providerSpecs, secretConfigOf, secretValues } from "./program-config";
+import {
+  accountIdOf,
+  configurationSpecs,
+  connectorSpecs,
+  providerSpecs,
+  secretConfigOf,
+  secretValues,
+} from "./program-config";
 
 const embeddedConfig = new pulumi.Config("embedded");
 
@@ -65,7 +72,7 @@ for (const spec of configurationSpecs) {
     spec.key,
     {
       connectorId: spec.connectorId,
-      accountId: spec.accountId,
+      accountId: accountIdOf(spec),
       configurationId: spec.configurationId,
       name: spec.name,
       secretName: spec.secretName,
