@@ -303,6 +303,13 @@ export function resourceName(r: StateResource): string {
 export function assertNoSecret(text: string, secret: string, where: string): void {
   const at = text.indexOf(secret);
   if (at >= 0) {
-    throw new Error(`a secret appears in ${where} at offset ${at} (of ${text.length} characters)`);
+    // The context around it, the secret itself masked (where it leaked tells which output did).
+    const context = text
+      .slice(Math.max(0, at - 300), at + secret.length + 100)
+      .split(secret)
+      .join("<THE SECRET>");
+    throw new Error(
+      `a secret appears in ${where} at offset ${at} (of ${text.length} characters), in: ${JSON.stringify(context)}`,
+    );
   }
 }

@@ -31,32 +31,37 @@ async function withFault<T>(svc: E2EService, operation: Parameters<typeof routeK
 
 export async function runFailurePaths(stack: E2EStack, svc: E2EService, made: SecretsStack): Promise<void> {
   const updated = made.update.configurations as object[];
-  // check and CheckConfig: one preview, every trigger at once.
-  await stack.setConfig(
-    {
-      ...made.initial.config,
-      ...made.badProvider?.config,
-      configurations: [
-        ...updated,
-        { key: "badWhole", connectorId: S3, secretConfig: {}, secretConfigRef: "wholeSecret" },
-        { key: "badAccount", connectorId: SEGMENT, secretConfig: apiKeyFields(), accountIdRef: "secretAccount" },
-      ],
-    },
-    {
-      ...made.initial.secretConfig,
-      ...made.badProvider?.secretConfig,
-      wholeSecret: JSON.stringify({ secretAccessKey: wholeSecret }),
-      secretAccount,
-    },
-  );
-  const checked = await stack.expectFailure((s) => s.preview({ diff: true, debug: true }));
-  assert.match(checked, /badWhole.*secretConfig must be an object/, "the secret-string secretConfig is refused");
-  assert.match(checked, /badAccount.*accountId is a secret, but it is part of the resource's id/);
-  assert.doesNotMatch(checked, /property (secretConfig|accountId|clientSecret) value/, "a secret input's value");
-  if (made.badProvider) assert.match(checked, /clientSecret must be a string/, "the provider's CheckConfig failed");
-  await stack.setConfig({ ...made.initial.config, configurations: updated }, made.initial.secretConfig);
+  // check: a preview per trigger (the engine stops at the first failed check).
+  const triggers: [object, Record<string, string>, RegExp][] = [
+    [
+      { key: "badWhole", connectorId: S3, secretConfig: {}, secretConfigRef: "wholeSecret" },
+      { wholeSecret: JSON.stringify({ secretAccessKey: wholeSecret }) },
+      /resource 'badWhole' has a problem: secretConfig must be an object/,
+    ],
+    [
+      { key: "badAccount", connectorId: SEGMENT, secretConfig: apiKeyFields(), accountIdRef: "secretAccount" },
+      { secretAccount },
+      /resource 'badAccount' has a problem: accountId is a secret, but it is part of the resource's id/,
+    ],
+  ];
+  for (const [configuration, secretConfig, refusal] of triggers) {
+    await stack.setConfig({ configurations: [...updated, configuration] }, secretConfig);
+    const checked = await stack.expectFailure((s) => s.preview({ diff: true, debug: true }));
+    assert.match(checked, refusal);
+    assert.doesNotMatch(checked, /property (secretConfig|accountId) value/, "a secret input's value is printed");
+  }
+  await stack.setConfig({ configurations: updated });
+  // CheckConfig (the plugin): its own preview, since a provider that fails stops the run.
+  if (made.badProvider) {
+    await stack.setConfig(made.badProvider.config, made.badProvider.secretConfig);
+    const config = await stack.expectFailure((s) => s.preview({ diff: true, debug: true }));
+    assert.match(config, /resource 'bad' has a problem: clientSecret must be a string/);
+    await stack.setConfig(made.initial.config, made.initial.secretConfig);
+    await stack.setConfig({ configurations: updated });
+  }
 
   // create/update: the configuration PUT fails (back to the first Password: an update).
+  await stack.setConfig({ configurations: made.initial.config.configurations });
   const update = await withFault(svc, "configure", () => stack.expectFailure((s) => s.up({ diff: true, debug: true })));
   assert.match(update, /segmentConfig/);
   assert.match(update, /503/, "the service's failure reaches the user");

@@ -109,16 +109,19 @@ export const pluginHost: SecretsHost = {
         .map(([key, value]): [string, string] => [`secretValues.${key}`, value as string]),
     ];
     const providers = [
-      { key: "other", clientId: other.clientId, clientSecretRef: "otherSecret", accountId: other.accountId },
+      // Secret strings of stack config: the engine hands a provider's arguments back as its
+      // outputs, which the SDK prints under --debug, and only such strings are masked by the CLI
+      // (docs/secrets.md).
+      { key: "other", clientId: other.clientId, clientSecretKey: "otherSecret", accountId: other.accountId },
       {
         key: "elsewhere",
         baseUrl: elsewhere.baseUrl,
         clientId: elsewhere.clientId,
-        clientSecretRef: "elsewhereSecret",
+        clientSecretKey: "elsewhereSecret",
         accountId: elsewhere.accountId,
       },
     ];
-    const secretValues = { ...values, otherSecret: other.clientSecret, elsewhereSecret };
+    const secretValues = { ...values };
     const initial = {
       config: {
         providers,
@@ -129,7 +132,7 @@ export const pluginHost: SecretsHost = {
         ],
         configurations: configurations("segmentKey"),
       },
-      secretConfig: { secretValues, facebookSecretString },
+      secretConfig: { secretValues, facebookSecretString, otherSecret: other.clientSecret, elsewhereSecret },
     };
     const stack = await pluginStack(svc, "plugin-secrets", {
       ...initial,

@@ -49,11 +49,6 @@ for (const host of HOSTS) {
       }
     });
 
-    it("fails at check (and CheckConfig), create/update, read and delete, each naming what failed", async () => {
-      made.canaries.push(...FAILURE_CANARIES);
-      await runFailurePaths(e2e.stack, e2e.svc, made);
-    });
-
     it("no canary in `pulumi stack export`, the backend's files or the stack's config file", async () => {
       const exported = await e2e.stack.exportText();
       const backend = await e2e.stack.backendText();
@@ -68,13 +63,21 @@ for (const host of HOSTS) {
       made.assertState(exported);
     });
 
-    it("destroy; no canary in anything the engine printed", async () => {
+    it("fails at check (and CheckConfig), create/update, read and delete, each naming what failed", async () => {
+      made.canaries.push(...FAILURE_CANARIES);
+      await runFailurePaths(e2e.stack, e2e.svc, made);
+    });
+
+    it("destroy; no canary in anything the engine printed, nor in the backend's files", async () => {
       await e2e.stack.destroy({ diff: true, debug: true });
       const printed = e2e.stack.engineOutput();
       assert.match(printed, made.marks.printed, "the engine output was captured");
       await made.assertDestroyed(printed);
+      // The backend again: its history now holds the failed runs too.
+      const backend = await e2e.stack.backendText();
       for (const [label, value] of made.canaries) {
         assertNoSecret(printed, value, `the engine's output (${label})`);
+        assertNoSecret(backend, value, `the backend's files after every run (${label})`);
       }
     });
 

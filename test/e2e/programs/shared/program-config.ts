@@ -3,7 +3,7 @@
 // harness copies this file beside each program's copy (E2EStack.create), so both import it as
 // "./program-config".
 //
-//   providers:      [{ key, clientId, clientSecretRef, baseUrl?, accountId? }]   (plugin only)
+//   providers:      [{ key, clientId, clientSecretRef | clientSecretKey, baseUrl?, accountId? }]   (plugin only)
 //   connectors:     [{ key, connectorId? | find?: { name, supportedType }, accountId?,
 //                      adoptExisting?, provider?, import?, retainOnDelete? }]
 //   configurations: [{ key, connectorId, after?, accountId?, configurationId?, name?,
@@ -26,7 +26,10 @@ import type { SecretConfigValue } from "pulumi-embedded-connectors";
 export interface ProviderSpec {
   key: string;
   clientId: string;
-  clientSecretRef: string;
+  /** A key of `secretValues`. */
+  clientSecretRef?: string;
+  /** Or a key of program config set as a secret string (which the CLI masks in all it prints). */
+  clientSecretKey?: string;
   baseUrl?: string;
   accountId?: string;
 }
