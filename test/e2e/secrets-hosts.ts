@@ -50,6 +50,13 @@ export interface SecretsStack {
 
 export interface SecretsHost {
   name: string;
+  /**
+   * Whether a preview with changes may run with --debug. Not the dynamic provider's: Pulumi's
+   * dynamic provider does not support preview, so the engine hands the checked inputs (secretConfig
+   * too) back to the program, whose SDK prints them under --debug (docs/secrets.md); the plugin
+   * supports preview (issue 31, item 1).
+   */
+  previewDebug: boolean;
   /** The default provider's client secret (the suite's service's first customer). */
   clientSecret: string;
   create(svc: E2EService): Promise<SecretsStack>;
@@ -72,6 +79,7 @@ const dynamicSecrets = {
 
 export const dynamicHost: SecretsHost = {
   name: "dynamic provider",
+  previewDebug: false,
   clientSecret: canary("client"),
   async create(svc) {
     const v = dynamicSecrets;

@@ -88,6 +88,7 @@ function configurations(segmentKeyRef: string): object[] {
 
 export const pluginHost: SecretsHost = {
   name: "plugin",
+  previewDebug: true,
   clientSecret: canary("default-client"),
   async create(svc) {
     const elsewhere = await startService({ firstCustomer: { clientSecret: elsewhereSecret } });
