@@ -14,6 +14,7 @@
 import { strict as assert } from "node:assert";
 import { canary, dateCanary, numberCanary } from "./canaries";
 import { E2EStack, type ProgramConfigValue } from "./harness";
+import { WHOLE_SECRET_CONFIG } from "./secrets-failures";
 import { apiKeyFields, fieldValue, S3, SEGMENT, serviceSettings, storageFields, type E2EService } from "./fixtures";
 
 /** Compared without assert.equal, which would print a canary on failure. */
@@ -133,6 +134,7 @@ export const dynamicHost: SecretsHost = {
       env: {
         E2E_PLAIN_SECRET: v.passedPlain,
         E2E_PLAIN_TEXT: v.textPlain,
+        E2E_WHOLE_SECRET_CONFIG: WHOLE_SECRET_CONFIG,
         E2E_PROGRAM_SECRET: v.programSecret,
         EMBEDDED_MAX_RETRIES: "0",
       },

@@ -8,6 +8,7 @@ import { apiKeyFields, FACEBOOK, fieldValue, S3, SEGMENT, startService, storageF
 import { CONFIGURATION_TYPE, customer, pluginStack, PROVIDER_TYPE } from "./plugin-fixtures";
 import { canary, dateCanary, numberCanary } from "./canaries";
 import { assertStored, type SecretsHost } from "./secrets-hosts";
+import { WHOLE_SECRET_CONFIG } from "./secrets-failures";
 
 const values = {
   // Passwords
@@ -141,6 +142,7 @@ export const pluginHost: SecretsHost = {
       env: {
         E2E_PLAIN_SECRET: passedPlainPassword,
         E2E_PLAIN_TEXT: passedPlainText,
+        E2E_WHOLE_SECRET_CONFIG: WHOLE_SECRET_CONFIG,
         E2E_PROGRAM_SECRET: programSecret,
         EMBEDDED_MAX_RETRIES: "0",
       },

@@ -8,7 +8,7 @@
 //                      adoptExisting?, provider?, import?, retainOnDelete? }]
 //   configurations: [{ key, connectorId, after?, accountId?, configurationId?, name?,
 //                      secretName?, secretConfig, secretRefs?, envRefs?, provider?, import?,
-//                      secretStringRefs?, secretEnvRefs?, secretConfigRef?, accountIdRef? }]
+//                      secretStringRefs?, secretEnvRefs?, secretConfigEnv?, accountIdRef? }]
 //   secretValues:   (secret config) { <ref>: <value> }
 //
 // `after` names a connector key to depend on. `secretRefs` maps a field id of secretConfig to
@@ -17,8 +17,9 @@
 // The other secret sources (issue 31's leak matrix): `secretStringRefs` maps a field to a key of
 // program config set as a secret string (`config.requireSecret`); `secretEnvRefs` maps a field
 // to an environment variable made secret by the program (`pulumi.secret(process.env.X)`);
-// `secretConfigRef` makes the whole secretConfig the secret string config key it names (the
-// natural mistake of `config.require_secret("s3")` holding JSON); `accountIdRef` makes accountId
+// `secretConfigEnv` makes the whole secretConfig one string, the environment variable it names
+// made secret by the program (the natural mistake of `config.require_secret("s3")` holding JSON;
+// from the environment, since the CLI masks secret strings of stack config); `accountIdRef` makes accountId
 // the secret string config key it names.
 import * as pulumi from "@pulumi/pulumi";
 import type { SecretConfigValue } from "pulumi-embedded-connectors";
@@ -60,7 +61,7 @@ export interface ConfigurationSpec {
   import?: string;
   secretStringRefs?: Record<string, string>;
   secretEnvRefs?: Record<string, string>;
-  secretConfigRef?: string;
+  secretConfigEnv?: string;
   accountIdRef?: string;
 }
 
@@ -82,8 +83,9 @@ export function accountIdOf(spec: ConfigurationSpec): pulumi.Input<string> | und
  * made secret here, `secretRefs` from `secretValues`, `secretStringRefs` from secret config strings.
  */
 export function secretConfigOf(spec: ConfigurationSpec): pulumi.Input<Record<string, SecretConfigValue>> {
-  if (spec.secretConfigRef) {
-    return config.requireSecret(spec.secretConfigRef) as unknown as pulumi.Input<Record<string, SecretConfigValue>>;
+  if (spec.secretConfigEnv) {
+    const whole = pulumi.secret(process.env[spec.secretConfigEnv] ?? "");
+    return whole as unknown as pulumi.Input<Record<string, SecretConfigValue>>;
   }
   const plain: Record<string, SecretConfigValue> = { ...spec.secretConfig };
   for (const [field, variable] of Object.entries(spec.envRefs ?? {})) {
