@@ -12,11 +12,13 @@ export const ADDED_CONNECTOR = {
       type: "string",
       required: true,
       replaceOnChange: true,
+      idPart: true,
       description: "The 16-character id of the catalogue connector to add. Changing it replaces the resource.",
     },
     accountId: {
       type: "string",
       replaceOnChange: true,
+      idPart: true,
       description:
         "The sub-account to add it to. Default: the provider's `accountId` (stack config `embedded:accountId`, " +
         "else the environment variable `EMBEDDED_ACCOUNT_ID`). Changing it replaces the resource.",

@@ -100,15 +100,53 @@ type Check<R extends { inputs?: Record<string, unknown>; failures?: InputFailure
   secretInputs: ReadonlySet<string>,
 ) => Promise<R>;
 
+/** The top-level input a failure's property names (`secretConfig` of `secretConfig.region`). */
+function topLevelName(property: string): string {
+  return /^[^.[]*/.exec(property)?.[0] ?? property;
+}
+
+/**
+ * The refusal of an id part (`idPart`: accountId, connectorId) that arrived secret: the id
+ * `<accountId>/<connectorId>` is plaintext in the state and in messages, so it cannot be secret.
+ * `property` is left empty: the engine would print the secret value beside a named one.
+ */
+export function secretIdRefusal(name: string): InputFailure {
+  return {
+    property: "",
+    reason:
+      `${name} is a secret, but it is part of the resource's id (<accountId>/<connectorId>), which Pulumi ` +
+      `keeps in plaintext in the state, its history and its messages: an id cannot be secret. Pass ${name} ` +
+      `as a plain value (e.g. config.require, not config.requireSecret; or pulumi.unsecret(...) when it is ` +
+      `not secret in fact); see docs/secrets.md`,
+  };
+}
+
+/**
+ * A failure about an input that arrived secret, or is secret by definition, as the engine may
+ * print it: the engine formats a failure with a property as `property <name> value <value> has
+ * a problem: <reason>`, with the input's value, which for a secret is its plaintext. So such a
+ * failure leaves `property` empty and names the input in its reason. A path (`secretConfig.region`)
+ * is kept: the engine cannot resolve it to a value.
+ */
+export function unresolvable(failure: InputFailure, secret: (name: string) => boolean): InputFailure {
+  if (failure.property === "" || failure.property !== topLevelName(failure.property)) return failure;
+  if (!secret(failure.property)) return failure;
+  const named = failure.reason.startsWith(failure.property) ? failure.reason : `${failure.property}: ${failure.reason}`;
+  return { property: "", reason: named };
+}
+
 /**
  * A resource's check as both hosts call it, told which inputs arrived secret: the plugin passes
  * the names it unwrapped; a dynamic resource names them in the hidden input SECRET_INPUTS, which
- * is taken out here (it is not stored). The check's own messages show such an input's kind
- * (`shown`); as a last line, a secret string input still found in a reason (a service's or the
- * client's text about it, a URL) is replaced, so a failure never prints it. (secretConfig's
- * messages name no value at all: configuration-rules.ts.)
+ * is taken out here (it is not stored). An id part (`idPart`) that arrived secret is refused
+ * before the check runs (nothing is asked of the service with it). The check's own messages show
+ * such an input's kind (`shown`); as a last line, a secret string input still found in a reason
+ * (a service's or the client's text about it, a URL) is replaced, and a failure about a secret
+ * input leaves `property` empty (`unresolvable`), so the engine never prints its value.
+ * (secretConfig's messages name no value at all: configuration-rules.ts.)
  */
 export function secretAwareCheck<R extends { inputs?: Record<string, unknown>; failures?: InputFailure[] }>(
+  properties: Properties,
   check: Check<R>,
 ) {
   return async (
@@ -120,16 +158,28 @@ export function secretAwareCheck<R extends { inputs?: Record<string, unknown>; f
     const secrets = new Set(
       secretInputs ?? (Array.isArray(named) ? named.filter((n): n is string => typeof n === "string") : []),
     );
+    const secretIds = [...secrets].filter((name) => properties[name]?.idPart);
+    if (secretIds.length > 0) {
+      return { inputs: given, failures: secretIds.map(secretIdRefusal) } as unknown as R;
+    }
     const result = await check(olds, given, secrets);
     const values = [...secrets]
       .map((name) => given[name])
       .filter((v): v is string => typeof v === "string" && v !== "" && v !== UNKNOWN);
     // Longest first, so that a value containing another is replaced whole.
     values.sort((a, b) => b.length - a.length);
-    const failures = result.failures?.map((failure) => ({
-      ...failure,
-      reason: values.reduce((reason, value) => reason.split(value).join("(a secret value)"), failure.reason),
-    }));
+    // A missing value cannot be printed: its failure keeps its property.
+    const secret = (name: string) =>
+      secrets.has(name) || (properties[name]?.secret === true && given[name] !== undefined && given[name] !== null);
+    const failures = result.failures?.map((failure) =>
+      unresolvable(
+        {
+          ...failure,
+          reason: values.reduce((reason, value) => reason.split(value).join("(a secret value)"), failure.reason),
+        },
+        secret,
+      ),
+    );
     return { ...result, ...(failures ? { failures } : {}) };
   };
 }

@@ -13,12 +13,14 @@ export const CONNECTOR_CONFIGURATION = {
       type: "string",
       required: true,
       replaceOnChange: true,
+      idPart: true,
       description:
         "The 16-character id of an added connector (pass the AddedConnector's `connectorId`). Changing it replaces the resource.",
     },
     accountId: {
       type: "string",
       replaceOnChange: true,
+      idPart: true,
       description:
         "The sub-account. Default: the provider's `accountId` (stack config `embedded:accountId`, else the " +
         "environment variable `EMBEDDED_ACCOUNT_ID`). Changing it replaces the resource.",

@@ -31,6 +31,12 @@ export interface PropertyDefinition {
   readonly inputOnly?: boolean;
   /** Changing it replaces the resource. */
   readonly replaceOnChange?: boolean;
+  /**
+   * Part of the resource's id (`<accountId>/<connectorId>`), which Pulumi keeps and prints in
+   * plaintext (state, history, messages): check refuses it when it arrives secret
+   * (definitions/checks.ts, `secretAwareCheck`).
+   */
+  readonly idPart?: boolean;
   /** The value a missing input takes, when it is a constant. */
   readonly default?: string | number | boolean;
 }

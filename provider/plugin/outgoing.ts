@@ -4,6 +4,7 @@
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { secretKeys } from "../definitions/property";
 import { SETTINGS } from "../settings";
+import { UNKNOWN } from "../definitions/checks";
 import { toStruct, type Props, type Unwrapped } from "./wire";
 
 /** How a kind of properties leaves: its always-secret names, and the inputs that are never outputs. */
@@ -31,4 +32,18 @@ export function outgoing(
       ? Object.fromEntries(Object.entries(props).filter(([name]) => !kind.inputOnly.includes(name)))
       : props;
   return toStruct(kept, [...kind.secrets, ...arrived.flatMap((unwrapped) => [...unwrapped.secrets])]);
+}
+
+/**
+ * The outputs of a preview Create or Update (Configure answers `supportsPreview`): the echoed
+ * inputs that are neither input-only, secret by definition, nor arrived secret, and every
+ * output of the provider unknown. Without preview support the engine would hand all the checked
+ * inputs back as outputs, and the program's SDK prints its RegisterResource response under
+ * `--debug`: secrets with their plaintext. Nothing is asked of the service.
+ */
+export function previewOutputs(kind: Outgoing & { readonly outputs: readonly string[] }, inputs: Unwrapped): Struct {
+  const left = new Set([...kind.inputOnly, ...kind.secrets, ...inputs.secrets]);
+  const echoed = Object.entries(inputs.props).filter(([name]) => !left.has(name) && !name.startsWith("__"));
+  const unknown = kind.outputs.map((name) => [name, UNKNOWN] as const);
+  return toStruct(Object.fromEntries([...echoed, ...unknown]), kind.secrets);
 }

@@ -3,10 +3,12 @@
 // its arguments; the default provider gets the stack config `embedded:*`. Unset ones fall back
 // to the EMBEDDED_* environment, as in the dynamic provider (provider/settings.ts).
 import { SETTINGS, settingsProblems, type ConfigSource, type SettingName } from "../settings";
-import { UNKNOWN } from "../definitions/checks";
+import { UNKNOWN, unresolvable } from "../definitions/checks";
+import { secretKeys } from "../definitions/property";
 import type { Props } from "./wire";
 
 const NAMES = Object.keys(SETTINGS) as SettingName[];
+const SECRET_SETTINGS: readonly string[] = secretKeys(SETTINGS);
 /** What the engine adds to every provider's inputs. */
 const ENGINE_KEYS = new Set(["version", "pluginDownloadURL"]);
 
@@ -34,9 +36,15 @@ export interface ConfigCheck {
 /**
  * Every problem at once: unknown names (a typo would otherwise be ignored), numbers that are
  * not integers, and what the settings' own rules refuse (missing credentials, plain http).
- * Numbers given as text (stack config) become numbers; unknown values (preview) pass.
+ * Numbers given as text (stack config) become numbers; unknown values (preview) pass. A failure
+ * about a setting that is secret (clientSecret) or arrived secret (`secrets`) leaves `property`
+ * empty: the engine would print the value beside it (definitions/checks.ts, `unresolvable`).
  */
-export function checkConfig(news: Props, env: NodeJS.ProcessEnv = process.env): ConfigCheck {
+export function checkConfig(
+  news: Props,
+  env: NodeJS.ProcessEnv = process.env,
+  secrets: ReadonlySet<string> = new Set(),
+): ConfigCheck {
   const inputs: Props = {};
   const failures: ConfigCheck["failures"] = [];
   for (const [name, value] of Object.entries(news)) {
@@ -70,7 +78,10 @@ export function checkConfig(news: Props, env: NodeJS.ProcessEnv = process.env): 
       failures.push({ property: problem.name, reason: problem.message });
     }
   }
-  return { inputs, failures };
+  // A missing value cannot be printed: its failure keeps its property.
+  const secret = (name: string) =>
+    secrets.has(name) || (SECRET_SETTINGS.includes(name) && news[name] !== undefined && news[name] !== null);
+  return { inputs, failures: failures.map((failure) => unresolvable(failure, secret)) };
 }
 
 /** The settings that differ (secrets compared unwrapped; engine keys ignored). */

@@ -41,6 +41,8 @@ interface Implementation {
 
 export interface ResourceType extends Outgoing {
   definition: ResourceDefinition;
+  /** The provider's own outputs (unknown in a preview). */
+  outputs: readonly string[];
   implementation: Implementation;
   /** Read without properties: the resource as it is now, with inputs; throws when it does not exist. */
   importExisting(id: string): Promise<{ id: string; props: Props; inputs: Props }>;
@@ -85,6 +87,7 @@ function resourceType(
     importExisting,
     secrets: resourceSecrets(definition),
     inputOnly: inputOnlyKeys(definition),
+    outputs: Object.keys(definition.outputs),
   };
 }
 

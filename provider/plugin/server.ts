@@ -17,7 +17,7 @@ import { useConfig, useHost, useOwner } from "../runtime/runtime";
 import { EngineLog } from "./engine-log";
 import { invoke } from "./invoke";
 import { changedSettings, checkConfig, configSourceOf } from "./provider-config";
-import { outgoing, PROVIDER_SETTINGS } from "./outgoing";
+import { outgoing, previewOutputs, PROVIDER_SETTINGS } from "./outgoing";
 import { resourceTypeOf, withInputs } from "./resources";
 import { fromStruct, ownerOfUrn, type Props } from "./wire";
 
@@ -101,7 +101,7 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
 
     checkConfig: unary<proto.CheckRequest, proto.CheckResponse>(async (req) => {
       const news = fromStruct(req.getNews());
-      const { inputs, failures } = checkConfig(news.props);
+      const { inputs, failures } = checkConfig(news.props, process.env, news.secrets);
       return new proto.CheckResponse()
         .setInputs(outgoing(PROVIDER_SETTINGS, inputs, [news], "inputs"))
         .setFailuresList(checkFailures(failures));
@@ -128,11 +128,14 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
       }
       settingsUnknown = Object.values(settings).some(containsUnknown);
       useConfig(configSourceOf(settings));
-      return new proto.ConfigureResponse()
-        .setAcceptsecrets(true)
-        .setSupportspreview(false)
-        .setAcceptresources(false)
-        .setAcceptoutputs(false);
+      return (
+        new proto.ConfigureResponse()
+          .setAcceptsecrets(true)
+          // Preview Create and Update answer without the service (outgoing.ts, previewOutputs).
+          .setSupportspreview(true)
+          .setAcceptresources(false)
+          .setAcceptoutputs(false)
+      );
     }),
 
     invoke: unary<proto.InvokeRequest, proto.InvokeResponse>(async (req) => {
@@ -185,6 +188,7 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
       const type = resourceTypeOf(req.getUrn(), req.getType());
       useOwner(ownerOfUrn(req.getUrn()));
       const inputs = fromStruct(req.getProperties());
+      if (req.getPreview()) return new proto.CreateResponse().setId("").setProperties(previewOutputs(type, inputs));
       try {
         const { id, outs } = await type.implementation.create(inputs.props);
         return new proto.CreateResponse()
@@ -231,6 +235,7 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
       useOwner(ownerOfUrn(req.getUrn()));
       const olds = fromStruct(req.getOlds());
       const news = fromStruct(req.getNews());
+      if (req.getPreview()) return new proto.UpdateResponse().setProperties(previewOutputs(type, news));
       const { outs } = await type.implementation.update(req.getId(), olds.props, news.props);
       return new proto.UpdateResponse().setProperties(outgoing(type, withInputs(news.props, outs), [news], "outputs"));
     }),

@@ -71,6 +71,7 @@ function parseInputs(props: Props): { connectorId: string; accountId: string; ad
  * input that arrived secret is named by its kind, never quoted (definitions/checks.ts).
  */
 export const check = secretAwareCheck(
+  ADDED_CONNECTOR.inputs,
   async (_olds: Props, news: Props, secrets: ReadonlySet<string>): Promise<CheckResult> => {
     const failures: CheckFailure[] = typeFailures(ADDED_CONNECTOR.inputs, news, ["adoptExisting"]);
     const inputs: Props = withDefaults(ADDED_CONNECTOR.inputs, news);

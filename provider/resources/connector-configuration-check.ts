@@ -20,6 +20,7 @@ type Props = Record<string, unknown>;
  * arrived secret is named by its kind, never quoted (definitions/checks.ts).
  */
 export const check = secretAwareCheck(
+  CONNECTOR_CONFIGURATION.inputs,
   async (olds: Props, news: Props, secrets: ReadonlySet<string>): Promise<CheckResult> => {
     const failures: CheckFailure[] = typeFailures(CONNECTOR_CONFIGURATION.inputs, news, [
       "configurationId",

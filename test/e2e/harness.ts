@@ -195,13 +195,20 @@ export class E2EStack {
   /** Runs the engine's CLI on this stack (for what the Automation API does not offer as is). */
   async cli(args: string[]): Promise<{ stdout: string; stderr: string }> {
     const engine = await ensureEngine(this.options.cliVersion);
-    const result = await execFileAsync(engine.command.command, [...args, "--stack", this.name, "--non-interactive"], {
-      cwd: this.workDir,
-      env: { ...process.env, ...engine.env },
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    this.captured.push(result.stdout, result.stderr);
-    return result;
+    try {
+      const result = await execFileAsync(engine.command.command, [...args, "--stack", this.name, "--non-interactive"], {
+        cwd: this.workDir,
+        env: { ...process.env, ...engine.env, ...this.options.env },
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      this.captured.push(result.stdout, result.stderr);
+      return result;
+    } catch (err) {
+      // A failed run's output is printed too (and scanned by the secrets suites).
+      const { stdout, stderr } = err as { stdout?: unknown; stderr?: unknown };
+      this.captured.push(String(stdout ?? ""), String(stderr ?? ""));
+      throw err;
+    }
   }
 
   /**
@@ -296,6 +303,13 @@ export function resourceName(r: StateResource): string {
 export function assertNoSecret(text: string, secret: string, where: string): void {
   const at = text.indexOf(secret);
   if (at >= 0) {
-    throw new Error(`a secret appears in ${where} at offset ${at} (of ${text.length} characters)`);
+    // The context around it, the secret itself masked (where it leaked tells which output did).
+    const context = text
+      .slice(Math.max(0, at - 300), at + secret.length + 100)
+      .split(secret)
+      .join("<THE SECRET>");
+    throw new Error(
+      `a secret appears in ${where} at offset ${at} (of ${text.length} characters), in: ${JSON.stringify(context)}`,
+    );
   }
 }

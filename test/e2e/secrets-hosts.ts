@@ -14,6 +14,7 @@
 import { strict as assert } from "node:assert";
 import { canary, dateCanary, numberCanary } from "./canaries";
 import { E2EStack, type ProgramConfigValue } from "./harness";
+import { WHOLE_SECRET_CONFIG } from "./secrets-failures";
 import { apiKeyFields, fieldValue, S3, SEGMENT, serviceSettings, storageFields, type E2EService } from "./fixtures";
 
 /** Compared without assert.equal, which would print a canary on failure. */
@@ -40,10 +41,23 @@ export interface SecretsStack {
   assertDestroyed(printed: string): Promise<void>;
   /** Stops what the host started besides the suite's service. */
   stop(): Promise<void>;
+  /** The program config and secret program config the stack was created with (the failure paths add to them). */
+  initial: { config: Record<string, ProgramConfigValue>; secretConfig: Record<string, ProgramConfigValue> };
+  /** `pulumi import` arguments (the plugin: the dynamic resources cannot be imported by the CLI). */
+  importArgs?: string[];
+  /** Secret program config that makes an explicit provider's CheckConfig fail (plugin only), and its canary. */
+  badProvider?: { config: Record<string, ProgramConfigValue>; secretConfig: Record<string, ProgramConfigValue> };
 }
 
 export interface SecretsHost {
   name: string;
+  /**
+   * Whether a preview with changes may run with --debug. Not the dynamic provider's: Pulumi's
+   * dynamic provider does not support preview, so the engine hands the checked inputs (secretConfig
+   * too) back to the program, whose SDK prints them under --debug (docs/secrets.md); the plugin
+   * supports preview (issue 31, item 1).
+   */
+  previewDebug: boolean;
   /** The default provider's client secret (the suite's service's first customer). */
   clientSecret: string;
   create(svc: E2EService): Promise<SecretsStack>;
@@ -59,10 +73,14 @@ const dynamicSecrets = {
   select: "ap-southeast-2",
   multiList: ["parquet", "avro"],
   multiString: "purchase, page",
+  // Issue 31's sources: a secret string of stack config, a value the program makes secret.
+  secretString: canary("secret-string"),
+  programSecret: canary("program-secret"),
 };
 
 export const dynamicHost: SecretsHost = {
   name: "dynamic provider",
+  previewDebug: false,
   clientSecret: canary("client"),
   async create(svc) {
     const v = dynamicSecrets;
@@ -82,12 +100,11 @@ export const dynamicHost: SecretsHost = {
         secretConfig: storageFields(),
         secretRefs: { region: "select", fileFormats: "multiList" },
         envRefs: { secretAccessKey: "E2E_PLAIN_SECRET" },
+        secretStringRefs: { bucket: "bucketSecret" },
+        secretEnvRefs: { accessKeyId: "E2E_PROGRAM_SECRET" },
       },
     ];
-    const stack = await E2EStack.create({
-      program: "connectors",
-      name: "secrets",
-      service: serviceSettings(svc),
+    const initial = {
       config: {
         connectors: [
           { key: "segment", connectorId: SEGMENT },
@@ -105,8 +122,22 @@ export const dynamicHost: SecretsHost = {
           multiList: v.multiList,
           multiString: v.multiString,
         },
+        bucketSecret: v.secretString,
       },
-      env: { E2E_PLAIN_SECRET: v.passedPlain, E2E_PLAIN_TEXT: v.textPlain },
+    };
+    const stack = await E2EStack.create({
+      program: "connectors",
+      name: "secrets",
+      service: serviceSettings(svc),
+      ...initial,
+      // One attempt per call: the failure paths inject 503s (secrets-failures.ts).
+      env: {
+        E2E_PLAIN_SECRET: v.passedPlain,
+        E2E_PLAIN_TEXT: v.textPlain,
+        E2E_WHOLE_SECRET_CONFIG: WHOLE_SECRET_CONFIG,
+        E2E_PROGRAM_SECRET: v.programSecret,
+        EMBEDDED_MAX_RETRIES: "0",
+      },
     });
     return {
       stack,
@@ -121,8 +152,11 @@ export const dynamicHost: SecretsHost = {
         ["the Select canary", v.select],
         ["the Multi-Select canary (list)", "parquet"],
         ["the Multi-Select canary (comma-separated)", "purchase"],
+        ["a Text from a secret string of stack config", v.secretString],
+        ["a Text the program made secret (pulumi.secret)", v.programSecret],
       ],
       services: [["the service", svc]],
+      initial,
       async assertStored() {
         const live = await svc.outOfBand.listAdded(svc.accountId);
         assert.deepEqual(
@@ -140,6 +174,8 @@ export const dynamicHost: SecretsHost = {
           ["backfillFrom (Date)", fieldValue(segment, "backfillFrom"), v.date],
           ["eventTypes (Multi-Select)", fieldValue(segment, "eventTypes"), "purchase,page"],
           ["region (Select)", fieldValue(s3, "region"), v.select],
+          ["bucket (Text, secret string of stack config)", fieldValue(s3, "bucket"), v.secretString],
+          ["accessKeyId (Text, pulumi.secret)", fieldValue(s3, "accessKeyId"), v.programSecret],
           ["fileFormats (Multi-Select)", fieldValue(s3, "fileFormats"), "parquet,avro"],
         ]);
       },

@@ -5,15 +5,15 @@
 import { strict as assert } from "node:assert";
 import { resourceName, type StateResource } from "./harness";
 import { apiKeyFields, FACEBOOK, fieldValue, S3, SEGMENT, startService, storageFields } from "./fixtures";
-import { customer, pluginStack, PROVIDER_TYPE } from "./plugin-fixtures";
+import { CONFIGURATION_TYPE, customer, pluginStack, PROVIDER_TYPE } from "./plugin-fixtures";
 import { canary, dateCanary, numberCanary } from "./canaries";
 import { assertStored, type SecretsHost } from "./secrets-hosts";
+import { WHOLE_SECRET_CONFIG } from "./secrets-failures";
 
 const values = {
   // Passwords
   segmentKey: canary("segment-password"),
   segmentKey2: canary("segment-password-2"),
-  facebookSecret: canary("facebook-password"),
   // Text
   bucket: canary("bucket-text"),
   adAccount: canary("ad-account-text"),
@@ -31,6 +31,11 @@ const values = {
   permissions: ["conversions", "read"],
 };
 const elsewhereSecret = canary("elsewhere-client");
+// Issue 31's sources: a secret string of stack config, a value the program makes secret, and a
+// number as an explicit provider's clientSecret (its CheckConfig fails: secrets-failures.ts).
+const facebookSecretString = canary("facebook-secret-string");
+const programSecret = canary("program-secret");
+const badProviderSecret = numberCanary("bad-provider-secret");
 const passedPlainPassword = canary("plain-password");
 const passedPlainText = canary("plain-text");
 
@@ -55,8 +60,8 @@ function configurations(segmentKeyRef: string): object[] {
       after: "facebook",
       provider: "other",
       secretConfig: { apiVersion: "v19.0" },
+      secretStringRefs: { clientSecret: "facebookSecretString" },
       secretRefs: {
-        clientSecret: "facebookSecret",
         adAccountId: "adAccount",
         dailyUploadLimit: "dailyLimit",
         tokenIssuedOn: "tokenIssuedOn",
@@ -77,12 +82,14 @@ function configurations(segmentKeyRef: string): object[] {
         startDate: "startDate",
       },
       envRefs: { secretAccessKey: "E2E_PLAIN_SECRET" },
+      secretEnvRefs: { accessKeyId: "E2E_PROGRAM_SECRET" },
     },
   ];
 }
 
 export const pluginHost: SecretsHost = {
   name: "plugin",
+  previewDebug: true,
   clientSecret: canary("default-client"),
   async create(svc) {
     const elsewhere = await startService({ firstCustomer: { clientSecret: elsewhereSecret } });
@@ -93,6 +100,9 @@ export const pluginHost: SecretsHost = {
       ["customer 2's client secret (fixed by the seed)", other.clientSecret],
       ["a Password passed in plain text", passedPlainPassword],
       ["a Text passed in plain text", passedPlainText],
+      ["a Password from a secret string of stack config", facebookSecretString],
+      ["a Text the program made secret (pulumi.secret)", programSecret],
+      ["a number as an explicit provider's clientSecret", badProviderSecret],
       ["the Multi-Select canary (list)", "parquet"],
       ["the Multi-Select canary (comma-separated)", "purchase"],
       ["the Multi-Select canary (list, second connector)", "conversions"],
@@ -100,18 +110,23 @@ export const pluginHost: SecretsHost = {
         .filter(([, value]) => typeof value === "string")
         .map(([key, value]): [string, string] => [`secretValues.${key}`, value as string]),
     ];
-    const stack = await pluginStack(svc, "plugin-secrets", {
+    const providers = [
+      // Secret strings of stack config: the engine hands a provider's arguments back as its
+      // outputs, which the SDK prints under --debug, and only such strings are masked by the CLI
+      // (docs/secrets.md).
+      { key: "other", clientId: other.clientId, clientSecretKey: "otherSecret", accountId: other.accountId },
+      {
+        key: "elsewhere",
+        baseUrl: elsewhere.baseUrl,
+        clientId: elsewhere.clientId,
+        clientSecretKey: "elsewhereSecret",
+        accountId: elsewhere.accountId,
+      },
+    ];
+    const secretValues = { ...values };
+    const initial = {
       config: {
-        providers: [
-          { key: "other", clientId: other.clientId, clientSecretRef: "otherSecret", accountId: other.accountId },
-          {
-            key: "elsewhere",
-            baseUrl: elsewhere.baseUrl,
-            clientId: elsewhere.clientId,
-            clientSecretRef: "elsewhereSecret",
-            accountId: elsewhere.accountId,
-          },
-        ],
+        providers,
         connectors: [
           { key: "segment", connectorId: SEGMENT },
           { key: "facebook", connectorId: FACEBOOK, provider: "other" },
@@ -119,12 +134,30 @@ export const pluginHost: SecretsHost = {
         ],
         configurations: configurations("segmentKey"),
       },
-      secretConfig: { secretValues: { ...values, otherSecret: other.clientSecret, elsewhereSecret } },
-      env: { E2E_PLAIN_SECRET: passedPlainPassword, E2E_PLAIN_TEXT: passedPlainText },
+      secretConfig: { secretValues, facebookSecretString, otherSecret: other.clientSecret, elsewhereSecret },
+    };
+    const stack = await pluginStack(svc, "plugin-secrets", {
+      ...initial,
+      // One attempt per call: the failure paths inject 503s (secrets-failures.ts).
+      env: {
+        E2E_PLAIN_SECRET: passedPlainPassword,
+        E2E_PLAIN_TEXT: passedPlainText,
+        E2E_WHOLE_SECRET_CONFIG: WHOLE_SECRET_CONFIG,
+        E2E_PROGRAM_SECRET: programSecret,
+        EMBEDDED_MAX_RETRIES: "0",
+      },
     });
     return {
       stack,
       canaries,
+      initial,
+      importArgs: [CONFIGURATION_TYPE, "importedSegment", `${svc.accountId}/${SEGMENT}`],
+      badProvider: {
+        config: {
+          providers: [...providers, { key: "bad", clientId: other.clientId, clientSecretRef: "badNumber" }],
+        },
+        secretConfig: { secretValues: { ...secretValues, badNumber: Number(badProviderSecret) } },
+      },
       services: [
         ["the first service", svc],
         ["the second service", elsewhere],
@@ -143,6 +176,7 @@ export const pluginHost: SecretsHost = {
           ["facebook tokenIssuedOn (Date)", fieldValue(facebook, "tokenIssuedOn"), values.tokenIssuedOn],
           ["facebook permissions (Multi-Select)", fieldValue(facebook, "permissions"), "conversions,read"],
           ["s3 bucket (Text)", fieldValue(s3, "bucket"), values.bucket],
+          ["s3 accessKeyId (Text, pulumi.secret)", fieldValue(s3, "accessKeyId"), programSecret],
           ["s3 region (Select)", fieldValue(s3, "region"), values.region],
           ["s3 fileFormats (Multi-Select)", fieldValue(s3, "fileFormats"), "parquet,avro"],
           ["s3 maxFileSizeMb (Number)", fieldValue(s3, "maxFileSizeMb"), values.maxFileSize],

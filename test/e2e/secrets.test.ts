@@ -8,6 +8,7 @@ import { assertNoSecret, ENGINE_TIMEOUT_MS } from "./harness";
 import { e2eSuite } from "./fixtures";
 import { dynamicHost, type SecretsHost, type SecretsStack } from "./secrets-hosts";
 import { pluginHost } from "./secrets-plugin-host";
+import { FAILURE_CANARIES, runFailurePaths } from "./secrets-failures";
 
 const HOSTS: SecretsHost[] = [dynamicHost, pluginHost];
 
@@ -26,15 +27,29 @@ for (const host of HOSTS) {
     });
     after(() => made?.stop());
 
-    it("runs up, preview, refresh and an update with diffs shown; the services hold the canaries", async () => {
-      await e2e.stack.up({ diff: true });
+    // Issue 31: every command that prints, with --diff, --debug and --json (the engine's own
+    // output: RegisterResource responses under --debug, check failures, JSON events).
+    it("runs preview, up, preview and refresh with --diff, --debug and --json; the services hold the canaries", async () => {
+      await e2e.stack.preview({ diff: true, debug: host.previewDebug }); // the preview of the creates
+      await e2e.stack.up({ diff: true, debug: true });
       await made.assertStored();
       // Numbers and Multi-Selects given as strings: no perpetual diff for the drift check.
-      await e2e.stack.preview({ diff: true, refresh: true, expectNoChanges: true });
-      await e2e.stack.refresh();
+      await e2e.stack.preview({ diff: true, refresh: true, expectNoChanges: true, debug: true });
+      await e2e.stack.cli(["preview", "--json", "--refresh"]);
+      await e2e.stack.cli(["refresh", "--yes", "--json", "--debug"]);
+    });
+
+    it("previews and runs an update, imports (the plugin), with --diff and --debug", async () => {
       await e2e.stack.setConfig(made.update);
-      const update = await e2e.stack.up({ diff: true });
+      await e2e.stack.preview({ diff: true, debug: host.previewDebug }); // an update's preview half
+      const update = await e2e.stack.up({ diff: true, debug: true });
       assert.equal(update.summary.resourceChanges?.update, 1, JSON.stringify(update.summary.resourceChanges));
+      assert.match(e2e.stack.engineOutput(), /RegisterResource RPC finished/, "the SDK's debug lines were printed");
+      if (made.importArgs) {
+        // Not in the program: the next up deletes it (which leaves the service's configuration).
+        const flags = ["--yes", "--generate-code=false", "--protect=false"];
+        await e2e.stack.cli(["import", ...made.importArgs, ...flags, "--diff", "--debug"]);
+      }
     });
 
     it("no canary in `pulumi stack export`, the backend's files or the stack's config file", async () => {
@@ -51,13 +66,21 @@ for (const host of HOSTS) {
       made.assertState(exported);
     });
 
-    it("destroy; no canary in anything the engine printed", async () => {
-      await e2e.stack.destroy({ diff: true });
+    it("fails at check (and CheckConfig), create/update, read and delete, each naming what failed", async () => {
+      made.canaries.push(...FAILURE_CANARIES);
+      await runFailurePaths(e2e.stack, e2e.svc, made);
+    });
+
+    it("destroy; no canary in anything the engine printed, nor in the backend's files", async () => {
+      await e2e.stack.destroy({ diff: true, debug: true });
       const printed = e2e.stack.engineOutput();
       assert.match(printed, made.marks.printed, "the engine output was captured");
       await made.assertDestroyed(printed);
+      // The backend again: its history now holds the failed runs too.
+      const backend = await e2e.stack.backendText();
       for (const [label, value] of made.canaries) {
         assertNoSecret(printed, value, `the engine's output (${label})`);
+        assertNoSecret(backend, value, `the backend's files after every run (${label})`);
       }
     });
 

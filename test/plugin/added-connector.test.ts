@@ -67,25 +67,39 @@ describe("plugin: AddedConnector", () => {
     );
   });
 
+  // (A secret accountId or connectorId is refused: test/plugin/engine-printed.test.ts.)
   it("a secret-wrapped input comes back secret (and only that one)", async () => {
-    const { id, properties } = await created({ connectorId: S3, accountId: secret(fx.otherAccountId) });
+    const { id, properties } = await created({
+      connectorId: S3,
+      accountId: fx.otherAccountId,
+      adoptExisting: secret(false),
+    });
     assert.equal(id, `${fx.otherAccountId}/${S3}`);
-    assert.equal(secretValue(properties.accountId, "accountId"), fx.otherAccountId);
+    assert.equal(secretValue(properties.adoptExisting, "adoptExisting"), false);
+    assert.equal(properties.accountId, fx.otherAccountId);
     assert.equal(properties.connectorId, S3);
     assert.equal(properties.name, "Amazon S3");
   });
 
   it("a secret input is wrapped exactly once, also by a refresh that gets it in both state and inputs", async () => {
-    const { id, properties, inputs } = await created({ connectorId: S3, accountId: secret(fx.otherAccountId) });
-    assert.equal(secretDepth(inputs.accountId), 1, `Check: ${JSON.stringify(inputs.accountId)}`);
-    assert.equal(secretDepth(properties.accountId), 1, `Create: ${JSON.stringify(properties.accountId)}`);
+    const { id, properties, inputs } = await created({
+      connectorId: S3,
+      accountId: fx.otherAccountId,
+      adoptExisting: secret(false),
+    });
+    assert.equal(secretDepth(inputs.adoptExisting), 1, `Check: ${JSON.stringify(inputs.adoptExisting)}`);
+    assert.equal(secretDepth(properties.adoptExisting), 1, `Create: ${JSON.stringify(properties.adoptExisting)}`);
     const read = await fx.plugin.read(URN, id, properties, inputs);
     assert.equal(
-      secretDepth(read.properties.accountId),
+      secretDepth(read.properties.adoptExisting),
       1,
-      `Read properties: ${JSON.stringify(read.properties.accountId)}`,
+      `Read properties: ${JSON.stringify(read.properties.adoptExisting)}`,
     );
-    assert.equal(secretDepth(read.inputs.accountId), 1, `Read inputs: ${JSON.stringify(read.inputs.accountId)}`);
+    assert.equal(
+      secretDepth(read.inputs.adoptExisting),
+      1,
+      `Read inputs: ${JSON.stringify(read.inputs.adoptExisting)}`,
+    );
   });
 
   it("Create of a connector another stack added fails naming it; adoptExisting takes it over", async () => {

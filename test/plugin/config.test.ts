@@ -204,10 +204,10 @@ describe("plugin: Configure and Invoke", () => {
     restore();
   });
 
-  it("Configure accepts secrets and asks for no preview creates", async () => {
+  it("Configure accepts secrets and supports preview (preview Create and Update answer without the service)", async () => {
     const response = await plugin.configure(settings);
     assert.equal(response.getAcceptsecrets(), true);
-    assert.equal(response.getSupportspreview(), false);
+    assert.equal(response.getSupportspreview(), true);
   });
 
   it("findConnector with the configured settings (secret-wrapped clientSecret) returns the connector", async () => {

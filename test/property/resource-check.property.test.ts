@@ -48,8 +48,12 @@ function badAccountId(value: unknown): boolean {
   return typeof value !== "string" || value.trim() === "" || /[\s\p{Cc}]/u.test(value) || value.length > 128;
 }
 
+/**
+ * The top-level inputs the failures name: by property, or, for an input the engine would print
+ * the secret value of (secretConfig), with no property and the name leading the reason.
+ */
 function properties(result: CheckResult): string[] {
-  return (result.failures ?? []).map((f) => f.property);
+  return (result.failures ?? []).map((f) => f.property || (/^[A-Za-z]+/.exec(f.reason)?.[0] ?? ""));
 }
 
 describe("property: AddedConnector check", () => {

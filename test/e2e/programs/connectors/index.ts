@@ -5,7 +5,7 @@
 // and keeps it in the state as the provider's inputs.) Every resource is exported with all its
 // outputs.
 import * as ec from "pulumi-embedded-connectors";
-import { configurationSpecs, connectorSpecs, secretConfigOf } from "./program-config";
+import { accountIdOf, configurationSpecs, connectorSpecs, secretConfigOf } from "./program-config";
 
 const added: Record<string, ec.AddedConnector> = {};
 for (const spec of connectorSpecs) {
@@ -23,7 +23,7 @@ for (const spec of configurationSpecs) {
     spec.key,
     {
       connectorId: spec.connectorId,
-      accountId: spec.accountId,
+      accountId: accountIdOf(spec),
       configurationId: spec.configurationId,
       name: spec.name,
       secretName: spec.secretName,

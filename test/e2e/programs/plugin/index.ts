@@ -3,7 +3,7 @@
 // by its name as a user's program does (`import { embedded } from …`).
 //
 // A provider is an explicit `embedded.Provider`; its clientSecret is the secret config value
-// `secretValues[clientSecretRef]` and its baseUrl defaults to the stack's `embedded:baseUrl`.
+// `secretValues[clientSecretRef]` (or the secret config string `clientSecretKey`) and its baseUrl defaults to the stack's `embedded:baseUrl`.
 // Resources without `provider` use the default provider (stack config `embedded:*`).
 // `find` looks the connector id up with `embedded.findConnectorOutput` through the resource's
 // provider. `import` is the resource option of that name (an id `<accountId>/<connectorId>`).
@@ -11,7 +11,14 @@
 // as `foundConnectorIds`.
 import * as pulumi from "@pulumi/pulumi";
 import { embedded } from "pulumi-embedded-connectors";
-import { configurationSpecs, connectorSpecs, providerSpecs, secretConfigOf, secretValues } from "./program-config";
+import {
+  accountIdOf,
+  configurationSpecs,
+  connectorSpecs,
+  providerSpecs,
+  secretConfigOf,
+  secretValues,
+} from "./program-config";
 
 const embeddedConfig = new pulumi.Config("embedded");
 
@@ -20,7 +27,9 @@ for (const spec of providerSpecs) {
   providers[spec.key] = new embedded.Provider(spec.key, {
     baseUrl: spec.baseUrl ?? embeddedConfig.require("baseUrl"),
     clientId: spec.clientId,
-    clientSecret: secretValues.apply((values) => values[spec.clientSecretRef]),
+    clientSecret: spec.clientSecretKey
+      ? new pulumi.Config().requireSecret(spec.clientSecretKey)
+      : secretValues.apply((values) => values[spec.clientSecretRef ?? ""]),
     accountId: spec.accountId,
   });
 }
@@ -65,7 +74,7 @@ for (const spec of configurationSpecs) {
     spec.key,
     {
       connectorId: spec.connectorId,
-      accountId: spec.accountId,
+      accountId: accountIdOf(spec),
       configurationId: spec.configurationId,
       name: spec.name,
       secretName: spec.secretName,

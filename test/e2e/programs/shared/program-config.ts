@@ -3,23 +3,34 @@
 // harness copies this file beside each program's copy (E2EStack.create), so both import it as
 // "./program-config".
 //
-//   providers:      [{ key, clientId, clientSecretRef, baseUrl?, accountId? }]   (plugin only)
+//   providers:      [{ key, clientId, clientSecretRef | clientSecretKey, baseUrl?, accountId? }]   (plugin only)
 //   connectors:     [{ key, connectorId? | find?: { name, supportedType }, accountId?,
 //                      adoptExisting?, provider?, import?, retainOnDelete? }]
 //   configurations: [{ key, connectorId, after?, accountId?, configurationId?, name?,
-//                      secretName?, secretConfig, secretRefs?, envRefs?, provider?, import? }]
+//                      secretName?, secretConfig, secretRefs?, envRefs?, provider?, import?,
+//                      secretStringRefs?, secretEnvRefs?, secretConfigEnv?, accountIdRef? }]
 //   secretValues:   (secret config) { <ref>: <value> }
 //
 // `after` names a connector key to depend on. `secretRefs` maps a field id of secretConfig to
 // a key of `secretValues` (a value from secret config, the usual way); `envRefs` maps a field id
 // to an environment variable, read as a plain string: the resource must make it secret itself.
+// The other secret sources (issue 31's leak matrix): `secretStringRefs` maps a field to a key of
+// program config set as a secret string (`config.requireSecret`); `secretEnvRefs` maps a field
+// to an environment variable made secret by the program (`pulumi.secret(process.env.X)`);
+// `secretConfigEnv` makes the whole secretConfig one string, the environment variable it names
+// made secret by the program (the natural mistake of `config.require_secret("s3")` holding JSON;
+// from the environment, since the CLI masks secret strings of stack config); `accountIdRef` makes accountId
+// the secret string config key it names.
 import * as pulumi from "@pulumi/pulumi";
 import type { SecretConfigValue } from "pulumi-embedded-connectors";
 
 export interface ProviderSpec {
   key: string;
   clientId: string;
-  clientSecretRef: string;
+  /** A key of `secretValues`. */
+  clientSecretRef?: string;
+  /** Or a key of program config set as a secret string (which the CLI masks in all it prints). */
+  clientSecretKey?: string;
   baseUrl?: string;
   accountId?: string;
 }
@@ -48,6 +59,10 @@ export interface ConfigurationSpec {
   envRefs?: Record<string, string>;
   provider?: string;
   import?: string;
+  secretStringRefs?: Record<string, string>;
+  secretEnvRefs?: Record<string, string>;
+  secretConfigEnv?: string;
+  accountIdRef?: string;
 }
 
 const config = new pulumi.Config();
@@ -58,20 +73,37 @@ export const configurationSpecs = config.getObject<ConfigurationSpec[]>("configu
 export const secretValues: pulumi.Output<Record<string, string>> =
   config.getSecretObject<Record<string, string>>("secretValues") ?? pulumi.secret<Record<string, string>>({});
 
-/** A configuration's secretConfig: its values, `envRefs` read as plain strings, `secretRefs` from `secretValues`. */
+/** A configuration's accountId: `accountIdRef` (a secret config string) or the plain `accountId`. */
+export function accountIdOf(spec: ConfigurationSpec): pulumi.Input<string> | undefined {
+  return spec.accountIdRef ? config.requireSecret(spec.accountIdRef) : spec.accountId;
+}
+
+/**
+ * A configuration's secretConfig: its values, `envRefs` read as plain strings, `secretEnvRefs`
+ * made secret here, `secretRefs` from `secretValues`, `secretStringRefs` from secret config strings.
+ */
 export function secretConfigOf(spec: ConfigurationSpec): pulumi.Input<Record<string, SecretConfigValue>> {
+  if (spec.secretConfigEnv) {
+    const whole = pulumi.secret(process.env[spec.secretConfigEnv] ?? "");
+    return whole as unknown as pulumi.Input<Record<string, SecretConfigValue>>;
+  }
   const plain: Record<string, SecretConfigValue> = { ...spec.secretConfig };
   for (const [field, variable] of Object.entries(spec.envRefs ?? {})) {
     plain[field] = process.env[variable] ?? "";
   }
+  const secretEnv = Object.entries(spec.secretEnvRefs ?? {}).map(([field, variable]) =>
+    pulumi.secret(process.env[variable] ?? "").apply((value): [string, string] => [field, value]),
+  );
+  const secretStrings = Object.entries(spec.secretStringRefs ?? {}).map(([field, key]) =>
+    config.requireSecret(key).apply((value): [string, string] => [field, value]),
+  );
   const refs = spec.secretRefs ?? {};
-  return Object.keys(refs).length === 0
-    ? plain
-    : secretValues.apply((values) => {
-        const merged: Record<string, SecretConfigValue> = { ...plain };
-        for (const [field, ref] of Object.entries(refs)) {
-          merged[field] = values[ref];
-        }
-        return merged;
-      });
+  if (Object.keys(refs).length === 0 && secretEnv.length === 0 && secretStrings.length === 0) return plain;
+  return pulumi.all([secretValues, ...secretEnv, ...secretStrings]).apply(([values, ...pairs]) => {
+    const merged: Record<string, SecretConfigValue> = { ...plain, ...Object.fromEntries(pairs as [string, string][]) };
+    for (const [field, ref] of Object.entries(refs)) {
+      merged[field] = values[ref];
+    }
+    return merged;
+  });
 }
