@@ -14,6 +14,7 @@ import {
 } from "./errors";
 import { createPool, decodeResponse, newRequestId, UndiciTransport, type Transport } from "./http";
 import { Limiter } from "./limiter";
+import { sentKeysOf } from "./service-text";
 import { paginate, type PaginateOptions } from "./pagination";
 import { buildTarget, ROUTES, routeLabel, type OperationName, type QueryValue, type RouteDefinition } from "./routes";
 import { shouldRetry, waitsForService } from "./retry";
@@ -81,6 +82,16 @@ interface CallParts {
   params?: Record<string, string>;
   query?: Record<string, QueryValue>;
   body?: unknown;
+  /** The body holds secret values (a secretConfig, the client secret): errors leave the service's text out. */
+  secretBody?: boolean;
+  /** Field names an error may show besides the body's keys (a required field not sent). */
+  fieldNames?: readonly string[];
+}
+
+/** What Configure may be told besides the body. */
+export interface ConfigureOptions {
+  /** The connector's field ids (its descriptors): a refusal may name one not sent (a missing required field). */
+  fieldIds?: readonly string[];
 }
 
 interface Answer {
@@ -192,15 +203,32 @@ export class EmbeddedClient {
   }
 
   /** Configure Connector: replaces the whole secret configuration (PUT). */
-  async configure(accountId: string, connectorId: string, body: ConfigureBody): Promise<ConnectorConfigurationView> {
-    return (await this.configureWithOutcome(accountId, connectorId, body)).view;
+  async configure(
+    accountId: string,
+    connectorId: string,
+    body: ConfigureBody,
+    options: ConfigureOptions = {},
+  ): Promise<ConnectorConfigurationView> {
+    return (await this.configureWithOutcome(accountId, connectorId, body, options)).view;
   }
 
   /** Configure Connector, saying whether an attempt with an unknown outcome came before the answer. */
-  async configureWithOutcome(accountId: string, connectorId: string, body: ConfigureBody): Promise<ConfigureResult> {
+  async configureWithOutcome(
+    accountId: string,
+    connectorId: string,
+    body: ConfigureBody,
+    options: ConfigureOptions = {},
+  ): Promise<ConfigureResult> {
     const query = { accountId: checkAccountId(accountId) };
     const params = { connectorId: checkId("connectorId", connectorId) };
-    const answer = await this.call("configure", { params, query, body: configureBodyOf(body) });
+    const fieldNames = (options.fieldIds ?? []).map((id) => `secretConfig.${id}`);
+    const answer = await this.call("configure", {
+      params,
+      query,
+      body: configureBodyOf(body),
+      secretBody: true,
+      fieldNames,
+    });
     return { view: parseEnvelope(loose.ConnectorConfigurationView, answer.json, answer.ctx), retried: answer.retried };
   }
 
@@ -232,7 +260,7 @@ export class EmbeddedClient {
 
   private async fetchToken(): Promise<IssuedToken> {
     const { clientId, clientSecret } = this.settings;
-    const answer = await this.call("getToken", { body: { clientId, clientSecret } });
+    const answer = await this.call("getToken", { body: { clientId, clientSecret }, secretBody: true });
     const token = parseToken(answer.json, answer.ctx);
     return { accessToken: token.accessToken, expirySeconds: token.expiry };
   }
@@ -254,6 +282,10 @@ export class EmbeddedClient {
     const body = parts.body === undefined ? undefined : JSON.stringify(parts.body);
     // The service may quote what it was sent (a refused secretConfig value) in its message.
     const sentValues = sentValuesOf(parts.body);
+    const sent = {
+      carriedSecrets: parts.secretBody === true,
+      sentKeys: [...sentKeysOf(parts.body), ...(parts.fieldNames ?? [])],
+    };
     const started = this.now();
     let attempt = 0;
     let waits = 0;
@@ -280,7 +312,7 @@ export class EmbeddedClient {
           return this.transport.send(request);
         });
         const secrets = [this.settings.clientSecret, ...(token ? [token] : [])];
-        const json = decodeResponse(response, label, { secrets, sentValues, now: this.now() });
+        const json = decodeResponse(response, label, { secrets, sentValues, ...sent, now: this.now() });
         return { json, ctx: { route: label, requestId: response.requestId, status: response.status }, retried };
       } catch (error) {
         if (error instanceof AuthenticationError && token !== undefined && !renewed) {

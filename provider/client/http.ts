@@ -153,6 +153,10 @@ export interface DecodeContext {
   secrets: readonly string[];
   /** The string and number values of the request body: never quoted back in a message either. */
   sentValues?: readonly string[];
+  /** The request carried secret values: the service's own text is left out of an error (service-text.ts). */
+  carriedSecrets?: boolean;
+  /** The key paths of the request body: the field names an error may show. */
+  sentKeys?: readonly string[];
   now: number;
 }
 
@@ -188,6 +192,8 @@ export function decodeResponse(response: IncomingResponse, route: string, ctx: D
       retryAfterMs: parseRetryAfterMs(response.retryAfter, ctx.now),
       secrets: ctx.secrets,
       sentValues: ctx.sentValues,
+      carriedSecrets: ctx.carriedSecrets,
+      sentKeys: ctx.sentKeys,
     });
   }
   if (problem !== undefined) throw new ResponseFormatError({ route, requestId, status, problem });
