@@ -32,6 +32,15 @@ export const CONNECTOR_CONFIGURATION = {
       type: "string",
       description: "Name of the key in the service's secret manager. Default: the service's.",
     },
+    adoptExisting: {
+      type: "boolean",
+      default: false,
+      description:
+        "Take over a configuration already saved on the connector that this stack did not write, overwriting it " +
+        "(Password fields included). Default: false (creating this resource over a saved configuration is an error " +
+        "that names the connector and the sub-account; adopt it with this flag, or with `pulumi import` when using " +
+        "the plugin). A connector this stack adds in the same run has none. Changing it alone changes nothing.",
+    },
     secretConfig: {
       type: { map: { oneOf: ["string", "number", { array: "string" }] } },
       required: true,

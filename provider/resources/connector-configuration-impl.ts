@@ -20,6 +20,8 @@ import { IN_PLACE_KEYS, REPLACE_KEYS } from "./connector-configuration-check";
 import { splitId } from "./resource-ids";
 import { isUnknown } from "../definitions/checks";
 import { failure, statusOf } from "../runtime/service-failures";
+import { mayHaveBeenApplied } from "../client";
+import { configurationKey, decideCreate } from "./configuration-ownership";
 import { countedStep } from "../runtime/engine-steps";
 
 export { configureFromRequest } from "../runtime/runtime";
@@ -64,6 +66,7 @@ export async function diff(
   olds: Props,
   news: Props,
 ): Promise<DiffResult & { detailedDiff: DetailedDiff }> {
+  settleRecord(olds.accountId, olds.connectorId);
   const replaces: string[] = [];
   const detailedDiff: DetailedDiff = {};
   const newAccount = news.accountId ?? safeAccount();
@@ -135,21 +138,45 @@ function outputsOf(
   };
 }
 
-async function apply(props: Props): Promise<ConfigurationOutputs> {
+/**
+ * Writes the configuration (Configure is a PUT of the whole of it). A create first reads the
+ * connector's configuration and refuses to overwrite one this stack did not write
+ * (configuration-ownership.ts); its pending-Configure record stays until the engine shows it
+ * holds the resource, so that a process killed mid-write does not lock the next run out.
+ */
+async function apply(props: Props, creating: boolean): Promise<ConfigurationOutputs> {
   const parsed = configurationInputs.parse(nullishToUndefined(props));
   const inputs = { ...parsed, accountId: accountIdFor(parsed.accountId) };
   const { client, settings } = currentClient();
   const where = `connector ${inputs.connectorId} of sub-account ${inputs.accountId}`;
+  const state = runtime();
+  const at = { accountId: inputs.accountId, connectorId: inputs.connectorId, baseUrl: settings.baseUrl };
+  let fieldIds: string[] = [];
+  let found: string | undefined;
+  if (creating) {
+    let live: ConnectorConfigurationView;
+    try {
+      live = await client.getConfiguration(inputs.accountId, inputs.connectorId);
+    } catch (error) {
+      throw failure(`reading the configuration of ${where} before creating it failed`, error);
+    }
+    const decision = decideCreate(live, at, inputs.adoptExisting ?? false, state.journal, state.host);
+    if (decision.refusal) throw new Error(decision.refusal);
+    fieldIds = decision.fieldIds;
+    found = decision.configurationId;
+    state.journal?.begin(at.baseUrl, at.accountId, configurationKey(at.connectorId));
+  }
   const configurationId =
     inputs.configurationId ??
+    found ??
     (await cachedConfiguration(client, settings.baseUrl, inputs.accountId, inputs.connectorId)).secretConfig[0]
       ?.configurationId;
   if (!configurationId) throw new Error(`${where} has no secret configuration to save`);
   // Configure changes the connector's `configured` in List Added Connectors: drop the listing,
   // and what a refresh fetched ahead of this configuration.
-  const cache = runtime().added;
+  const cache = state.added;
   cache.invalidate(client, inputs.accountId);
-  runtime().readAhead.forget(client, inputs.accountId, inputs.connectorId);
+  state.readAhead.forget(client, inputs.accountId, inputs.connectorId);
   try {
     const body = {
       configurationId,
@@ -157,7 +184,9 @@ async function apply(props: Props): Promise<ConfigurationOutputs> {
       secretName: inputs.secretName,
       secretConfig: inputs.secretConfig,
     };
-    const { view, retried } = await client.configureWithOutcome(inputs.accountId, inputs.connectorId, body);
+    const { view, retried } = await client.configureWithOutcome(inputs.accountId, inputs.connectorId, body, {
+      fieldIds,
+    });
     cache.invalidate(client, inputs.accountId);
     // An attempt whose answer was lost may have landed after the one that answered (same body,
     // later lastUpdated): record what the service holds now, or the next refresh sees drift.
@@ -167,11 +196,25 @@ async function apply(props: Props): Promise<ConfigurationOutputs> {
     return outputsOf(applied, inputs, digestKeyOf(settings.clientSecret));
   } catch (error) {
     cache.invalidate(client, inputs.accountId);
+    // Certainly not written: the record of this create has nothing to take back.
+    if (creating && !mayHaveBeenApplied(error)) settleRecord(inputs.accountId, inputs.connectorId);
     const hint =
       statusOf(error) === 404
         ? " (is it added? create its AddedConnector first and pass `connectorId: added.connectorId`)"
         : "";
     throw failure(`configuring ${where} failed${hint}${fieldErrors(error)}`, error);
+  }
+}
+
+/** The engine holds the resource (or the write certainly did not happen): its pending-Configure record goes. */
+function settleRecord(accountId: unknown, connectorId: unknown): void {
+  if (typeof accountId !== "string" || typeof connectorId !== "string") return;
+  const state = runtime();
+  if (!state.journal) return;
+  try {
+    state.journal.settle(currentClient().settings.baseUrl, accountId, configurationKey(connectorId));
+  } catch {
+    // no settings: nothing was recorded under them
   }
 }
 
@@ -186,12 +229,13 @@ function fieldErrors(error: unknown): string {
 }
 
 async function createStep(inputs: Props): Promise<CreateResult> {
-  const outs = await apply(inputs);
+  const outs = await apply(inputs, true);
   return { id: `${outs.accountId}/${outs.connectorId}`, outs };
 }
 
-async function updateStep(_id: string, _olds: Props, news: Props): Promise<UpdateResult> {
-  return { outs: await apply(news) };
+async function updateStep(_id: string, olds: Props, news: Props): Promise<UpdateResult> {
+  settleRecord(olds.accountId, olds.connectorId);
+  return { outs: await apply(news, false) };
 }
 
 /**
@@ -206,6 +250,7 @@ async function updateStep(_id: string, _olds: Props, news: Props): Promise<Updat
 async function readStep(id: string, props: Props = {}): Promise<ReadResult> {
   const parsed = configurationOutputs.safeParse(props);
   const { accountId, connectorId } = parsed.success ? parsed.data : splitId(id);
+  settleRecord(accountId, connectorId);
   const { client, settings } = currentClient();
   let view: ConnectorConfigurationView;
   try {
@@ -309,6 +354,8 @@ async function importStep(id: string): Promise<{ id: string; props: Props; input
  * says nothing. `urn`: the resource the warning is about, when the host knows it (the plugin).
  */
 async function removeStep(id: string, _props: Props = {}, urn?: string): Promise<void> {
+  const { accountId, connectorId } = splitId(id);
+  settleRecord(accountId, connectorId);
   if (!runtime().declared.has(id)) return;
   runtime().warn(
     `the service cannot unconfigure a connector: the saved configuration of ${id} stays in the sub-account ` +

@@ -18,6 +18,8 @@ type ConnectorConfiguration struct {
 
 	// The sub-account. Default: the provider's `accountId` (stack config `embedded:accountId`, else the environment variable `EMBEDDED_ACCOUNT_ID`). Changing it replaces the resource.
 	AccountId pulumi.StringOutput `pulumi:"accountId"`
+	// Take over a configuration already saved on the connector that this stack did not write, overwriting it (Password fields included). Default: false (creating this resource over a saved configuration is an error that names the connector and the sub-account; adopt it with this flag, or with `pulumi import` when using the plugin). A connector this stack adds in the same run has none. Changing it alone changes nothing.
+	AdoptExisting pulumi.BoolPtrOutput `pulumi:"adoptExisting"`
 	// The lastUpdated our last write produced; a different lastUpdated means an out-of-band write.
 	AppliedLastUpdated pulumi.IntPtrOutput `pulumi:"appliedLastUpdated"`
 	// Default: the first secret configuration's id (the only one the service can save).
@@ -52,6 +54,9 @@ func NewConnectorConfiguration(ctx *pulumi.Context,
 	}
 	if args.SecretConfig == nil {
 		return nil, errors.New("invalid value for required argument 'SecretConfig'")
+	}
+	if args.AdoptExisting == nil {
+		args.AdoptExisting = pulumi.BoolPtr(false)
 	}
 	if args.SecretConfig != nil {
 		args.SecretConfig = pulumi.ToSecret(args.SecretConfig).(pulumi.MapInput)
@@ -91,6 +96,8 @@ func (ConnectorConfigurationState) ElementType() reflect.Type {
 type connectorConfigurationArgs struct {
 	// The sub-account. Default: the provider's `accountId` (stack config `embedded:accountId`, else the environment variable `EMBEDDED_ACCOUNT_ID`). Changing it replaces the resource.
 	AccountId *string `pulumi:"accountId"`
+	// Take over a configuration already saved on the connector that this stack did not write, overwriting it (Password fields included). Default: false (creating this resource over a saved configuration is an error that names the connector and the sub-account; adopt it with this flag, or with `pulumi import` when using the plugin). A connector this stack adds in the same run has none. Changing it alone changes nothing.
+	AdoptExisting *bool `pulumi:"adoptExisting"`
 	// Default: the first secret configuration's id (the only one the service can save).
 	ConfigurationId *string `pulumi:"configurationId"`
 	// The 16-character id of an added connector (pass the AddedConnector's `connectorId`). Changing it replaces the resource.
@@ -107,6 +114,8 @@ type connectorConfigurationArgs struct {
 type ConnectorConfigurationArgs struct {
 	// The sub-account. Default: the provider's `accountId` (stack config `embedded:accountId`, else the environment variable `EMBEDDED_ACCOUNT_ID`). Changing it replaces the resource.
 	AccountId pulumi.StringPtrInput
+	// Take over a configuration already saved on the connector that this stack did not write, overwriting it (Password fields included). Default: false (creating this resource over a saved configuration is an error that names the connector and the sub-account; adopt it with this flag, or with `pulumi import` when using the plugin). A connector this stack adds in the same run has none. Changing it alone changes nothing.
+	AdoptExisting pulumi.BoolPtrInput
 	// Default: the first secret configuration's id (the only one the service can save).
 	ConfigurationId pulumi.StringPtrInput
 	// The 16-character id of an added connector (pass the AddedConnector's `connectorId`). Changing it replaces the resource.
@@ -159,6 +168,11 @@ func (o ConnectorConfigurationOutput) ToConnectorConfigurationOutputWithContext(
 // The sub-account. Default: the provider's `accountId` (stack config `embedded:accountId`, else the environment variable `EMBEDDED_ACCOUNT_ID`). Changing it replaces the resource.
 func (o ConnectorConfigurationOutput) AccountId() pulumi.StringOutput {
 	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringOutput { return v.AccountId }).(pulumi.StringOutput)
+}
+
+// Take over a configuration already saved on the connector that this stack did not write, overwriting it (Password fields included). Default: false (creating this resource over a saved configuration is an error that names the connector and the sub-account; adopt it with this flag, or with `pulumi import` when using the plugin). A connector this stack adds in the same run has none. Changing it alone changes nothing.
+func (o ConnectorConfigurationOutput) AdoptExisting() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.BoolPtrOutput { return v.AdoptExisting }).(pulumi.BoolPtrOutput)
 }
 
 // The lastUpdated our last write produced; a different lastUpdated means an out-of-band write.
