@@ -70,15 +70,23 @@ export const CONNECTOR_CONFIGURATION = {
       description:
         "Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig " +
         "(Password fields included); a refresh recomputes those of the fields the service returns from their live " +
-        "values. An HMAC-SHA256 keyed by a key derived from the provider's client secret, which never leaves the " +
-        "provider: no value can be recovered or confirmed from a digest without the client secret. Not a secret, so " +
-        "that a drift display names the field that changed: `fieldDigests.<field>`.",
+        "values. An HMAC-SHA256 keyed by a key derived from the provider's client secret and the secret " +
+        "`digestSalt`, which never leaves the provider: no value can be recovered or confirmed from a digest without " +
+        "both. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.",
     },
     digestKeyId: {
       type: "string",
       description:
         "A short id of the key of `fieldDigests` (an HMAC of a constant under it, not the key). Another client secret " +
         "gives another id: the digests cannot be compared, and the next update re-writes the configuration once.",
+    },
+    digestSalt: {
+      type: "string",
+      secret: true,
+      description:
+        "The random salt (128 bits, drawn at create or import) the key of `fieldDigests` is derived with, besides the client " +
+        "secret. A secret: without it, the client secret alone cannot test a guessed value against a digest. Absent " +
+        "in a state written before salts, until its next write.",
     },
     drift: {
       type: "string",

@@ -75,6 +75,8 @@ export interface ConnectorConfigurationOutputs {
   readonly fieldDigests: pulumi.Output<Record<string, string>>;
   /** A short id of the digests' key: another client secret, another id (one update re-writes the configuration). */
   readonly digestKeyId: pulumi.Output<string>;
+  /** The secret random salt of the digests' key, new at each write (absent in a state written before salts). */
+  readonly digestSalt: pulumi.Output<string | undefined>;
   /**
    * Empty when the service holds what this resource last wrote; else (after a refresh) when it
    * was changed out of band and which fields, by name; a changed Password is told in words.

@@ -15,7 +15,7 @@ import {
   withoutLegacyOutputs,
   type DetailedDiff,
 } from "./configuration-drift";
-import { digestKeyOf, digestsOfInputs, liveDigests, type DigestKey } from "./field-digests";
+import { digestKeyOf, digestsOfInputs, liveDigests, newDigestSalt, type DigestKey } from "./field-digests";
 import { IN_PLACE_KEYS, REPLACE_KEYS } from "./connector-configuration-check";
 import { splitId } from "./resource-ids";
 import { isUnknown } from "../definitions/checks";
@@ -45,6 +45,8 @@ export const configurationOutputs = z.looseObject({
   /** Field id → keyed digest (field-digests.ts); absent in a state written before them. */
   fieldDigests: z.record(z.string(), z.string()).optional(),
   digestKeyId: z.string().optional(),
+  /** The secret salt of the digests' key (field-digests.ts); absent in a state written before salts. */
+  digestSalt: z.string().optional(),
   drift: z.string().optional(),
 });
 export type ConfigurationOutputs = z.infer<typeof configurationOutputs>;
@@ -90,7 +92,7 @@ export async function diff(
     if (value !== undefined && value !== null && value !== (old as Props)[key])
       detailedDiff[key] = { kind: "update", inputDiff: true };
   }
-  Object.assign(detailedDiff, secretConfigChanges(old, news.secretConfig, currentDigestKey()));
+  Object.assign(detailedDiff, secretConfigChanges(old, news.secretConfig, currentDigestKey(old.digestSalt)));
   const fieldsNamed = Object.keys(detailedDiff).some((path) => path.startsWith("secretConfig"));
   // Written out of band since our last write, and no field tells how: a Password, or the same values.
   const descriptors = () => currentConfiguration(old.accountId, old.connectorId);
@@ -100,10 +102,10 @@ export async function diff(
   return { changes, replaces, deleteBeforeReplace: false, detailedDiff };
 }
 
-/** The digest key of the current settings; undefined when they cannot be resolved (the operation reports that). */
-function currentDigestKey(): DigestKey | undefined {
+/** The digest key of a state under the current settings; undefined when they cannot be resolved (the operation reports that). */
+function currentDigestKey(salt: string | undefined): DigestKey | undefined {
   try {
-    return digestKeyOf(currentClient().settings.clientSecret);
+    return digestKeyOf(currentClient().settings.clientSecret, salt);
   } catch {
     return undefined;
   }
@@ -134,6 +136,7 @@ function outputsOf(
     appliedLastUpdated: view.lastUpdated,
     fieldDigests: digestsOfInputs(key, inputs.accountId, inputs.connectorId, inputs.secretConfig),
     digestKeyId: key.id,
+    ...(key.salt !== undefined ? { digestSalt: key.salt } : {}),
     drift: "", // our own write: what the service holds is what was applied
   };
 }
@@ -144,7 +147,7 @@ function outputsOf(
  * (configuration-ownership.ts); its pending-Configure record stays until the engine shows it
  * holds the resource, so that a process killed mid-write does not lock the next run out.
  */
-async function apply(props: Props, creating: boolean): Promise<ConfigurationOutputs> {
+async function apply(props: Props, creating: boolean, salt?: string): Promise<ConfigurationOutputs> {
   const parsed = configurationInputs.parse(nullishToUndefined(props));
   const inputs = { ...parsed, accountId: accountIdFor(parsed.accountId) };
   const { client, settings } = currentClient();
@@ -193,7 +196,9 @@ async function apply(props: Props, creating: boolean): Promise<ConfigurationOutp
     const applied = retried
       ? await client.getConfiguration(inputs.accountId, inputs.connectorId).catch(() => view)
       : view;
-    return outputsOf(applied, inputs, digestKeyOf(settings.clientSecret));
+    // The resource's salt for its life (a new one at create, or for a state written before salts):
+    // its digests differ from every other resource's, and an update still shows which field moved.
+    return outputsOf(applied, inputs, digestKeyOf(settings.clientSecret, salt ?? newDigestSalt()));
   } catch (error) {
     cache.invalidate(client, inputs.accountId);
     // Certainly not written: the record of this create has nothing to take back.
@@ -235,7 +240,8 @@ async function createStep(inputs: Props): Promise<CreateResult> {
 
 async function updateStep(_id: string, olds: Props, news: Props): Promise<UpdateResult> {
   settleRecord(olds.accountId, olds.connectorId);
-  return { outs: await apply(news, false) };
+  const salt = typeof olds.digestSalt === "string" && olds.digestSalt !== "" ? olds.digestSalt : undefined;
+  return { outs: await apply(news, false, salt) };
 }
 
 /**
@@ -295,7 +301,8 @@ function refreshedDigests(
   connectorId: string,
   clientSecret: string,
 ): Props {
-  const key = digestKeyOf(clientSecret);
+  // The state's own salt (none in a state written before salts: its unsalted key, so no false drift).
+  const key = digestKeyOf(clientSecret, old ? old.digestSalt : newDigestSalt());
   const sameKey = old?.fieldDigests !== undefined && old.digestKeyId === key.id;
   const stored = sameKey ? (old?.fieldDigests ?? {}) : {};
   const fieldDigests = liveDigests(key, accountId, connectorId, view, stored);
@@ -307,7 +314,8 @@ function refreshedDigests(
     sameKey,
     beforeDigests: old !== undefined && old.fieldDigests === undefined,
   };
-  return { fieldDigests, digestKeyId: key.id, drift: driftText(before, view, fieldDigests) };
+  const salt = key.salt !== undefined ? { digestSalt: key.salt } : {};
+  return { fieldDigests, digestKeyId: key.id, ...salt, drift: driftText(before, view, fieldDigests) };
 }
 
 /**
@@ -342,7 +350,7 @@ async function importStep(id: string): Promise<{ id: string; props: Props; input
   const outs = outputsOf(
     view,
     { connectorId, accountId, configurationId, secretConfig },
-    digestKeyOf(settings.clientSecret),
+    digestKeyOf(settings.clientSecret, newDigestSalt()),
   );
   return { id: `${accountId}/${connectorId}`, props: outs, inputs };
 }

@@ -220,9 +220,12 @@ class ConnectorConfiguration(pulumi.CustomResource):
             __props__.__dict__["applied_last_updated"] = None
             __props__.__dict__["configured"] = None
             __props__.__dict__["digest_key_id"] = None
+            __props__.__dict__["digest_salt"] = None
             __props__.__dict__["drift"] = None
             __props__.__dict__["field_digests"] = None
             __props__.__dict__["last_updated"] = None
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["digestSalt"])
+        opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(ConnectorConfiguration, __self__).__init__(
             'embedded:index:ConnectorConfiguration',
             resource_name,
@@ -252,6 +255,7 @@ class ConnectorConfiguration(pulumi.CustomResource):
         __props__.__dict__["configured"] = None
         __props__.__dict__["connector_id"] = None
         __props__.__dict__["digest_key_id"] = None
+        __props__.__dict__["digest_salt"] = None
         __props__.__dict__["drift"] = None
         __props__.__dict__["field_digests"] = None
         __props__.__dict__["last_updated"] = None
@@ -316,6 +320,14 @@ class ConnectorConfiguration(pulumi.CustomResource):
         return pulumi.get(self, "digest_key_id")
 
     @_builtins.property
+    @pulumi.getter(name="digestSalt")
+    def digest_salt(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The random salt (128 bits, drawn at create or import) the key of `fieldDigests` is derived with, besides the client secret. A secret: without it, the client secret alone cannot test a guessed value against a digest. Absent in a state written before salts, until its next write.
+        """
+        return pulumi.get(self, "digest_salt")
+
+    @_builtins.property
     @pulumi.getter
     def drift(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
@@ -327,7 +339,7 @@ class ConnectorConfiguration(pulumi.CustomResource):
     @pulumi.getter(name="fieldDigests")
     def field_digests(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
         """
-        Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig (Password fields included); a refresh recomputes those of the fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the provider's client secret, which never leaves the provider: no value can be recovered or confirmed from a digest without the client secret. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.
+        Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig (Password fields included); a refresh recomputes those of the fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the provider's client secret and the secret `digestSalt`, which never leaves the provider: no value can be recovered or confirmed from a digest without both. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.
         """
         return pulumi.get(self, "field_digests")
 
