@@ -45,7 +45,7 @@ const hosts: {
   create(
     svc: E2EService,
     config: Record<string, ProgramConfigValue>,
-    secrets: Record<string, string>,
+    secrets: Record<string, ProgramConfigValue>,
   ): Promise<E2EStack>;
 }[] = [
   {
@@ -77,7 +77,7 @@ for (const { host, create } of hosts) {
     this.timeout(ENGINE_TIMEOUT_MS);
     const apiKey = `salt-key-${randomBytes(6).toString("hex")}`;
     const e2e = e2eSuite({
-      stack: (svc) => create(svc, configOf(PROGRAM.workspace), { segmentKey: apiKey }),
+      stack: (svc) => create(svc, configOf(PROGRAM.workspace), { secretValues: { segmentKey: apiKey } }),
       setUp: async ({ stack }) => {
         await stack.up();
       },
