@@ -1,7 +1,7 @@
 // `generate`: reads a sub-account and writes a Pulumi program that adopts it. The engine's
 // `pulumi import` does not work for dynamic-provider resources, so this is how existing
 // connectors come under management: one AddedConnector (adoptExisting: true) per added
-// connector, one ConnectorConfiguration per configured one. Password values never leave the
+// connector, one ConnectorConfiguration (adoptExisting: true) per configured one. Password values never leave the
 // service, so the program reads them from secret stack config keys it names.
 import type { AddedConnectorView, ConnectorConfigurationView, EmbeddedClient } from "../provider/client";
 import { escapeLineBreaks } from "./fleet/yaml";
@@ -190,6 +190,8 @@ export function renderProgram(accountId: string, connectors: ConnectorSnapshot[]
         `new ec.ConnectorConfiguration(${jsLiteral(resource)}, {`,
         `  connectorId: ${variable}.connectorId,`,
         `  accountId,`,
+        // The saved configuration is taken over, not refused (docs/configuration-ownership.md).
+        `  adoptExisting: true,`,
         ...secretName,
         `  secretConfig: {`,
         ...entries,

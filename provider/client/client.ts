@@ -18,6 +18,7 @@ import {
 import { createPool, decodeResponse, newRequestId, UndiciTransport, type Transport } from "./http";
 import { Limiter } from "./limiter";
 import { linkTargetOf, refusingRepeats } from "./listing";
+import { sentKeysOf } from "./service-text";
 import { paginate, type PaginateOptions } from "./pagination";
 import { addResultOf, configureBodyOf, filtersOf, isSilent, pagingQuery, type ConfigureBody } from "./requests";
 import { targetOf, type OperationName, type QueryValue } from "./routes";
@@ -87,6 +88,16 @@ interface CallParts {
   /** A next-page link the service gave (path and query, same origin), used as the target. */
   link?: string;
   body?: unknown;
+  /** The body holds secret values (a secretConfig, the client secret): errors leave the service's text out. */
+  secretBody?: boolean;
+  /** Field names an error may show besides the body's keys (a required field not sent). */
+  fieldNames?: readonly string[];
+}
+
+/** What Configure may be told besides the body. */
+export interface ConfigureOptions {
+  /** The connector's field ids (its descriptors): a refusal may name one not sent (a missing required field). */
+  fieldIds?: readonly string[];
 }
 
 interface Answer {
@@ -197,18 +208,34 @@ export class EmbeddedClient {
   }
 
   /** Configure Connector: replaces the whole secret configuration. */
-  async configure(accountId: string, connectorId: string, body: ConfigureBody): Promise<ConnectorConfigurationView> {
-    return (await this.configureWithOutcome(accountId, connectorId, body)).view;
+  async configure(
+    accountId: string,
+    connectorId: string,
+    body: ConfigureBody,
+    options: ConfigureOptions = {},
+  ): Promise<ConnectorConfigurationView> {
+    return (await this.configureWithOutcome(accountId, connectorId, body, options)).view;
   }
 
   /**
    * Configure Connector, saying whether an attempt with an unknown outcome came before the answer.
    * An answer that says nothing (no body, or none of the view's fields) is confirmed by reading.
    */
-  async configureWithOutcome(accountId: string, connectorId: string, body: ConfigureBody): Promise<ConfigureResult> {
+  async configureWithOutcome(
+    accountId: string,
+    connectorId: string,
+    body: ConfigureBody,
+    options: ConfigureOptions = {},
+  ): Promise<ConfigureResult> {
     const params = { accountId: checkAccountId(accountId), connectorId: checkId("connectorId", connectorId) };
     const op = this.op("configure");
-    const answer = await this.call("configure", { params, body: configureBodyOf(op, body) });
+    const fieldNames = (options.fieldIds ?? []).map((id) => `secretConfig.${id}`);
+    const answer = await this.call("configure", {
+      params,
+      body: configureBodyOf(op, body),
+      secretBody: true,
+      fieldNames,
+    });
     if (isSilent(op, answer.json, ["secretConfig", "configuration", "configured"])) {
       // The answer says nothing of what was saved: the configuration read back must say it.
       const view = await this.getConfiguration(accountId, connectorId);
@@ -269,7 +296,7 @@ export class EmbeddedClient {
 
   private async fetchToken(): Promise<IssuedToken> {
     const { clientId, clientSecret } = this.settings;
-    const answer = await this.call("getToken", { body: { clientId, clientSecret } });
+    const answer = await this.call("getToken", { body: { clientId, clientSecret }, secretBody: true });
     const token = parseToken(answer.json, answer.ctx);
     return { accessToken: token.accessToken, expirySeconds: token.expiry };
   }
@@ -293,6 +320,10 @@ export class EmbeddedClient {
     const body = parts.body === undefined ? undefined : JSON.stringify(parts.body);
     // The service may quote what it was sent (a refused secretConfig value) in its message.
     const sentValues = sentValuesOf(parts.body);
+    const sent = {
+      carriedSecrets: parts.secretBody === true,
+      sentKeys: [...sentKeysOf(parts.body), ...(parts.fieldNames ?? [])],
+    };
     const started = this.now();
     let attempt = 0;
     let waits = 0;
@@ -320,7 +351,7 @@ export class EmbeddedClient {
         });
         const secrets = [this.settings.clientSecret, ...(token ? [token] : [])];
         const emptyOk = route.success === "empty" || SILENT_OK.has(operation);
-        const json = decodeResponse(response, label, { secrets, sentValues, now: this.now(), emptyOk });
+        const json = decodeResponse(response, label, { secrets, sentValues, ...sent, now: this.now(), emptyOk });
         const ctx = { route: label, requestId: response.requestId, status: response.status };
         // An error status inside a 2xx body is that error (retried, renewed, reported alike).
         const inBody = errorInBody(route, json, { ...ctx, secrets, sentValues });

@@ -2,8 +2,8 @@
 // Every message names the route and quotes `request id <id>` so that a user can hand
 // it to the service operator; no message ever contains a credential, a token, or a value
 // the request sent (the service may quote those back: they are redacted here, at the source).
-import { STATUS_CODES } from "node:http";
 import { scrubServiceText } from "./redaction";
+import { isRecord, serviceTextOf, type FieldError, type SentRequest } from "./service-text";
 
 export { redact, redactSentValues, sentValuesOf } from "./redaction";
 
@@ -19,10 +19,7 @@ export type ErrorKind =
   | "response_format"
   | "http";
 
-export interface FieldError {
-  field: string;
-  message: string;
-}
+export type { FieldError } from "./service-text";
 
 export interface ApiErrorInit {
   /** HTTP status; 0 when no answer came. */
@@ -166,7 +163,7 @@ export class InvalidArgumentError extends Error {
   }
 }
 
-export interface ErrorResponse {
+export interface ErrorResponse extends SentRequest {
   status: number;
   /** The parsed JSON body, or undefined when there was none or it was not JSON. */
   body: unknown;
@@ -180,52 +177,8 @@ export interface ErrorResponse {
   sentValues?: readonly string[];
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 function count(value: unknown): number | undefined {
   return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
-}
-
-function fieldErrorsOf(body: Record<string, unknown>, clean: (text: string) => string): FieldError[] {
-  const list = body.errors;
-  if (!Array.isArray(list)) return [];
-  return list.filter(isRecord).map((entry) => ({
-    field: typeof entry.field === "string" ? clean(entry.field) : "",
-    message: typeof entry.message === "string" ? clean(entry.message) : "invalid",
-  }));
-}
-
-interface ServiceText {
-  statusMessage: string;
-  fieldErrors: FieldError[];
-  /** Why the service's own text is left out, when it is. */
-  withheld?: string;
-}
-
-/**
- * What the service said, scrubbed. Should the scrubbing fail anyway, the service's text is
- * dropped (never the failure's message, which might quote what it scrubbed): the status's
- * generic text remains, and the caller still has the status and the request id.
- */
-function serviceTextOf(
-  res: ErrorResponse,
-  body: Record<string, unknown>,
-  scrub: (text: string) => string,
-): ServiceText {
-  const generic = STATUS_CODES[res.status] ?? "unexpected status";
-  try {
-    const given = body.statusMessage;
-    const statusMessage = typeof given === "string" && given.trim() !== "" ? scrub(given) : generic;
-    return { statusMessage, fieldErrors: fieldErrorsOf(body, scrub) };
-  } catch {
-    return {
-      statusMessage: generic,
-      fieldErrors: [],
-      withheld: "the service's message is left out (it could not be cleared of the values sent)",
-    };
-  }
 }
 
 const joinDetail = (...parts: (string | undefined)[]) => parts.filter((p) => p !== undefined).join("; ") || undefined;
@@ -238,9 +191,10 @@ export function errorFromResponse(res: ErrorResponse, scrub?: (text: string) => 
   const body = isRecord(res.body) ? res.body : {};
   // Everything of the answer that reaches a message goes through this.
   const { statusMessage, fieldErrors, withheld } = serviceTextOf(
-    res,
+    res.status,
     body,
     scrub ?? ((t) => scrubServiceText(t, res.secrets ?? [], res.sentValues ?? [])),
+    res,
   );
   const init: ApiErrorInit = {
     status: res.status,

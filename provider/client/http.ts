@@ -153,6 +153,10 @@ export interface DecodeContext {
   secrets: readonly string[];
   /** The string and number values of the request body: never quoted back in a message either. */
   sentValues?: readonly string[];
+  /** The request carried secret values: the service's own text is left out of an error (service-text.ts). */
+  carriedSecrets?: boolean;
+  /** The key paths of the request body: the field names an error may show. */
+  sentKeys?: readonly string[];
   now: number;
   /** A 2xx with no body is a success that says nothing (Add, Configure, Remove): undefined, not a refusal. */
   emptyOk?: boolean;
@@ -190,6 +194,8 @@ export function decodeResponse(response: IncomingResponse, route: string, ctx: D
       retryAfterMs: parseRetryAfterMs(response.retryAfter, ctx.now),
       secrets: ctx.secrets,
       sentValues: ctx.sentValues,
+      carriedSecrets: ctx.carriedSecrets,
+      sentKeys: ctx.sentKeys,
     });
   }
   if (ctx.emptyOk && body.length === 0) return undefined;

@@ -94,6 +94,7 @@ export {
   type AddConnectorsResult,
   type ClientDependencies,
   type ConfigureBody,
+  type ConfigureOptions,
   type ConfigureResult,
   type ConnectorFilters,
 } from "./client";

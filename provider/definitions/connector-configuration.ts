@@ -34,6 +34,15 @@ export const CONNECTOR_CONFIGURATION = {
       type: "string",
       description: "Name of the key in the service's secret manager. Default: the service's.",
     },
+    adoptExisting: {
+      type: "boolean",
+      default: false,
+      description:
+        "Take over a configuration already saved on the connector that this stack did not write, overwriting it " +
+        "(Password fields included). Default: false (creating this resource over a saved configuration is an error " +
+        "that names the connector and the sub-account; adopt it with this flag, or with `pulumi import` when using " +
+        "the plugin). A connector this stack adds in the same run has none. Changing it alone changes nothing.",
+    },
     secretConfig: {
       type: { map: { oneOf: ["string", "number", { array: "string" }] } },
       required: true,
@@ -63,15 +72,23 @@ export const CONNECTOR_CONFIGURATION = {
       description:
         "Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig " +
         "(Password fields included); a refresh recomputes those of the fields the service returns from their live " +
-        "values. An HMAC-SHA256 keyed by a key derived from the provider's client secret, which never leaves the " +
-        "provider: no value can be recovered or confirmed from a digest without the client secret. Not a secret, so " +
-        "that a drift display names the field that changed: `fieldDigests.<field>`.",
+        "values. An HMAC-SHA256 keyed by a key derived from the provider's client secret and the secret " +
+        "`digestSalt`, which never leaves the provider: no value can be recovered or confirmed from a digest without " +
+        "both. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.",
     },
     digestKeyId: {
       type: "string",
       description:
         "A short id of the key of `fieldDigests` (an HMAC of a constant under it, not the key). Another client secret " +
         "gives another id: the digests cannot be compared, and the next update re-writes the configuration once.",
+    },
+    digestSalt: {
+      type: "string",
+      secret: true,
+      description:
+        "The random salt (128 bits, drawn at create or import) the key of `fieldDigests` is derived with, besides the client " +
+        "secret. A secret: without it, the client secret alone cannot test a guessed value against a digest. Absent " +
+        "in a state written before salts, until its next write.",
     },
     drift: {
       type: "string",

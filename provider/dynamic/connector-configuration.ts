@@ -33,6 +33,13 @@ export interface ConnectorConfigurationArgs {
   /** Name of the key in the service's secret manager. Default: the service's. */
   secretName?: pulumi.Input<string>;
   /**
+   * Take over a configuration already saved on the connector that this stack did not write
+   * (overwriting it, Password fields included). Default: false: creating over a saved
+   * configuration is an error naming the connector and the sub-account
+   * (docs/configuration-ownership.md). Changing it alone changes nothing.
+   */
+  adoptExisting?: pulumi.Input<boolean>;
+  /**
    * Field id → value, validated against the connector's live field descriptors at preview
    * ("" and [] count as missing). Required. Always stored as a secret, whatever is passed.
    */
@@ -51,6 +58,8 @@ export interface ConnectorConfigurationOutputs {
   readonly name: pulumi.Output<string | undefined>;
   /** Name of the key in the service's secret manager, when given. */
   readonly secretName: pulumi.Output<string | undefined>;
+  /** Whether a create may take over a configuration this stack did not write, as given. */
+  readonly adoptExisting: pulumi.Output<boolean | undefined>;
   /** Whether the service reports the configuration saved (current after every write and refresh). */
   readonly configured: pulumi.Output<boolean>;
   /** The service's lastUpdated (Unix seconds) as last read. */
@@ -66,6 +75,8 @@ export interface ConnectorConfigurationOutputs {
   readonly fieldDigests: pulumi.Output<Record<string, string>>;
   /** A short id of the digests' key: another client secret, another id (one update re-writes the configuration). */
   readonly digestKeyId: pulumi.Output<string>;
+  /** The secret random salt of the digests' key, new at each write (absent in a state written before salts). */
+  readonly digestSalt: pulumi.Output<string | undefined>;
   /**
    * Empty when the service holds what this resource last wrote; else (after a refresh) when it
    * was changed out of band and which fields, by name; a changed Password is told in words.

@@ -26,6 +26,7 @@ export const check = secretAwareCheck(
       "configurationId",
       "name",
       "secretName",
+      "adoptExisting",
     ]);
     const inputs: Props = { ...news };
     const { connectorId, configurationId, secretConfig } = news;
@@ -124,7 +125,8 @@ async function inCatalogue(accountId: string, connectorId: string): Promise<bool
 
 /** The inputs whose change replaces the resource, and those compared as they are (the definition's). */
 export const REPLACE_KEYS = replaceOnChangeKeys(CONNECTOR_CONFIGURATION);
-export const IN_PLACE_KEYS = inPlaceKeys(CONNECTOR_CONFIGURATION);
+// adoptExisting says what a create may overwrite: changing it alone writes nothing (and is no diff).
+export const IN_PLACE_KEYS = inPlaceKeys(CONNECTOR_CONFIGURATION).filter((key) => key !== "adoptExisting");
 /** What sameAsApplied compares as it is: configurationId may be defaulted, secretConfig normalised. */
 const COMPARED_KEYS = [...REPLACE_KEYS, ...IN_PLACE_KEYS].filter((key) => key !== "configurationId");
 

@@ -1,51 +1,34 @@
 // ConnectorConfiguration's provider implementation, loaded by the dynamic-provider process
 // at call time (see connector-configuration.ts). Rules: issue 3, ConnectorConfiguration.
-import { z } from "zod";
-import { inputSchema } from "../definitions/checks";
-import { CONNECTOR_CONFIGURATION } from "../definitions/connector-configuration";
-import type { ValuesOf } from "../definitions/property";
 import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
-import type { ConnectorConfigurationView } from "../client";
+import { mayHaveBeenApplied, type ConnectorConfigurationView } from "../client";
+import { isUnknown } from "../definitions/checks";
 import { accountIdFor, cachedConfiguration, currentClient, currentConfiguration, runtime } from "../runtime/runtime";
+import { failure, statusOf } from "../runtime/service-failures";
 import { descriptorsOf, validateSecretConfig, valuesOf } from "./configuration-rules";
 import {
-  driftText,
   hiddenFieldChanges,
   secretConfigChanges,
   withoutLegacyOutputs,
   type DetailedDiff,
 } from "./configuration-drift";
-import { digestKeyOf, digestsOfInputs, liveDigests, type DigestKey } from "./field-digests";
+import {
+  configurationInputs,
+  configurationOutputs,
+  outputsOf,
+  refreshedDigests,
+  type ConfigurationOutputs,
+  type Inputs,
+} from "./configuration-outputs";
+import { configurationKey, decideCreate } from "./configuration-ownership";
+import { digestKeyOf, newDigestSalt, type DigestKey } from "./field-digests";
 import { IN_PLACE_KEYS, REPLACE_KEYS } from "./connector-configuration-check";
 import { splitId } from "./resource-ids";
-import { isUnknown } from "../definitions/checks";
-import { failure, statusOf } from "../runtime/service-failures";
 import { countedStep } from "../runtime/engine-steps";
 
 export { configureFromRequest } from "../runtime/runtime";
 export { check } from "./connector-configuration-check";
-
-/** The inputs after check() (from the definition). */
-export const configurationInputs = inputSchema(CONNECTOR_CONFIGURATION.inputs);
-type Inputs = ValuesOf<typeof CONNECTOR_CONFIGURATION.inputs>;
-
-export const configurationOutputs = z.looseObject({
-  connectorId: z.string(),
-  accountId: z.string(),
-  configurationId: z.string(),
-  name: z.string().nullish(),
-  secretName: z.string().nullish(),
-  configured: z.boolean(),
-  /** The service's lastUpdated as last read. */
-  lastUpdated: z.number(),
-  /** The lastUpdated our own last write produced; differs from lastUpdated after an out-of-band write. */
-  appliedLastUpdated: z.number(),
-  /** Field id → keyed digest (field-digests.ts); absent in a state written before them. */
-  fieldDigests: z.record(z.string(), z.string()).optional(),
-  digestKeyId: z.string().optional(),
-  drift: z.string().optional(),
-});
-export type ConfigurationOutputs = z.infer<typeof configurationOutputs>;
+export { configurationInputs, configurationOutputs, type ConfigurationOutputs } from "./configuration-outputs";
 
 type Props = Record<string, unknown>;
 
@@ -64,6 +47,7 @@ export async function diff(
   olds: Props,
   news: Props,
 ): Promise<DiffResult & { detailedDiff: DetailedDiff }> {
+  settleRecord(olds.accountId, olds.connectorId);
   const replaces: string[] = [];
   const detailedDiff: DetailedDiff = {};
   const newAccount = news.accountId ?? safeAccount();
@@ -87,7 +71,7 @@ export async function diff(
     if (value !== undefined && value !== null && value !== (old as Props)[key])
       detailedDiff[key] = { kind: "update", inputDiff: true };
   }
-  Object.assign(detailedDiff, secretConfigChanges(old, news.secretConfig, currentDigestKey()));
+  Object.assign(detailedDiff, secretConfigChanges(old, news.secretConfig, currentDigestKey(old.digestSalt)));
   const fieldsNamed = Object.keys(detailedDiff).some((path) => path.startsWith("secretConfig"));
   // Written out of band since our last write, and no field tells how: a Password, or the same values.
   const descriptors = () => currentConfiguration(old.accountId, old.connectorId);
@@ -97,10 +81,10 @@ export async function diff(
   return { changes, replaces, deleteBeforeReplace: false, detailedDiff };
 }
 
-/** The digest key of the current settings; undefined when they cannot be resolved (the operation reports that). */
-function currentDigestKey(): DigestKey | undefined {
+/** The digest key of a state under the current settings; undefined when they cannot be resolved (the operation reports that). */
+function currentDigestKey(salt: string | undefined): DigestKey | undefined {
   try {
-    return digestKeyOf(currentClient().settings.clientSecret);
+    return digestKeyOf(currentClient().settings.clientSecret, salt);
   } catch {
     return undefined;
   }
@@ -114,39 +98,41 @@ function safeAccount(): string | undefined {
   }
 }
 
-function outputsOf(
-  view: ConnectorConfigurationView,
-  inputs: Inputs & { accountId: string },
-  key: DigestKey,
-): ConfigurationOutputs {
-  const first = view.secretConfig[0];
-  return {
-    connectorId: inputs.connectorId,
-    accountId: inputs.accountId,
-    configurationId: first?.configurationId ?? inputs.configurationId ?? "",
-    name: inputs.name ?? first?.name ?? null,
-    secretName: view.secretName ?? first?.secretName ?? inputs.secretName ?? null,
-    configured: view.configured,
-    // 0 when the service sends none: drift is then told by the field digests alone.
-    lastUpdated: view.lastUpdated ?? 0,
-    appliedLastUpdated: view.lastUpdated ?? 0,
-    fieldDigests: digestsOfInputs(key, inputs.accountId, inputs.connectorId, inputs.secretConfig),
-    digestKeyId: key.id,
-    drift: "", // our own write: what the service holds is what was applied
-  };
-}
-
-async function apply(props: Props): Promise<ConfigurationOutputs> {
+/**
+ * Writes the configuration (Configure is a PUT of the whole of it). A create first reads the
+ * connector's configuration and refuses to overwrite one this stack did not write
+ * (configuration-ownership.ts); its pending-Configure record stays until the engine shows it
+ * holds the resource, so that a process killed mid-write does not lock the next run out.
+ */
+async function apply(props: Props, creating: boolean, salt?: string): Promise<ConfigurationOutputs> {
   const parsed = configurationInputs.parse(nullishToUndefined(props));
   const inputs = { ...parsed, accountId: accountIdFor(parsed.accountId) };
   const { client, settings } = currentClient();
   const where = `connector ${inputs.connectorId} of sub-account ${inputs.accountId}`;
-  const live = await cachedConfiguration(client, settings.baseUrl, inputs.accountId, inputs.connectorId).catch(
-    (error: unknown) => {
-      throw failure(`reading the fields of ${where} failed`, error);
-    },
-  );
-  const configurationId = inputs.configurationId ?? live.secretConfig[0]?.configurationId;
+  const state = runtime();
+  const at = { accountId: inputs.accountId, connectorId: inputs.connectorId, baseUrl: settings.baseUrl };
+  let fieldIds: string[] = [];
+  let found: string | undefined;
+  let live: ConnectorConfigurationView;
+  if (creating) {
+    try {
+      live = await client.getConfiguration(inputs.accountId, inputs.connectorId);
+    } catch (error) {
+      throw failure(`reading the configuration of ${where} before creating it failed`, error);
+    }
+    const decision = decideCreate(live, at, inputs.adoptExisting ?? false, state.journal, state.host);
+    if (decision.refusal) throw new Error(decision.refusal);
+    fieldIds = decision.fieldIds;
+    found = decision.configurationId;
+    state.journal?.begin(at.baseUrl, at.accountId, configurationKey(at.connectorId));
+  } else {
+    live = await cachedConfiguration(client, settings.baseUrl, inputs.accountId, inputs.connectorId).catch(
+      (error: unknown) => {
+        throw failure(`reading the fields of ${where} failed`, error);
+      },
+    );
+  }
+  const configurationId = inputs.configurationId ?? found ?? live.secretConfig[0]?.configurationId;
   if (!configurationId) throw new Error(`${where} has no secret configuration to save`);
   // The check could not see the fields when the connector was not added yet (a service that
   // answers 404 then): they are checked now, before anything is sent.
@@ -157,9 +143,9 @@ async function apply(props: Props): Promise<ConfigurationOutputs> {
   }
   // Configure changes the connector's `configured` in List Added Connectors: drop the listing,
   // and what a refresh fetched ahead of this configuration.
-  const cache = runtime().added;
+  const cache = state.added;
   cache.invalidate(client, inputs.accountId);
-  runtime().readAhead.forget(client, inputs.accountId, inputs.connectorId);
+  state.readAhead.forget(client, inputs.accountId, inputs.connectorId);
   try {
     const body = {
       configurationId,
@@ -167,21 +153,39 @@ async function apply(props: Props): Promise<ConfigurationOutputs> {
       secretName: inputs.secretName,
       secretConfig: inputs.secretConfig,
     };
-    const { view, retried } = await client.configureWithOutcome(inputs.accountId, inputs.connectorId, body);
+    const { view, retried } = await client.configureWithOutcome(inputs.accountId, inputs.connectorId, body, {
+      fieldIds,
+    });
     cache.invalidate(client, inputs.accountId);
     // An attempt whose answer was lost may have landed after the one that answered (same body,
     // later lastUpdated): record what the service holds now, or the next refresh sees drift.
     const applied = retried
       ? await client.getConfiguration(inputs.accountId, inputs.connectorId).catch(() => view)
       : view;
-    return outputsOf(applied, inputs, digestKeyOf(settings.clientSecret));
+    // The resource's salt for its life (a new one at create, or for a state written before salts):
+    // its digests differ from every other resource's, and an update still shows which field moved.
+    return outputsOf(applied, inputs, digestKeyOf(settings.clientSecret, salt ?? newDigestSalt()));
   } catch (error) {
     cache.invalidate(client, inputs.accountId);
+    // Certainly not written: the record of this create has nothing to take back.
+    if (creating && !mayHaveBeenApplied(error)) settleRecord(inputs.accountId, inputs.connectorId);
     const hint =
       statusOf(error) === 404
         ? " (is it added? create its AddedConnector first and pass `connectorId: added.connectorId`)"
         : "";
     throw failure(`configuring ${where} failed${hint}${fieldErrors(error)}`, error);
+  }
+}
+
+/** The engine holds the resource (or the write certainly did not happen): its pending-Configure record goes. */
+function settleRecord(accountId: unknown, connectorId: unknown): void {
+  if (typeof accountId !== "string" || typeof connectorId !== "string") return;
+  const state = runtime();
+  if (!state.journal) return;
+  try {
+    state.journal.settle(currentClient().settings.baseUrl, accountId, configurationKey(connectorId));
+  } catch {
+    // no settings: nothing was recorded under them
   }
 }
 
@@ -196,12 +200,14 @@ function fieldErrors(error: unknown): string {
 }
 
 async function createStep(inputs: Props): Promise<CreateResult> {
-  const outs = await apply(inputs);
+  const outs = await apply(inputs, true);
   return { id: `${outs.accountId}/${outs.connectorId}`, outs };
 }
 
-async function updateStep(_id: string, _olds: Props, news: Props): Promise<UpdateResult> {
-  return { outs: await apply(news) };
+async function updateStep(_id: string, olds: Props, news: Props): Promise<UpdateResult> {
+  settleRecord(olds.accountId, olds.connectorId);
+  const salt = typeof olds.digestSalt === "string" && olds.digestSalt !== "" ? olds.digestSalt : undefined;
+  return { outs: await apply(news, false, salt) };
 }
 
 /**
@@ -216,6 +222,7 @@ async function updateStep(_id: string, _olds: Props, news: Props): Promise<Updat
 async function readStep(id: string, props: Props = {}): Promise<ReadResult> {
   const parsed = configurationOutputs.safeParse(props);
   const { accountId, connectorId } = parsed.success ? parsed.data : splitId(id);
+  settleRecord(accountId, connectorId);
   const { client, settings } = currentClient();
   let view: ConnectorConfigurationView;
   try {
@@ -246,33 +253,6 @@ async function readStep(id: string, props: Props = {}): Promise<ReadResult> {
       secretName: view.secretName ?? base.secretName ?? null,
     },
   };
-}
-
-/**
- * The digests as the service holds the configuration now (a Password's kept: it is never
- * returned), and the drift they show against the state. A state under another client secret
- * (or from before the digests) keeps no Password digest: diff then has the update write it.
- */
-function refreshedDigests(
-  old: ConfigurationOutputs | undefined,
-  view: ConnectorConfigurationView,
-  accountId: string,
-  connectorId: string,
-  clientSecret: string,
-): Props {
-  const key = digestKeyOf(clientSecret);
-  const sameKey = old?.fieldDigests !== undefined && old.digestKeyId === key.id;
-  const stored = sameKey ? (old?.fieldDigests ?? {}) : {};
-  const fieldDigests = liveDigests(key, accountId, connectorId, view, stored);
-  const before = {
-    lastUpdated: old?.lastUpdated ?? -1,
-    appliedLastUpdated: old?.appliedLastUpdated ?? -1,
-    drift: old?.drift,
-    fieldDigests: stored,
-    sameKey,
-    beforeDigests: old !== undefined && old.fieldDigests === undefined,
-  };
-  return { fieldDigests, digestKeyId: key.id, drift: driftText(before, view, fieldDigests) };
 }
 
 /**
@@ -307,7 +287,7 @@ async function importStep(id: string): Promise<{ id: string; props: Props; input
   const outs = outputsOf(
     view,
     { connectorId, accountId, configurationId, secretConfig },
-    digestKeyOf(settings.clientSecret),
+    digestKeyOf(settings.clientSecret, newDigestSalt()),
   );
   return { id: `${accountId}/${connectorId}`, props: outs, inputs };
 }
@@ -319,6 +299,8 @@ async function importStep(id: string): Promise<{ id: string; props: Props; input
  * says nothing. `urn`: the resource the warning is about, when the host knows it (the plugin).
  */
 async function removeStep(id: string, _props: Props = {}, urn?: string): Promise<void> {
+  const { accountId, connectorId } = splitId(id);
+  settleRecord(accountId, connectorId);
   if (!runtime().declared.has(id)) return;
   runtime().warn(
     `the service cannot unconfigure a connector: the saved configuration of ${id} stays in the sub-account ` +

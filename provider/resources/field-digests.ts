@@ -1,39 +1,73 @@
 // Per-field keyed digests of a configuration (issue 25): what the state and every drift
-// display show instead of values. Each digest is an HMAC whose key is derived from the
-// provider's client secret and never leaves the provider (no output, no log): a value cannot
-// be recovered or confirmed from a digest without that secret, however guessable it is (a
-// region, a bucket name), which an unkeyed hash would allow. docs/DESIGN.md, "Drift".
-import { createHmac, scryptSync } from "node:crypto";
+// display show instead of values. Each digest is an HMAC under a key that never leaves the
+// provider (no output, no log). docs/DESIGN.md, "Field digests".
+//
+// The key of a resource's digests (issue 31, item 7) is derived from the client secret AND a
+// random salt of the resource (`digestSalt`, 128 bits, drawn at its create or import), kept in
+// the state as a SECRET output (encrypted like secretConfig itself). So:
+// - no dictionary serves against two states: each resource has its own key;
+// - two stacks (or two resources) managing one connector show different digests;
+// - whoever holds the client secret but not the stack's secrets (the salt) cannot test a guess,
+//   of a Password or of the client secret, against the state: the key also needs the salt;
+//   whoever can decrypt the state reads secretConfig itself, so the digests give nothing more.
+// The salt stays for the resource's life, so that an update shows which field moved (the
+// purpose of the digests); within one resource's history, equal digests still say "the same
+// value as before", never which (docs/DESIGN.md, "Field digests": why that is accepted).
+// A state written before salts (no `digestSalt`) keeps its digests under the unsalted key until
+// its next write, so that a refresh or an up shows no false drift; that write re-keys it.
+import { createHmac, randomBytes, scryptSync } from "node:crypto";
 import type { ConnectorConfigurationView } from "../client";
 import { descriptorsOf, type FieldDescriptor } from "./configuration-rules";
 
-/** The key of the digests, derived from the client secret with scrypt. */
+/** The key of a resource's digests. */
 export interface DigestKey {
   readonly key: Buffer;
-  /** A short id of the key (not of the secret): another id means another client secret. */
+  /** A short id of the key (not of the secret): another id means another client secret (or salt). */
   readonly id: string;
+  /** The salt it was derived with; undefined for the unsalted key of a state written before salts. */
+  readonly salt?: string;
 }
 
 const KEY_LABEL = "pulumi-embedded-connectors/field-digest-key/v1";
+const SALTED_LABEL = "pulumi-embedded-connectors/field-digest-key/v2-salted";
 const KEY_ID_LABEL = "pulumi-embedded-connectors/field-digest-key-id/v1";
 /** Hex characters kept of each HMAC: 64 bits, enough to tell values apart, short in a diff. */
 const DIGEST_HEX = 16;
 
-// scrypt, not one HMAC: `digestKeyId` and the digests are plain outputs over values that are
-// often public (the non-secret ones sit in stack files), so each guess of the client secret
-// made offline against them must cost what scrypt costs (N = 2^15, about 100 ms and 32 MiB),
-// not one HMAC. Derived once per process and secret.
+// scrypt under the client secret (N = 2^15, about 100 ms and 32 MiB, once per process and
+// secret), then one HMAC per salt: a leaked salt (a state exported with --show-secrets) still
+// leaves each guess of the client secret costing a scrypt.
 const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
 const derived = new Map<string, DigestKey>();
 
-export function digestKeyOf(clientSecret: string): DigestKey {
+function unsaltedKey(clientSecret: string): DigestKey {
   let found = derived.get(clientSecret);
   if (!found) {
     const key = scryptSync(clientSecret, KEY_LABEL, 32, SCRYPT);
-    found = { key, id: createHmac("sha256", key).update(KEY_ID_LABEL).digest("hex").slice(0, 12) };
+    found = { key, id: keyId(key) };
     derived.set(clientSecret, found);
   }
   return found;
+}
+
+function keyId(key: Buffer): string {
+  return createHmac("sha256", key).update(KEY_ID_LABEL).digest("hex").slice(0, 12);
+}
+
+/**
+ * The key of the digests under `salt` (a resource's `digestSalt`); without a salt, the unsalted
+ * key of a state written before salts (read and compared only, never written anew).
+ */
+export function digestKeyOf(clientSecret: string, salt?: string): DigestKey {
+  const base = unsaltedKey(clientSecret);
+  if (salt === undefined) return base;
+  const key = createHmac("sha256", base.key).update(`${SALTED_LABEL}\n${salt}`).digest();
+  return { key, id: keyId(key), salt };
+}
+
+/** A fresh salt for a write: 128 random bits, hex. */
+export function newDigestSalt(): string {
+  return randomBytes(16).toString("hex");
 }
 
 /** How the canonical form reads a value: by the field's type when known, else by the value's shape. */

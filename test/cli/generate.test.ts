@@ -45,9 +45,9 @@ const connectors: ConnectorSnapshot[] = [
 describe("cli: generate's program text", () => {
   const { program, secrets, commands } = renderProgram("239a5bbdbe543163", connectors);
 
-  it("declares one adopting AddedConnector per connector and one configuration per configured one", () => {
+  it("declares one adopting AddedConnector per connector and one adopting configuration per configured one", () => {
     assert.equal((program.match(/new ec\.AddedConnector\(/g) ?? []).length, 3);
-    assert.equal((program.match(/adoptExisting: true/g) ?? []).length, 3);
+    assert.equal((program.match(/adoptExisting: true/g) ?? []).length, 3 + 1);
     assert.equal((program.match(/new ec\.ConnectorConfiguration\(/g) ?? []).length, 1);
     assert.match(program, /const accountId = "239a5bbdbe543163";/);
     assert.match(program, /import \* as ec from "pulumi-embedded-connectors";/);

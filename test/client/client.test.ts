@@ -31,6 +31,7 @@ import {
   viewA,
   viewG,
 } from "./fakes";
+import { FIELD_REFUSED } from "../../provider/client/service-text";
 
 const SECRET = "very-secret-value";
 const settings: ClientSettings = { baseUrl: "http://127.0.0.1:1/api", clientId: "demo-client", clientSecret: SECRET };
@@ -233,10 +234,16 @@ describe("client: retries", () => {
       failure(400, "bad", { errors: [{ field: "secretConfig.apiKey", message: "is required" }] }),
     );
     await assert.rejects(
-      h.client.configure(ACCOUNT, CONNECTOR, { configurationId: "c0c0c0c0c0c0c0c0", secretConfig: {} }),
+      h.client.configure(
+        ACCOUNT,
+        CONNECTOR,
+        { configurationId: "c0c0c0c0c0c0c0c0", secretConfig: {} },
+        { fieldIds: ["apiKey"] },
+      ),
       (e: unknown) => {
         assert.ok(e instanceof ValidationError);
-        assert.deepEqual(e.fieldErrors, [{ field: "secretConfig.apiKey", message: "is required" }]);
+        // A Configure carried secrets: the field's name, never the service's text (issue 31, item 6).
+        assert.deepEqual(e.fieldErrors, [{ field: "secretConfig.apiKey", message: FIELD_REFUSED }]);
         return true;
       },
     );

@@ -14,6 +14,7 @@ import {
   type OutgoingRequest,
 } from "../../provider/client";
 import { ACCOUNT, CONNECTOR, ScriptedTransport, failure, tokenAnswer } from "./fakes";
+import { FIELD_REFUSED } from "../../provider/client/service-text";
 
 const API_KEY = "sk_live_4f9a8b7c6d5e4f3a";
 const WORKSPACE = "acme-private-workspace";
@@ -75,15 +76,11 @@ describe("client: values the request sent are never quoted back", () => {
       error.message,
       /fields secretConfig\.apiKey, secretConfig\.workspace, secretConfig\.limit, secretConfig\.eventTypes/,
     );
-    assert.match(error.statusMessage, /key \[redacted\] is revoked; region "\[redacted\]" is closed/);
+    // A Configure carried secrets: none of the service's text, only the status's (issue 31, item 6).
+    assert.equal(error.statusMessage, "Bad Request");
     assert.deepEqual(
       error.fieldErrors.map((e) => e.message),
-      [
-        '"[redacted]" is not a live key',
-        "unknown workspace [redacted]",
-        "must be at most 10, got [redacted]",
-        "[redacted] is not an event type",
-      ],
+      Array(4).fill(FIELD_REFUSED),
     );
   });
 
@@ -95,7 +92,7 @@ describe("client: values the request sent are never quoted back", () => {
     );
     assert.ok(error instanceof ServerError);
     assertNoSentValue(error);
-    assert.match(error.message, /could not store \[redacted\] for workspace \[redacted\]/);
+    assert.match(error.message, /503 Service Unavailable: the service's text is left out/);
   });
 });
 

@@ -287,7 +287,8 @@ describe("plugin: ConnectorConfiguration", () => {
     const barrier = urnOf("ConnectorConfiguration", "barrier");
     const added = urnOf("AddedConnector", "segment");
     await plugin.check(added, { connectorId: SEGMENT });
-    const { inputs } = await plugin.check(barrier, { connectorId: SEGMENT, secretConfig: CONFIG });
+    // A second resource over the saved configuration: a take-over (issue 31, item 4).
+    const { inputs } = await plugin.check(barrier, { connectorId: SEGMENT, secretConfig: CONFIG, adoptExisting: true });
     const kept = await plugin.create(barrier, inputs);
     await plugin.delete(barrier, kept.id, kept.properties);
     const deadline = Date.now() + 5000;

@@ -111,6 +111,7 @@ describe("plugin: GetPluginInfo and GetSchema", () => {
       "config.clientSecret",
       "embedded:index:ConfigurationField.value",
       "embedded:index:ConnectorConfiguration.in.secretConfig",
+      "embedded:index:ConnectorConfiguration.out.digestSalt",
       "embedded:index:getConnectorConfiguration.out.connectionFields",
       "embedded:index:getConnectorConfiguration.out.fields",
       "provider.clientSecret",

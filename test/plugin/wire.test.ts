@@ -79,7 +79,10 @@ describe("plugin URNs", () => {
       resourceTypeOf("urn:pulumi:dev::proj::embedded:index:AddedConnector::s3").definition.name,
       "AddedConnector",
     );
-    assert.deepEqual([...resourceTypeOf("", "embedded:index:ConnectorConfiguration").secrets].sort(), ["secretConfig"]);
+    assert.deepEqual([...resourceTypeOf("", "embedded:index:ConnectorConfiguration").secrets].sort(), [
+      "digestSalt",
+      "secretConfig",
+    ]);
   });
 
   it("an unknown type is refused, naming the known ones", () => {

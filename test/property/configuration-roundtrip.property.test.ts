@@ -48,7 +48,8 @@ describe("property: ConnectorConfiguration create, then diff", () => {
       fc.asyncProperty(cases, async ([name, secretConfig]) => {
         const connector = KINDS.find((c) => c.name === name) as CatalogueConnector;
         useConfig(fx); // a fresh engine process per case: nothing cached between cases
-        const news: Props = { connectorId: connector.connectorId, secretConfig };
+        // Earlier cases configured the same connectors: each case is a stack taking it over.
+        const news: Props = { connectorId: connector.connectorId, secretConfig, adoptExisting: true };
         const checked = await impl.check({}, news);
         if ((checked.failures ?? []).length > 0) return;
         accepted++;

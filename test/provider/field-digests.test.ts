@@ -1,6 +1,7 @@
-// The keyed per-field digests that replace the values in the state (issue 25): stable across
-// processes and versions (no random salt), different per value, sub-account, connector and
-// field, alike for the forms the service stores alike, keyed by the client secret.
+// The keyed per-field digests that replace the values in the state (issue 25): under one key,
+// stable across processes and versions, different per value, sub-account, connector and field,
+// alike for the forms the service stores alike. The unsalted key pinned here is the one of states
+// written before salts (issue 31, item 7: digest-salts.test.ts), which must keep reading alike.
 import assert from "node:assert/strict";
 import {
   canonicalValue,

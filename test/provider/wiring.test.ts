@@ -55,7 +55,7 @@ describe("resource wiring (mocks)", () => {
     assert.equal(args?.inputs.connectorId, CONNECTORS.segment);
   });
 
-  it("makes secretConfig secret whatever was passed; no output is secret (none holds a value)", async () => {
+  it("makes secretConfig secret whatever was passed; of the outputs, only the digests' salt is secret", async () => {
     // No additionalSecretOutputs of our own: the resource must declare them itself.
     const config = new ConnectorConfiguration(
       "segment-config",
@@ -70,7 +70,7 @@ describe("resource wiring (mocks)", () => {
     assert.ok(pulumi.Output.isInstance(registration?.props.secretConfig));
     assert.equal(await pulumi.isSecret(registration?.props.secretConfig as pulumi.Output<unknown>), true);
     const secretOutputs = (registration?.opts as pulumi.CustomResourceOptions).additionalSecretOutputs;
-    assert.deepEqual([...(secretOutputs ?? [])], []);
+    assert.deepEqual([...(secretOutputs ?? [])], ["digestSalt"]);
     assert.deepEqual(await valueOf(config.fieldDigests), { workspace: "0123456789abcdef" });
     assert.equal(
       await pulumi.isSecret(config.fieldDigests),
@@ -87,7 +87,7 @@ describe("resource wiring (mocks)", () => {
     );
     const registration = seen.find((s) => s.name === "segment-config-own-secrets");
     const secretOutputs = (registration?.opts as pulumi.CustomResourceOptions | undefined)?.additionalSecretOutputs;
-    assert.deepEqual([...(secretOutputs ?? [])].sort(), ["secretName"]);
+    assert.deepEqual([...(secretOutputs ?? [])].sort(), ["digestSalt", "secretName"]);
   });
 
   it("serializes a small provider that loads its implementation at call time", async () => {

@@ -42,6 +42,8 @@ type ConnectorConfiguration struct {
 
 	// The sub-account. Default: the provider's `accountId` (stack config `embedded:accountId`, else the environment variable `EMBEDDED_ACCOUNT_ID`). Changing it replaces the resource.
 	AccountId pulumi.StringOutput `pulumi:"accountId"`
+	// Take over a configuration already saved on the connector that this stack did not write, overwriting it (Password fields included). Default: false (creating this resource over a saved configuration is an error that names the connector and the sub-account; adopt it with this flag, or with `pulumi import` when using the plugin). A connector this stack adds in the same run has none. Changing it alone changes nothing.
+	AdoptExisting pulumi.BoolPtrOutput `pulumi:"adoptExisting"`
 	// The lastUpdated our last write produced; a different lastUpdated means an out-of-band write.
 	AppliedLastUpdated pulumi.IntPtrOutput `pulumi:"appliedLastUpdated"`
 	// Default: the first secret configuration's id (the only one the service can save).
@@ -52,9 +54,11 @@ type ConnectorConfiguration struct {
 	ConnectorId pulumi.StringOutput `pulumi:"connectorId"`
 	// A short id of the key of `fieldDigests` (an HMAC of a constant under it, not the key). Another client secret gives another id: the digests cannot be compared, and the next update re-writes the configuration once.
 	DigestKeyId pulumi.StringPtrOutput `pulumi:"digestKeyId"`
+	// The random salt (128 bits, drawn at create or import) the key of `fieldDigests` is derived with, besides the client secret. A secret: without it, the client secret alone cannot test a guessed value against a digest. Absent in a state written before salts, until its next write.
+	DigestSalt pulumi.StringPtrOutput `pulumi:"digestSalt"`
 	// Empty when the service holds what the last write of this resource applied. Else, set by a refresh, when the configuration was changed out of band and which fields, by name (e.g. `changed out of band at 2026-01-02T03:04:05Z: region`); a changed Password, which the service never returns, is told in words.
 	Drift pulumi.StringPtrOutput `pulumi:"drift"`
-	// Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig (Password fields included); a refresh recomputes those of the fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the provider's client secret, which never leaves the provider: no value can be recovered or confirmed from a digest without the client secret. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.
+	// Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig (Password fields included); a refresh recomputes those of the fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the provider's client secret and the secret `digestSalt`, which never leaves the provider: no value can be recovered or confirmed from a digest without both. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.
 	FieldDigests pulumi.StringMapOutput `pulumi:"fieldDigests"`
 	// The service's lastUpdated (Unix seconds) as last read.
 	LastUpdated pulumi.IntPtrOutput `pulumi:"lastUpdated"`
@@ -77,9 +81,16 @@ func NewConnectorConfiguration(ctx *pulumi.Context,
 	if args.SecretConfig == nil {
 		return nil, errors.New("invalid value for required argument 'SecretConfig'")
 	}
+	if args.AdoptExisting == nil {
+		args.AdoptExisting = pulumi.BoolPtr(false)
+	}
 	if args.SecretConfig != nil {
 		args.SecretConfig = pulumi.ToSecret(args.SecretConfig).(pulumi.MapInput)
 	}
+	secrets := pulumi.AdditionalSecretOutputs([]string{
+		"digestSalt",
+	})
+	opts = append(opts, secrets)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource ConnectorConfiguration
 	err := ctx.RegisterResource("embedded:index:ConnectorConfiguration", name, args, &resource, opts...)
@@ -115,6 +126,8 @@ func (ConnectorConfigurationState) ElementType() reflect.Type {
 type connectorConfigurationArgs struct {
 	// The sub-account. Default: the provider's `accountId` (stack config `embedded:accountId`, else the environment variable `EMBEDDED_ACCOUNT_ID`). Changing it replaces the resource.
 	AccountId *string `pulumi:"accountId"`
+	// Take over a configuration already saved on the connector that this stack did not write, overwriting it (Password fields included). Default: false (creating this resource over a saved configuration is an error that names the connector and the sub-account; adopt it with this flag, or with `pulumi import` when using the plugin). A connector this stack adds in the same run has none. Changing it alone changes nothing.
+	AdoptExisting *bool `pulumi:"adoptExisting"`
 	// Default: the first secret configuration's id (the only one the service can save).
 	ConfigurationId *string `pulumi:"configurationId"`
 	// The 16-character id of an added connector (pass the AddedConnector's `connectorId`). Changing it replaces the resource.
@@ -131,6 +144,8 @@ type connectorConfigurationArgs struct {
 type ConnectorConfigurationArgs struct {
 	// The sub-account. Default: the provider's `accountId` (stack config `embedded:accountId`, else the environment variable `EMBEDDED_ACCOUNT_ID`). Changing it replaces the resource.
 	AccountId pulumi.StringPtrInput
+	// Take over a configuration already saved on the connector that this stack did not write, overwriting it (Password fields included). Default: false (creating this resource over a saved configuration is an error that names the connector and the sub-account; adopt it with this flag, or with `pulumi import` when using the plugin). A connector this stack adds in the same run has none. Changing it alone changes nothing.
+	AdoptExisting pulumi.BoolPtrInput
 	// Default: the first secret configuration's id (the only one the service can save).
 	ConfigurationId pulumi.StringPtrInput
 	// The 16-character id of an added connector (pass the AddedConnector's `connectorId`). Changing it replaces the resource.
@@ -185,6 +200,11 @@ func (o ConnectorConfigurationOutput) AccountId() pulumi.StringOutput {
 	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringOutput { return v.AccountId }).(pulumi.StringOutput)
 }
 
+// Take over a configuration already saved on the connector that this stack did not write, overwriting it (Password fields included). Default: false (creating this resource over a saved configuration is an error that names the connector and the sub-account; adopt it with this flag, or with `pulumi import` when using the plugin). A connector this stack adds in the same run has none. Changing it alone changes nothing.
+func (o ConnectorConfigurationOutput) AdoptExisting() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.BoolPtrOutput { return v.AdoptExisting }).(pulumi.BoolPtrOutput)
+}
+
 // The lastUpdated our last write produced; a different lastUpdated means an out-of-band write.
 func (o ConnectorConfigurationOutput) AppliedLastUpdated() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.IntPtrOutput { return v.AppliedLastUpdated }).(pulumi.IntPtrOutput)
@@ -210,12 +230,17 @@ func (o ConnectorConfigurationOutput) DigestKeyId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringPtrOutput { return v.DigestKeyId }).(pulumi.StringPtrOutput)
 }
 
+// The random salt (128 bits, drawn at create or import) the key of `fieldDigests` is derived with, besides the client secret. A secret: without it, the client secret alone cannot test a guessed value against a digest. Absent in a state written before salts, until its next write.
+func (o ConnectorConfigurationOutput) DigestSalt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringPtrOutput { return v.DigestSalt }).(pulumi.StringPtrOutput)
+}
+
 // Empty when the service holds what the last write of this resource applied. Else, set by a refresh, when the configuration was changed out of band and which fields, by name (e.g. `changed out of band at 2026-01-02T03:04:05Z: region`); a changed Password, which the service never returns, is told in words.
 func (o ConnectorConfigurationOutput) Drift() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringPtrOutput { return v.Drift }).(pulumi.StringPtrOutput)
 }
 
-// Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig (Password fields included); a refresh recomputes those of the fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the provider's client secret, which never leaves the provider: no value can be recovered or confirmed from a digest without the client secret. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.
+// Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig (Password fields included); a refresh recomputes those of the fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the provider's client secret and the secret `digestSalt`, which never leaves the provider: no value can be recovered or confirmed from a digest without both. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.
 func (o ConnectorConfigurationOutput) FieldDigests() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringMapOutput { return v.FieldDigests }).(pulumi.StringMapOutput)
 }

@@ -22,6 +22,7 @@ class ConnectorConfigurationArgs:
                  connector_id: pulumi.Input[_builtins.str],
                  secret_config: pulumi.Input[Mapping[str, Any]],
                  account_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 adopt_existing: pulumi.Input[Optional[_builtins.bool]] = None,
                  configuration_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  secret_name: pulumi.Input[Optional[_builtins.str]] = None):
@@ -31,6 +32,7 @@ class ConnectorConfigurationArgs:
         :param pulumi.Input[_builtins.str] connector_id: The 16-character id of an added connector (pass the AddedConnector's `connectorId`). Changing it replaces the resource.
         :param pulumi.Input[Mapping[str, Any]] secret_config: Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only (not an output: the `fieldDigests` output shows which field changed).
         :param pulumi.Input[_builtins.str] account_id: The sub-account. Default: the provider's `accountId` (stack config `embedded:accountId`, else the environment variable `EMBEDDED_ACCOUNT_ID`). Changing it replaces the resource.
+        :param pulumi.Input[_builtins.bool] adopt_existing: Take over a configuration already saved on the connector that this stack did not write, overwriting it (Password fields included). Default: false (creating this resource over a saved configuration is an error that names the connector and the sub-account; adopt it with this flag, or with `pulumi import` when using the plugin). A connector this stack adds in the same run has none. Changing it alone changes nothing.
         :param pulumi.Input[_builtins.str] configuration_id: Default: the first secret configuration's id (the only one the service can save).
         :param pulumi.Input[_builtins.str] name: Name of the configuration. Default: the service's.
         :param pulumi.Input[_builtins.str] secret_name: Name of the key in the service's secret manager. Default: the service's.
@@ -39,6 +41,10 @@ class ConnectorConfigurationArgs:
         pulumi.set(__self__, "secret_config", secret_config)
         if account_id is not None:
             pulumi.set(__self__, "account_id", account_id)
+        if adopt_existing is None:
+            adopt_existing = False
+        if adopt_existing is not None:
+            pulumi.set(__self__, "adopt_existing", adopt_existing)
         if configuration_id is not None:
             pulumi.set(__self__, "configuration_id", configuration_id)
         if name is not None:
@@ -81,6 +87,18 @@ class ConnectorConfigurationArgs:
     @account_id.setter
     def account_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "account_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="adoptExisting")
+    def adopt_existing(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Take over a configuration already saved on the connector that this stack did not write, overwriting it (Password fields included). Default: false (creating this resource over a saved configuration is an error that names the connector and the sub-account; adopt it with this flag, or with `pulumi import` when using the plugin). A connector this stack adds in the same run has none. Changing it alone changes nothing.
+        """
+        return pulumi.get(self, "adopt_existing")
+
+    @adopt_existing.setter
+    def adopt_existing(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "adopt_existing", value)
 
     @_builtins.property
     @pulumi.getter(name="configurationId")
@@ -126,6 +144,7 @@ class ConnectorConfiguration(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  account_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 adopt_existing: pulumi.Input[Optional[_builtins.bool]] = None,
                  configuration_id: pulumi.Input[Optional[_builtins.str]] = None,
                  connector_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -157,6 +176,7 @@ class ConnectorConfiguration(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] account_id: The sub-account. Default: the provider's `accountId` (stack config `embedded:accountId`, else the environment variable `EMBEDDED_ACCOUNT_ID`). Changing it replaces the resource.
+        :param pulumi.Input[_builtins.bool] adopt_existing: Take over a configuration already saved on the connector that this stack did not write, overwriting it (Password fields included). Default: false (creating this resource over a saved configuration is an error that names the connector and the sub-account; adopt it with this flag, or with `pulumi import` when using the plugin). A connector this stack adds in the same run has none. Changing it alone changes nothing.
         :param pulumi.Input[_builtins.str] configuration_id: Default: the first secret configuration's id (the only one the service can save).
         :param pulumi.Input[_builtins.str] connector_id: The 16-character id of an added connector (pass the AddedConnector's `connectorId`). Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] name: Name of the configuration. Default: the service's.
@@ -207,6 +227,7 @@ class ConnectorConfiguration(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  account_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 adopt_existing: pulumi.Input[Optional[_builtins.bool]] = None,
                  configuration_id: pulumi.Input[Optional[_builtins.str]] = None,
                  connector_id: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -222,6 +243,9 @@ class ConnectorConfiguration(pulumi.CustomResource):
             __props__ = ConnectorConfigurationArgs.__new__(ConnectorConfigurationArgs)
 
             __props__.__dict__["account_id"] = account_id
+            if adopt_existing is None:
+                adopt_existing = False
+            __props__.__dict__["adopt_existing"] = adopt_existing
             __props__.__dict__["configuration_id"] = configuration_id
             if connector_id is None and not opts.urn:
                 raise TypeError("Missing required property 'connector_id'")
@@ -234,9 +258,12 @@ class ConnectorConfiguration(pulumi.CustomResource):
             __props__.__dict__["applied_last_updated"] = None
             __props__.__dict__["configured"] = None
             __props__.__dict__["digest_key_id"] = None
+            __props__.__dict__["digest_salt"] = None
             __props__.__dict__["drift"] = None
             __props__.__dict__["field_digests"] = None
             __props__.__dict__["last_updated"] = None
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["digestSalt"])
+        opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(ConnectorConfiguration, __self__).__init__(
             'embedded:index:ConnectorConfiguration',
             resource_name,
@@ -260,11 +287,13 @@ class ConnectorConfiguration(pulumi.CustomResource):
         __props__ = ConnectorConfigurationArgs.__new__(ConnectorConfigurationArgs)
 
         __props__.__dict__["account_id"] = None
+        __props__.__dict__["adopt_existing"] = None
         __props__.__dict__["applied_last_updated"] = None
         __props__.__dict__["configuration_id"] = None
         __props__.__dict__["configured"] = None
         __props__.__dict__["connector_id"] = None
         __props__.__dict__["digest_key_id"] = None
+        __props__.__dict__["digest_salt"] = None
         __props__.__dict__["drift"] = None
         __props__.__dict__["field_digests"] = None
         __props__.__dict__["last_updated"] = None
@@ -279,6 +308,14 @@ class ConnectorConfiguration(pulumi.CustomResource):
         The sub-account. Default: the provider's `accountId` (stack config `embedded:accountId`, else the environment variable `EMBEDDED_ACCOUNT_ID`). Changing it replaces the resource.
         """
         return pulumi.get(self, "account_id")
+
+    @_builtins.property
+    @pulumi.getter(name="adoptExisting")
+    def adopt_existing(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Take over a configuration already saved on the connector that this stack did not write, overwriting it (Password fields included). Default: false (creating this resource over a saved configuration is an error that names the connector and the sub-account; adopt it with this flag, or with `pulumi import` when using the plugin). A connector this stack adds in the same run has none. Changing it alone changes nothing.
+        """
+        return pulumi.get(self, "adopt_existing")
 
     @_builtins.property
     @pulumi.getter(name="appliedLastUpdated")
@@ -321,6 +358,14 @@ class ConnectorConfiguration(pulumi.CustomResource):
         return pulumi.get(self, "digest_key_id")
 
     @_builtins.property
+    @pulumi.getter(name="digestSalt")
+    def digest_salt(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The random salt (128 bits, drawn at create or import) the key of `fieldDigests` is derived with, besides the client secret. A secret: without it, the client secret alone cannot test a guessed value against a digest. Absent in a state written before salts, until its next write.
+        """
+        return pulumi.get(self, "digest_salt")
+
+    @_builtins.property
     @pulumi.getter
     def drift(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
@@ -332,7 +377,7 @@ class ConnectorConfiguration(pulumi.CustomResource):
     @pulumi.getter(name="fieldDigests")
     def field_digests(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
         """
-        Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig (Password fields included); a refresh recomputes those of the fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the provider's client secret, which never leaves the provider: no value can be recovered or confirmed from a digest without the client secret. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.
+        Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig (Password fields included); a refresh recomputes those of the fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the provider's client secret and the secret `digestSalt`, which never leaves the provider: no value can be recovered or confirmed from a digest without both. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.
         """
         return pulumi.get(self, "field_digests")
 

@@ -1,0 +1,89 @@
+// ConnectorConfiguration's inputs and outputs as the implementation reads and builds them (pure:
+// handed the view, the inputs and the key), split from connector-configuration-impl.ts, which
+// re-exports the schemas.
+import { z } from "zod";
+import { inputSchema } from "../definitions/checks";
+import { CONNECTOR_CONFIGURATION } from "../definitions/connector-configuration";
+import type { ValuesOf } from "../definitions/property";
+import type { ConnectorConfigurationView } from "../client";
+import { driftText } from "./configuration-drift";
+import { digestKeyOf, digestsOfInputs, liveDigests, newDigestSalt, type DigestKey } from "./field-digests";
+
+type Props = Record<string, unknown>;
+
+/** The inputs after check() (from the definition). */
+export const configurationInputs = inputSchema(CONNECTOR_CONFIGURATION.inputs);
+export type Inputs = ValuesOf<typeof CONNECTOR_CONFIGURATION.inputs>;
+
+export const configurationOutputs = z.looseObject({
+  connectorId: z.string(),
+  accountId: z.string(),
+  configurationId: z.string(),
+  name: z.string().nullish(),
+  secretName: z.string().nullish(),
+  configured: z.boolean(),
+  /** The service's lastUpdated as last read. */
+  lastUpdated: z.number(),
+  /** The lastUpdated our own last write produced; differs from lastUpdated after an out-of-band write. */
+  appliedLastUpdated: z.number(),
+  /** Field id → keyed digest (field-digests.ts); absent in a state written before them. */
+  fieldDigests: z.record(z.string(), z.string()).optional(),
+  digestKeyId: z.string().optional(),
+  /** The secret salt of the digests' key (field-digests.ts); absent in a state written before salts. */
+  digestSalt: z.string().optional(),
+  drift: z.string().optional(),
+});
+export type ConfigurationOutputs = z.infer<typeof configurationOutputs>;
+
+/** The outputs of a write of ours: the view written, the inputs, and the digests under `key`. */
+export function outputsOf(
+  view: ConnectorConfigurationView,
+  inputs: Inputs & { accountId: string },
+  key: DigestKey,
+): ConfigurationOutputs {
+  const first = view.secretConfig[0];
+  return {
+    connectorId: inputs.connectorId,
+    accountId: inputs.accountId,
+    configurationId: first?.configurationId ?? inputs.configurationId ?? "",
+    name: inputs.name ?? first?.name ?? null,
+    secretName: view.secretName ?? first?.secretName ?? inputs.secretName ?? null,
+    configured: view.configured,
+    // 0 when the service sends none: drift is then told by the field digests alone.
+    lastUpdated: view.lastUpdated ?? 0,
+    appliedLastUpdated: view.lastUpdated ?? 0,
+    fieldDigests: digestsOfInputs(key, inputs.accountId, inputs.connectorId, inputs.secretConfig),
+    digestKeyId: key.id,
+    ...(key.salt !== undefined ? { digestSalt: key.salt } : {}),
+    drift: "", // our own write: what the service holds is what was applied
+  };
+}
+
+/**
+ * The digests as the service holds the configuration now (a Password's kept: it is never
+ * returned), and the drift they show against the state. A state under another client secret
+ * (or from before the digests) keeps no Password digest: diff then has the update write it.
+ */
+export function refreshedDigests(
+  old: ConfigurationOutputs | undefined,
+  view: ConnectorConfigurationView,
+  accountId: string,
+  connectorId: string,
+  clientSecret: string,
+): Props {
+  // The state's own salt (none in a state written before salts: its unsalted key, so no false drift).
+  const key = digestKeyOf(clientSecret, old ? old.digestSalt : newDigestSalt());
+  const sameKey = old?.fieldDigests !== undefined && old.digestKeyId === key.id;
+  const stored = sameKey ? (old?.fieldDigests ?? {}) : {};
+  const fieldDigests = liveDigests(key, accountId, connectorId, view, stored);
+  const before = {
+    lastUpdated: old?.lastUpdated ?? -1,
+    appliedLastUpdated: old?.appliedLastUpdated ?? -1,
+    drift: old?.drift,
+    fieldDigests: stored,
+    sameKey,
+    beforeDigests: old !== undefined && old.fieldDigests === undefined,
+  };
+  const salt = key.salt !== undefined ? { digestSalt: key.salt } : {};
+  return { fieldDigests, digestKeyId: key.id, ...salt, drift: driftText(before, view, fieldDigests) };
+}
