@@ -3,11 +3,14 @@
 // a fenced block holding that file's text. `node scripts/doc-examples.js` rewrites every such
 // block from its file; `--check` only reports the blocks that differ (exit 1), and
 // test/docs/doc-examples.test.ts runs it, so a doc cannot show a program the tests do not run.
+// A line `<!-- from: <doc> -->` before a fenced block says the block is one of that doc's blocks,
+// which a test runs as written: `--check` (and the test) fail when the doc no longer holds it.
 const fs = require("fs");
 const path = require("path");
 
 const root = path.resolve(__dirname, "..");
 const MARKER = /^<!-- example: (\S+) -->\n(`{3,})(\w*)\n(?:[\s\S]*?\n)??\2\n/gm;
+const FROM = /^<!-- from: (\S+) -->\n(`{3,})(\w*)\n([\s\S]*?\n)??\2\n/gm;
 
 /** The Markdown files that may carry examples: README.md and docs/ (recursively). */
 function markdownFiles() {
@@ -34,7 +37,21 @@ function sync() {
       examples.push(source);
       return `<!-- example: ${source} -->\n${fence}${lang}\n${body}\n${fence}\n`;
     });
-    results.push({ file: path.relative(root, file), examples, changed: rewritten !== text, rewritten });
+    // Blocks copied from a doc whose blocks a test runs: each must still be there, as written.
+    const missing = [];
+    for (const [, doc, fence, lang, body = ""] of text.matchAll(FROM)) {
+      const source = fs.readFileSync(path.join(root, doc), "utf8");
+      // As written there, at any indentation (a block inside a list item is indented).
+      const written = (indent) => `${fence}${lang}\n${body}${fence}\n`.replace(/^(?=.)/gm, indent).replace(/^/, "\n");
+      if (!["", "  ", "   ", "    "].some((indent) => source.includes(written(indent)))) missing.push(doc);
+    }
+    results.push({
+      file: path.relative(root, file),
+      examples,
+      missing,
+      changed: rewritten !== text || missing.length > 0,
+      rewritten,
+    });
   }
   return results;
 }
@@ -45,7 +62,12 @@ if (require.main === module) {
   const check = process.argv.includes("--check");
   const stale = sync().filter((r) => r.changed);
   for (const r of stale) {
-    if (check) console.error(`${r.file}: an example differs from its file; run node scripts/doc-examples.js`);
+    if (check)
+      console.error(
+        r.missing.length > 0
+          ? `${r.file}: a block is no longer in ${r.missing.join(", ")}; copy it again from there`
+          : `${r.file}: an example differs from its file; run node scripts/doc-examples.js`,
+      );
     else fs.writeFileSync(path.join(root, r.file), r.rewritten);
   }
   if (check && stale.length > 0) process.exit(1);

@@ -1,12 +1,13 @@
 // The docs show the example programs the end-to-end tests run, character for character
 // (scripts/doc-examples.js): a doc cannot drift from a program that works.
 import { strict as assert } from "node:assert";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { sync } = require(path.join(ROOT, "scripts", "doc-examples.js")) as {
-  sync(): { file: string; examples: string[]; changed: boolean }[];
+  sync(): { file: string; examples: string[]; missing: string[]; changed: boolean }[];
 };
 
 describe("docs: example programs shown are the files the tests run", () => {
@@ -22,6 +23,15 @@ describe("docs: example programs shown are the files the tests run", () => {
       "examples/yaml-sub-account/Pulumi.yaml",
     ])
       assert.ok(overview.examples.includes(file), `docs/_index.md shows ${file}`);
+  });
+
+  it("README's five-minute recipes and doctor commands are blocks that tests run as written", () => {
+    const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+    const from = (doc: string) => readme.split(`<!-- from: ${doc} -->`).length - 1;
+    assert.ok(from("docs/installation-configuration.md") >= 5, "README's recipes come from the by-name tested doc");
+    assert.ok(from("docs/hosted-service.md") >= 2, "README's doctor commands come from the tested doc");
+    const readmeResult = results.find((r) => r.file === "README.md");
+    assert.deepEqual(readmeResult?.missing, [], "every such README block is still in its doc");
   });
 
   it("every shown example equals its file (else: node scripts/doc-examples.js)", () => {
