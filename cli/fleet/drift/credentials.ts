@@ -1,0 +1,84 @@
+// One client per customer: the stacks whose providers hold the same settings share one client
+// (one token, one connection pool, the customer's `concurrency`). Their client secret is
+// decrypted from ONE stack of the group; the other stacks are checked against it by the key
+// id their configurations were written under (`digestKeyId`, derived from the client secret):
+// a stack whose id differs, or that has no configuration to compare, decrypts its own.
+import { digestKeyOf } from "../../../provider/resources/field-digests";
+import { passphraseDecrypter, type Decrypter } from "./passphrase";
+import { isSecretValue, type StackPlan } from "./plan";
+
+export interface CredentialGroup {
+  /** The provider's settings, clientSecret in plaintext (when the state holds one). */
+  settings: Record<string, unknown>;
+  plans: StackPlan[];
+}
+
+export interface Grouping {
+  groups: CredentialGroup[];
+  /** Stacks whose client secret could not be had, with why. */
+  refused: Map<string, string>;
+  /** How many keys were derived (each ~0.5 s of CPU). */
+  decryptions: number;
+}
+
+/** The settings other than clientSecret, as a key. */
+function publicKey(inputs: Record<string, unknown>): string {
+  const { clientSecret: _secret, ...rest } = inputs;
+  return JSON.stringify(Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+export async function groupByCredentials(plans: StackPlan[], passphrase: string | undefined): Promise<Grouping> {
+  const refused = new Map<string, string>();
+  const groups = new Map<string, CredentialGroup>();
+  let decryptions = 0;
+  const decrypters = new Map<string, Promise<Decrypter>>();
+  const decrypt = async (plan: StackPlan, ciphertext: string): Promise<string> => {
+    if (passphrase === undefined || plan.passphraseSalt === undefined)
+      throw new Error("its secrets are not under a passphrase this run has (PULUMI_CONFIG_PASSPHRASE)");
+    let decrypter = decrypters.get(plan.passphraseSalt);
+    if (!decrypter) {
+      decryptions += 1;
+      decrypter = passphraseDecrypter(passphrase, plan.passphraseSalt);
+      decrypters.set(plan.passphraseSalt, decrypter);
+    }
+    return JSON.parse((await decrypter).decrypt(ciphertext)) as string;
+  };
+  const add = (secret: unknown, plan: StackPlan) => {
+    const settings = { ...plan.providerInputs, clientSecret: secret };
+    const key = `${publicKey(plan.providerInputs)}|${JSON.stringify(secret ?? null)}`;
+    const group: CredentialGroup = groups.get(key) ?? { settings, plans: [] };
+    group.plans.push(plan);
+    groups.set(key, group);
+  };
+  // Per public settings: the first stack's secret, then each stack checked against it.
+  const byPublic = new Map<string, StackPlan[]>();
+  for (const plan of plans) {
+    if (plan.resources.length === 0) continue; // nothing to read: clean without a client
+    const key = publicKey(plan.providerInputs);
+    byPublic.set(key, [...(byPublic.get(key) ?? []), plan]);
+  }
+  for (const members of byPublic.values()) {
+    const known = new Map<string, string>(); // digest key id → secret
+    for (const plan of members) {
+      const stored = plan.providerInputs.clientSecret;
+      if (!isSecretValue(stored)) {
+        add(stored, plan); // plain text or absent (the environment's): nothing to decrypt
+        continue;
+      }
+      const ids = [...plan.digestKeyIds];
+      const shared = ids.length === 1 ? known.get(ids[0]) : undefined;
+      if (shared !== undefined) {
+        add(shared, plan);
+        continue;
+      }
+      try {
+        const secret = await decrypt(plan, stored.ciphertext);
+        known.set(digestKeyOf(secret).id, secret);
+        add(secret, plan);
+      } catch (error) {
+        refused.set(plan.stack, error instanceof Error ? error.message : String(error));
+      }
+    }
+  }
+  return { groups: [...groups.values()], refused, decryptions };
+}
