@@ -4,11 +4,11 @@
 // against the stored inputs (as the engine's refresh calls Diff); a ConnectorConfiguration's
 // stored secretConfig is encrypted, so it is compared by the digests its last apply recorded
 // (diffByDigests). Each customer's stacks share one client (runtime.ts: one token, one pool,
-// one limiter of `concurrency` requests); customers run one after the other, since the
-// provider's settings are one per process.
+// one limiter of `concurrency` requests); customers run side by side, each in its own settings
+// scope (runtime.ts withConfig).
 import * as addedConnector from "../../../provider/resources/added-connector-impl";
 import * as connectorConfiguration from "../../../provider/resources/connector-configuration-impl";
-import { useConfig, useHost } from "../../../provider/runtime/runtime";
+import { useHost, withConfig } from "../../../provider/runtime/runtime";
 import { configSourceOf } from "../../../provider/plugin/provider-config";
 import { nameOfUrn, type ResourceChange, type StackReport } from "../report";
 import type { StateResource } from "./checkpoint";
@@ -92,8 +92,8 @@ export async function runFastDrift(opts: FastRunOptions): Promise<StackReport[]>
   const reports: StackReport[] = [];
   const warnings: string[] = [];
   useHost("plugin", (message) => warnings.push(message));
-  for (const group of opts.groups) {
-    useConfig(configSourceOf(group.settings));
+  // Every customer at once, each its stacks `concurrency` at a time, each with its own client.
+  const runGroup = async (group: CredentialGroup) => {
     const queue = [...group.plans];
     const worker = async () => {
       for (let plan = queue.shift(); plan; plan = queue.shift()) {
@@ -113,7 +113,9 @@ export async function runFastDrift(opts: FastRunOptions): Promise<StackReport[]>
         opts.onFinish?.(report);
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, queue.length)) }, worker));
-  }
+    const workers = Math.max(1, Math.min(opts.concurrency, queue.length));
+    await withConfig(configSourceOf(group.settings), () => Promise.all(Array.from({ length: workers }, worker)));
+  };
+  await Promise.all(opts.groups.map(runGroup));
   return reports;
 }
