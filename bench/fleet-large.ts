@@ -101,7 +101,11 @@ export async function generateLargeFleet(o: LargeFleetOptions): Promise<string[]
       await client.addConnectors(accountId, t.connectorIds);
       const key = digestKeyOf(customers[c].clientSecret);
       const state = JSON.parse(
-        t.text.split(t.accountId).join(accountId).split(`urn:pulumi:${o.templates[c]}::`).join(`urn:pulumi:${job.name}::`),
+        t.text
+          .split(t.accountId)
+          .join(accountId)
+          .split(`urn:pulumi:${o.templates[c]}::`)
+          .join(`urn:pulumi:${job.name}::`),
       ) as { checkpoint: { stack?: string; latest: { resources: StateResource[] } } };
       state.checkpoint.stack = state.checkpoint.stack?.replace(new RegExp(`/${o.templates[c]}$`), `/${job.name}`);
       for (const r of state.checkpoint.latest.resources) {

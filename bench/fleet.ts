@@ -90,7 +90,11 @@ async function main(): Promise<void> {
   const work = path.join(repoRoot, "bench", "programs", ".work", `fleet-${randomBytes(4).toString("hex")}`);
   const db = path.join(engine.tmpDir, `fleet-bench-${randomBytes(4).toString("hex")}.db`);
   const perCustomer = Math.ceil(stacks / 2);
-  let service = await startServiceProcess({ subAccountsPerCustomer: perCustomer, rateLimitPerSecond: rateLimit, dbPath: db });
+  let service = await startServiceProcess({
+    subAccountsPerCustomer: perCustomer,
+    rateLimitPerSecond: rateLimit,
+    dbPath: db,
+  });
   const records: FleetBenchRecord[] = [];
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -116,7 +120,9 @@ async function main(): Promise<void> {
     const parsed = JSON.parse(await fs.readFile(report, "utf8")) as FleetReport;
     const wrong = parsed.stacks.filter((s) => s.status !== "clean" || s.checkedBy !== checkedBy);
     if (wrong.length > 0)
-      throw new Error(`fleet drift ${args.join(" ")}: ${wrong.length} stack(s) not clean by ${checkedBy}: ${wrong[0].stack} ${wrong[0].status} ${wrong[0].checkedBy} ${wrong[0].engineBecause ?? wrong[0].error ?? ""}`);
+      throw new Error(
+        `fleet drift ${args.join(" ")}: ${wrong.length} stack(s) not clean by ${checkedBy}: ${wrong[0].stack} ${wrong[0].status} ${wrong[0].checkedBy} ${wrong[0].engineBecause ?? wrong[0].error ?? ""}`,
+      );
     await fs.rm(report);
   };
   const measure = async (
@@ -249,7 +255,8 @@ export async function saveFleetRecords(
   const results: Results | undefined = await loadResults(file);
   if (!results) throw new Error(`${file} does not parse after adding the fleet's records`);
   const defaultFile = path.join(repoRoot, "bench", "results.json");
-  const benchmarks = file === defaultFile ? path.join(repoRoot, "BENCHMARKS.md") : path.join(path.dirname(file), "BENCHMARKS.md");
+  const benchmarks =
+    file === defaultFile ? path.join(repoRoot, "BENCHMARKS.md") : path.join(path.dirname(file), "BENCHMARKS.md");
   await renderBenchmarks(results, benchmarks);
 }
 

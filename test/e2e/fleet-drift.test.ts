@@ -136,8 +136,11 @@ describe("e2e: fleet drift against pulumi refresh --preview-only; a killed fleet
             configuration?: { id: string; type: string; value?: unknown; readonly?: boolean }[];
           }[]
         )[0].configuration ?? [];
+      // Configure takes the whole configuration: the Passwords (never returned) as the stack set them.
       const values = Object.fromEntries(
-        fields.filter((f) => !f.readonly && f.value !== undefined).map((f) => [f.id, f.value]),
+        fields
+          .filter((f) => !f.readonly && (f.value !== undefined || f.type === "Password"))
+          .map((f) => [f.id, f.type === "Password" ? benchSecret : f.value]),
       );
       const text = fields.find((f) => f.type === "Text" && !f.readonly && f.value !== undefined);
       const password = fields.find((f) => f.type === "Password");
