@@ -3,7 +3,7 @@
 // provider's client secret and never leaves the provider (no output, no log): a value cannot
 // be recovered or confirmed from a digest without that secret, however guessable it is (a
 // region, a bucket name), which an unkeyed hash would allow. docs/DESIGN.md, "Drift".
-import { createHmac, scryptSync } from "node:crypto";
+import { createHmac, scrypt, scryptSync } from "node:crypto";
 import type { ConnectorConfigurationView } from "../client";
 import { descriptorsOf, type FieldDescriptor } from "./configuration-rules";
 
@@ -33,6 +33,27 @@ export function digestKeyOf(clientSecret: string): DigestKey {
     found = { key, id: createHmac("sha256", key).update(KEY_ID_LABEL).digest("hex").slice(0, 12) };
     derived.set(clientSecret, found);
   }
+  return found;
+}
+
+const scryptAsync = (secret: string, salt: string, length: number, options: typeof SCRYPT) =>
+  new Promise<Buffer>((resolve, reject) =>
+    scrypt(secret, salt, length, options, (error, key) => (error ? reject(error) : resolve(key))),
+  );
+
+/**
+ * digestKeyOf, derived off the event loop (the libuv pool), so that several client secrets are
+ * derived at once: the fleet's drift check, one per customer. Later digestKeyOf calls get it.
+ */
+export async function deriveDigestKey(clientSecret: string): Promise<DigestKey> {
+  const known = derived.get(clientSecret);
+  if (known) return known;
+  const key = await scryptAsync(clientSecret, KEY_LABEL, 32, SCRYPT);
+  const found = derived.get(clientSecret) ?? {
+    key,
+    id: createHmac("sha256", key).update(KEY_ID_LABEL).digest("hex").slice(0, 12),
+  };
+  derived.set(clientSecret, found);
   return found;
 }
 

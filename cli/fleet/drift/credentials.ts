@@ -3,7 +3,7 @@
 // decrypted from ONE stack of the group; the other stacks are checked against it by the key
 // id their configurations were written under (`digestKeyId`, derived from the client secret):
 // a stack whose id differs, or that has no configuration to compare, decrypts its own.
-import { digestKeyOf } from "../../../provider/resources/field-digests";
+import { deriveDigestKey } from "../../../provider/resources/field-digests";
 import { passphraseDecrypter, type Decrypter } from "./passphrase";
 import { isSecretValue, type StackPlan } from "./plan";
 
@@ -57,7 +57,8 @@ export async function groupByCredentials(plans: StackPlan[], passphrase: string 
     const key = publicKey(plan.providerInputs);
     byPublic.set(key, [...(byPublic.get(key) ?? []), plan]);
   }
-  for (const members of byPublic.values()) {
+  // The customers at once (each key derivation runs in the libuv pool); a customer's stacks in turn.
+  const customer = async (members: StackPlan[]) => {
     const known = new Map<string, string>(); // digest key id → secret
     for (const plan of members) {
       const stored = plan.providerInputs.clientSecret;
@@ -73,12 +74,13 @@ export async function groupByCredentials(plans: StackPlan[], passphrase: string 
       }
       try {
         const secret = await decrypt(plan, stored.ciphertext);
-        known.set(digestKeyOf(secret).id, secret);
+        known.set((await deriveDigestKey(secret)).id, secret);
         add(secret, plan);
       } catch (error) {
         refused.set(plan.stack, error instanceof Error ? error.message : String(error));
       }
     }
-  }
+  };
+  await Promise.all([...byPublic.values()].map(customer));
   return { groups: [...groups.values()], refused, decryptions };
 }
