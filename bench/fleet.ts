@@ -131,6 +131,7 @@ async function main(): Promise<void> {
     fn: () => Promise<void>,
     how: string,
     concurrency?: number,
+    limit = rateLimit,
   ) => {
     const before = await serviceCounts(service);
     const started = performance.now();
@@ -148,11 +149,13 @@ async function main(): Promise<void> {
       perStackMs: Math.round(wallMs / count),
       tokensRequested: after.tokens - before.tokens,
       throttled: after.throttled - before.throttled,
-      rateLimitPerSecond: rateLimit,
+      rateLimitPerSecond: limit,
       command: how,
       measuredAt: new Date().toISOString(),
     });
     process.stderr.write(`bench:fleet ${kind} (${count} stacks): ${(wallMs / 1000).toFixed(1)} s\n`);
+    // Saved as they come: a run stopped later keeps the rows it measured.
+    await saveFleetRecords(command, records, resultsFile);
   };
   try {
     await fs.cp(path.join(repoRoot, "examples", "fleet"), work, { recursive: true });
@@ -168,19 +171,10 @@ async function main(): Promise<void> {
       });
     }
     const names = (await readProject(work)).stacks;
-    // Twice: the second `up --refresh` records what the first one's writes changed in the
-    // connectors' outputs (`configured`), which a drift check would count as changes.
-    await fleet(["up"]);
+    // One apply: a drift check right after it finds every stack clean (drift() checks).
     await fleet(["up"]);
     const concurrency = DEFAULT_CONCURRENCY;
     await measure("fleet-drift", stacks, () => drift([], "checkpoint"), "pulumi-embedded-connectors fleet drift");
-    await measure(
-      "fleet-drift-engine",
-      stacks,
-      () => drift(["--engine", "--concurrency", String(concurrency)], "engine"),
-      `pulumi-embedded-connectors fleet drift --engine --concurrency ${concurrency}`,
-      concurrency,
-    );
     const loop = async (args: string[]) => {
       for (const s of names)
         await execFileAsync(engine.command.command, [...args, "--stack", s, "--non-interactive"], {
@@ -195,12 +189,6 @@ async function main(): Promise<void> {
       stacks,
       () => loop(["refresh", "--preview-only", "--expect-no-changes"]),
       "for s in $stacks; do pulumi refresh --preview-only --expect-no-changes --stack $s --non-interactive; done",
-    );
-    await measure(
-      "sequential-preview",
-      stacks,
-      () => loop(["preview", "--refresh", "--expect-no-changes"]),
-      "for s in $stacks; do pulumi preview --refresh --expect-no-changes --stack $s --non-interactive; done",
     );
     if (large > 0) {
       await generateLargeFleet({
@@ -222,13 +210,27 @@ async function main(): Promise<void> {
         largeNames.length,
         () => drift(["--stacks", largeNames.join(",")], "checkpoint"),
         `pulumi-embedded-connectors fleet drift (${large} generated stacks, the service's rate limit on)`,
+        undefined,
+        DEFAULT_RATE_LIMIT,
       );
-      records[records.length - 1].rateLimitPerSecond = DEFAULT_RATE_LIMIT;
       for (const s of largeNames) {
         await fs.rm(path.join(work, `Pulumi.${s}.yaml`));
         await fs.rm(path.join(engine.backendDir, ".pulumi", "stacks", project.name, `${s}.json`));
       }
     }
+    await measure(
+      "fleet-drift-engine",
+      stacks,
+      () => drift(["--engine", "--concurrency", String(concurrency)], "engine"),
+      `pulumi-embedded-connectors fleet drift --engine --concurrency ${concurrency}`,
+      concurrency,
+    );
+    await measure(
+      "sequential-preview",
+      stacks,
+      () => loop(["preview", "--refresh", "--expect-no-changes"]),
+      "for s in $stacks; do pulumi preview --refresh --expect-no-changes --stack $s --non-interactive; done",
+    );
     await fleet(["destroy"]);
   } finally {
     await fs.rm(work, { recursive: true, force: true });
@@ -236,7 +238,6 @@ async function main(): Promise<void> {
     await fs.rm(db, { force: true });
     await disposeEngine();
   }
-  await saveFleetRecords(command, records, resultsFile);
 }
 
 /**
@@ -249,7 +250,7 @@ export async function saveFleetRecords(
   file = path.join(repoRoot, "bench", "results.json"),
 ): Promise<void> {
   const raw = JSON.parse(await fs.readFile(file, "utf8")) as { commands: string[]; fleet?: FleetBenchRecord[] };
-  raw.commands = [...raw.commands, command];
+  if (raw.commands.at(-1) !== command) raw.commands = [...raw.commands, command];
   raw.fleet = mergeFleetRecords(raw.fleet, records);
   await fs.writeFile(file, `${JSON.stringify(raw, null, 2)}\n`);
   const results: Results | undefined = await loadResults(file);
