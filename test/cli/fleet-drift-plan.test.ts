@@ -7,6 +7,8 @@ import { fromDeployment, type StateResource } from "../../cli/fleet/drift/checkp
 import { changedOutputs } from "../../cli/fleet/drift/changed-outputs";
 import { passphraseDecrypter } from "../../cli/fleet/drift/passphrase";
 import { planStack } from "../../cli/fleet/drift/plan";
+import { renderMarkdown } from "../../cli/fleet/render";
+import { buildReport } from "../../cli/fleet/report";
 import { PLUGIN_VERSION } from "../../provider/plugin/version";
 
 const SIG = "4dabf18193072939515e22adb298388d";
@@ -116,5 +118,25 @@ describe("fleet drift: the names of a change", () => {
       { lastUpdated: 2, drift: "changed", fieldDigests: { a: "1", b: "3", c: "4" }, name: "x" },
     );
     assert.deepEqual(names, ["drift", "fieldDigests.b", "fieldDigests.c", "lastUpdated"]);
+  });
+});
+
+describe("fleet drift: the report of stacks left to the engine", () => {
+  it("says which stacks the engine checked and why, and what the command answers", () => {
+    const report = buildReport("drift", "fleet", "every stack", new Date(), [
+      { stack: "s1", status: "clean", durationMs: 1, resources: [], checkedBy: "checkpoint" },
+      {
+        stack: "s2",
+        status: "clean",
+        durationMs: 1,
+        resources: [],
+        checkedBy: "engine",
+        engineBecause: "its state version is 4",
+      },
+    ]);
+    assert.match(report.semantics, /pulumi refresh --preview-only --expect-no-changes/);
+    const markdown = renderMarkdown(report);
+    assert.match(markdown, /- s2: its state version is 4/);
+    assert.doesNotMatch(markdown, /- s1:/);
   });
 });
