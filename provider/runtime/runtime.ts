@@ -58,7 +58,10 @@ export interface ProviderRuntime {
    * several customers' reads at once in one process), with each one's resolved client.
    */
   scope: AsyncLocalStorage<ConfigSource>;
-  scoped: WeakMap<ConfigSource, { key: string; generation: number; settings: ProviderSettings; client: EmbeddedClient }>;
+  scoped: WeakMap<
+    ConfigSource,
+    { key: string; generation: number; settings: ProviderSettings; client: EmbeddedClient }
+  >;
   /** Tests only: a client to use instead of getClient(settings). */
   clientOverride?: EmbeddedClient;
   /** The last resolved settings and client, and what they were resolved from (rawSettingsKey). */
