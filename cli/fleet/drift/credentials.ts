@@ -41,7 +41,15 @@ export async function groupByCredentials(plans: StackPlan[], passphrase: string 
       decrypter = passphraseDecrypter(passphrase, plan.passphraseSalt);
       decrypters.set(plan.passphraseSalt, decrypter);
     }
-    return JSON.parse((await decrypter).decrypt(ciphertext)) as string;
+    const plaintext = (await decrypter).decrypt(ciphertext);
+    let secret: unknown;
+    try {
+      secret = JSON.parse(plaintext);
+    } catch {
+      secret = undefined; // JSON.parse's message would quote the plaintext
+    }
+    if (typeof secret !== "string") throw new Error("its provider's clientSecret does not decrypt to a string");
+    return secret;
   };
   const add = (secret: unknown, plan: StackPlan) => {
     const settings = { ...plan.providerInputs, clientSecret: secret };
