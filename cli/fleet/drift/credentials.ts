@@ -1,5 +1,5 @@
-// One client per customer: the stacks whose providers hold the same settings share one client
-// (one token, one connection pool, the customer's `concurrency`). Their client secret is
+// One client per customer: the stacks whose providers hold the same settings (but their default
+// sub-account) share one client (one token, one connection pool, the customer's `concurrency`). Their client secret is
 // decrypted from ONE stack of the group; the other stacks are checked against it by the key
 // id their configurations were written under (`digestKeyId`, derived from the client secret):
 // a stack whose id differs, or that has no configuration to compare, decrypts its own.
@@ -7,29 +7,29 @@ import { deriveDigestKey } from "../../../provider/resources/field-digests";
 import { passphraseDecrypter, type Decrypter } from "./passphrase";
 import { isSecretValue, type StackPlan } from "./plan";
 
-export interface CredentialGroup {
-  /** The provider's settings, clientSecret in plaintext (when the state holds one). */
+/** A stack ready to check: its provider's settings, clientSecret in plaintext (when the state holds one). */
+export interface ReadyStack {
+  plan: StackPlan;
   settings: Record<string, unknown>;
-  plans: StackPlan[];
 }
 
 export interface Grouping {
-  groups: CredentialGroup[];
+  ready: ReadyStack[];
   /** Stacks whose client secret could not be had, with why. */
   refused: Map<string, string>;
   /** How many keys were derived (each ~0.5 s of CPU). */
   decryptions: number;
 }
 
-/** The settings other than clientSecret, as a key. */
+/** The customer: the settings other than clientSecret and the default sub-account, as a key. */
 function publicKey(inputs: Record<string, unknown>): string {
-  const { clientSecret: _secret, ...rest } = inputs;
+  const { clientSecret: _secret, accountId: _account, ...rest } = inputs;
   return JSON.stringify(Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 export async function groupByCredentials(plans: StackPlan[], passphrase: string | undefined): Promise<Grouping> {
   const refused = new Map<string, string>();
-  const groups = new Map<string, CredentialGroup>();
+  const ready: ReadyStack[] = [];
   let decryptions = 0;
   const decrypters = new Map<string, Promise<Decrypter>>();
   const decrypt = async (plan: StackPlan, ciphertext: string): Promise<string> => {
@@ -51,13 +51,8 @@ export async function groupByCredentials(plans: StackPlan[], passphrase: string 
     if (typeof secret !== "string") throw new Error("its provider's clientSecret does not decrypt to a string");
     return secret;
   };
-  const add = (secret: unknown, plan: StackPlan) => {
-    const settings = { ...plan.providerInputs, clientSecret: secret };
-    const key = `${publicKey(plan.providerInputs)}|${JSON.stringify(secret ?? null)}`;
-    const group: CredentialGroup = groups.get(key) ?? { settings, plans: [] };
-    group.plans.push(plan);
-    groups.set(key, group);
-  };
+  const add = (secret: unknown, plan: StackPlan) =>
+    ready.push({ plan, settings: { ...plan.providerInputs, clientSecret: secret } });
   // Per public settings: the first stack's secret, then each stack checked against it.
   const byPublic = new Map<string, StackPlan[]>();
   for (const plan of plans) {
@@ -90,5 +85,5 @@ export async function groupByCredentials(plans: StackPlan[], passphrase: string 
     }
   };
   await Promise.all([...byPublic.values()].map(customer));
-  return { groups: [...groups.values()], refused, decryptions };
+  return { ready, refused, decryptions };
 }

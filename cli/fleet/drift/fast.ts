@@ -4,15 +4,15 @@
 // against the stored inputs (as the engine's refresh calls Diff); a ConnectorConfiguration's
 // stored secretConfig is encrypted, so it is compared by the digests its last apply recorded
 // (diffByDigests). Each customer's stacks share one client (runtime.ts: one token, one pool,
-// one limiter of `concurrency` requests); customers run side by side, each in its own settings
-// scope (runtime.ts withConfig).
+// one limiter of `concurrency` requests); each stack runs in its own settings scope
+// (runtime.ts withConfig), so customers run side by side.
 import * as addedConnector from "../../../provider/resources/added-connector-impl";
 import * as connectorConfiguration from "../../../provider/resources/connector-configuration-impl";
 import { useHost, withConfig } from "../../../provider/runtime/runtime";
 import { configSourceOf } from "../../../provider/plugin/provider-config";
 import { nameOfUrn, type ResourceChange, type StackReport } from "../report";
 import type { StateResource } from "./checkpoint";
-import type { CredentialGroup } from "./credentials";
+import type { ReadyStack } from "./credentials";
 import { ADDED_CONNECTOR as ADDED_DEFINITION } from "../../../provider/definitions/added-connector";
 import { CONNECTOR_CONFIGURATION } from "../../../provider/definitions/connector-configuration";
 import { inputOnlyKeys } from "../../../provider/definitions/secrets";
@@ -79,8 +79,8 @@ async function checkStack(
 }
 
 export interface FastRunOptions {
-  groups: CredentialGroup[];
-  /** Stacks checked at once within a customer (their requests share the customer's limiter). */
+  stacks: ReadyStack[];
+  /** Stacks checked at once (their requests share their customer's client and its limiter). */
   concurrency: number;
   repairCommand: (stack: string) => string;
   onStart?: (stack: string) => void;
@@ -92,30 +92,30 @@ export async function runFastDrift(opts: FastRunOptions): Promise<StackReport[]>
   const reports: StackReport[] = [];
   const warnings: string[] = [];
   useHost("plugin", (message) => warnings.push(message));
-  // Every customer at once, each its stacks `concurrency` at a time, each with its own client.
-  const runGroup = async (group: CredentialGroup) => {
-    const queue = [...group.plans];
-    const worker = async () => {
-      for (let plan = queue.shift(); plan; plan = queue.shift()) {
-        if (opts.stop?.aborted) {
-          reports.push({
-            stack: plan.stack,
-            status: "failed",
-            durationMs: 0,
-            resources: [],
-            error: "not run: the fleet run was interrupted; run it again",
-          });
-          continue;
-        }
-        opts.onStart?.(plan.stack);
-        const report = await checkStack(plan.stack, plan.resources, opts.repairCommand);
-        reports.push(report);
-        opts.onFinish?.(report);
+  const queue = [...opts.stacks];
+  // Each stack in its own settings scope: its provider's settings; the same customer's stacks
+  // resolve to the same client (client/index.ts getClient: one per base URL and credentials).
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const { plan, settings } = next;
+      if (opts.stop?.aborted) {
+        reports.push({
+          stack: plan.stack,
+          status: "failed",
+          durationMs: 0,
+          resources: [],
+          error: "not run: the fleet run was interrupted; run it again",
+        });
+        continue;
       }
-    };
-    const workers = Math.max(1, Math.min(opts.concurrency, queue.length));
-    await withConfig(configSourceOf(group.settings), () => Promise.all(Array.from({ length: workers }, worker)));
+      opts.onStart?.(plan.stack);
+      const report = await withConfig(configSourceOf(settings), () =>
+        checkStack(plan.stack, plan.resources, opts.repairCommand),
+      );
+      reports.push(report);
+      opts.onFinish?.(report);
+    }
   };
-  await Promise.all(opts.groups.map(runGroup));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, queue.length)) }, worker));
   return reports;
 }

@@ -59,7 +59,7 @@ export async function fastDrift(opts: FastDriftOptions): Promise<FastDriftResult
     .filter((p) => p.resources.length === 0)
     .map((p) => ({ stack: p.stack, status: "clean", durationMs: 0, resources: [], checkedBy: "checkpoint" }));
   const reports = await runFastDrift({
-    groups: grouping.groups,
+    stacks: grouping.ready,
     concurrency: opts.concurrency,
     repairCommand: opts.repairCommand,
     onStart: opts.onStart,
