@@ -5,6 +5,8 @@ import { strict as assert } from "node:assert";
 import { createCipheriv, pbkdf2Sync, randomBytes } from "node:crypto";
 import { fromDeployment, type StateResource } from "../../cli/fleet/drift/checkpoint";
 import { changedOutputs } from "../../cli/fleet/drift/changed-outputs";
+import { groupByCredentials } from "../../cli/fleet/drift/credentials";
+import { deriveDigestKey } from "../../provider/resources/field-digests";
 import { passphraseDecrypter } from "../../cli/fleet/drift/passphrase";
 import { planStack } from "../../cli/fleet/drift/plan";
 import { renderMarkdown } from "../../cli/fleet/render";
@@ -138,5 +140,43 @@ describe("fleet drift: the report of stacks left to the engine", () => {
     const markdown = renderMarkdown(report);
     assert.match(markdown, /- s2: its state version is 4/);
     assert.doesNotMatch(markdown, /- s1:/);
+  });
+});
+
+describe("fleet drift: one client secret decrypted per customer", () => {
+  it("derives one key for a customer's stacks (each its own salt and sub-account), matched by digest key id", async function () {
+    this.timeout(120_000);
+    const secret = "customer-secret";
+    const keyId = (await deriveDigestKey(secret)).id;
+    const plans = await Promise.all(
+      ["s1", "s2", "s3"].map(async (stack, i) => {
+        const salt = randomBytes(8);
+        const key = pbkdf2Sync("the passphrase", salt, 1_000_000, 32, "sha256");
+        return {
+          stack,
+          providerInputs: {
+            clientId: "demo-client",
+            accountId: `a${i}`,
+            clientSecret: { [SIG]: "1", ciphertext: seal(key, JSON.stringify(secret)) },
+          },
+          passphraseSalt: `v1:${salt.toString("base64")}:${seal(key, "pulumi")}`,
+          resources: [configuration()],
+          digestKeyIds: new Set([keyId]),
+        };
+      }),
+    );
+    const grouping = await groupByCredentials(plans, "the passphrase");
+    assert.equal(grouping.decryptions, 1, "one key derivation for the customer");
+    assert.deepEqual(
+      grouping.ready.map((r) => [r.plan.stack, r.settings.clientSecret, r.settings.accountId]),
+      [
+        ["s1", secret, "a0"],
+        ["s2", secret, "a1"],
+        ["s3", secret, "a2"],
+      ],
+    );
+    const wrong = await groupByCredentials(plans.slice(0, 1), "another passphrase");
+    assert.match(wrong.refused.get("s1") ?? "", /incorrect passphrase/);
+    assert.ok(!(wrong.refused.get("s1") ?? "").includes(secret));
   });
 });
