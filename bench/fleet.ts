@@ -203,7 +203,11 @@ async function main(): Promise<void> {
       });
       // The drift check meets the service's own rate limit (made without it: far fewer calls).
       await service.stop();
-      service = await startServiceProcess({ subAccountsPerCustomer: perCustomer, dbPath: db });
+      service = await startServiceProcess({
+        subAccountsPerCustomer: perCustomer,
+        rateLimitPerSecond: DEFAULT_RATE_LIMIT,
+        dbPath: db,
+      });
       const largeNames = (await readProject(work)).stacks.filter((s) => s.startsWith("L"));
       await measure(
         "fleet-drift",

@@ -19,6 +19,7 @@ import { readProject } from "../../cli/fleet/project";
 import { writeStackFile } from "../../cli/fleet/new";
 import type { FleetReport } from "../../cli/fleet/report";
 import { startLocalService, type LocalService } from "../../harness/local-service";
+import { DEFAULT_OPTIONS } from "../../service/options";
 import { assertNoSecret, ensureEngine, programsDir, repoRoot, type Engine } from "./harness";
 import { OutOfBandClient } from "./fixtures";
 
@@ -83,7 +84,11 @@ describe("e2e: fleet drift against pulumi refresh --preview-only; a killed fleet
   before(async function () {
     console.log(`fleet drift e2e: ${STACKS} stacks, seed ${SEED} (replay with FLEET_DRIFT_SEED=${SEED})`);
     engine = await ensureEngine();
-    service = await startLocalService({ subAccountsPerCustomer: Math.ceil(STACKS / 2) });
+    // The service's own rate limit (the harness turns it off by default): its 429s are waited out.
+    service = await startLocalService({
+      subAccountsPerCustomer: Math.ceil(STACKS / 2),
+      rateLimitPerSecond: DEFAULT_OPTIONS.rateLimitPerSecond,
+    });
     workDir = path.join(programsDir, ".work", `fleet-drift-${SEED}-${randomBytes(3).toString("hex")}`);
     await fs.cp(path.join(repoRoot, "examples", "fleet"), workDir, { recursive: true });
     for (const f of await fs.readdir(workDir)) if (/^Pulumi\..+\.yaml$/.test(f)) await fs.rm(path.join(workDir, f));
