@@ -5,8 +5,14 @@ import { z } from "zod";
 export const FleetRecordSchema = z.object({
   /** The invocation that measured it (its start time): rows of one run compare. */
   run: z.string(),
-  /** fleet-drift: `pulumi-embedded-connectors fleet drift`; sequential-preview: the per-stack loop. */
-  kind: z.enum(["fleet-drift", "sequential-preview"]),
+  /**
+   * fleet-drift: `pulumi-embedded-connectors fleet drift` (before issue 34: `preview --refresh`
+   * per stack inside it; since: checkpoints read, the provider's code in process);
+   * fleet-drift-engine: `fleet drift --engine` (`refresh --preview-only` per stack);
+   * sequential-refresh / sequential-preview: the per-stack loops of `pulumi refresh
+   * --preview-only` / `pulumi preview --refresh`, with --expect-no-changes.
+   */
+  kind: z.enum(["fleet-drift", "fleet-drift-engine", "sequential-refresh", "sequential-preview"]),
   stacks: z.number().int().positive(),
   connectorsPerStack: z.number().int().min(0),
   /** The fleet's --concurrency (fleet-drift only). */
@@ -14,6 +20,12 @@ export const FleetRecordSchema = z.object({
   /** 1-minute load average when the measurement ended: other work on the machine skews wall times. */
   loadAverage: z.number().optional(),
   wallMs: z.number(),
+  /** Tokens the service issued during the measurement. */
+  tokensRequested: z.number().int().optional(),
+  /** 429 answers the service gave during the measurement (each waited out). */
+  throttled: z.number().int().optional(),
+  /** The service's rate limit per client id (0: off). */
+  rateLimitPerSecond: z.number().int().optional(),
   perStackMs: z.number(),
   command: z.string(),
   measuredAt: z.string(),
@@ -31,39 +43,66 @@ export function mergeFleetRecords(base: FleetBenchRecord[] | undefined, next: Fl
 
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
 
+const HOW: Record<FleetBenchRecord["kind"], string> = {
+  "fleet-drift": "fleet",
+  "fleet-drift-engine": "fleet, --engine",
+  "sequential-refresh": "loop: refresh --preview-only",
+  "sequential-preview": "loop: preview --refresh",
+};
+
+/** The ratio of a run's loop of `kind` (same size) to this record's wall time. */
+function ratio(records: FleetBenchRecord[], r: FleetBenchRecord, kind: FleetBenchRecord["kind"]): string {
+  if (!r.kind.startsWith("fleet-")) return "";
+  const loop = records.find(
+    (x) => x.run === r.run && x.kind === kind && x.stacks === r.stacks && x.connectorsPerStack === r.connectorsPerStack,
+  );
+  return loop ? `${(loop.wallMs / r.wallMs).toFixed(2)}×` : "";
+}
+
 export function fleetSection(records: FleetBenchRecord[] | undefined): string[] {
   if (!records || records.length === 0) return [];
   const lines = [
-    "## A fleet of sub-accounts: `fleet drift` against the sequential loop",
+    "## A fleet of sub-accounts: `fleet drift` against the sequential loops",
     "",
     "`npm run bench:fleet` (bench/fleet.ts): examples/fleet (the plugin `embedded`, a TypeScript program),",
-    "one stack per sub-account of the local service, every stack checked for drift two ways in the same",
-    "run: `pulumi-embedded-connectors fleet drift`, and `pulumi preview --refresh --expect-no-changes`",
-    "per stack one after the other. The rows with 0 connectors per stack are the per-stack bound: the",
-    "engine's, the program's and the plugin's start, the token and the listing, with nothing to read.",
+    "one stack per sub-account of the local service, every stack checked for drift in the same run:",
+    "`pulumi-embedded-connectors fleet drift` (each stack's checkpoint read from the file backend, its",
+    "sub-account read and compared by the provider's own code in the fleet's process, one client per",
+    "customer), `fleet drift --engine` (`pulumi refresh --preview-only` per stack, k at a time), and the",
+    "loops one stack after the other: `pulumi refresh --preview-only --expect-no-changes` (Pulumi's drift",
+    "check) and `pulumi preview --refresh --expect-no-changes` (also runs the program). The generated rows",
+    "(`--large`) are stacks written from a template stack's checkpoint (bench/fleet-large.ts), checked under",
+    "the service's rate limit. Runs before 2026-11-26 measured a `fleet drift` that ran `preview --refresh`",
+    "per stack, and rows with 0 connectors per stack the per-stack bound of the engine.",
     "",
-    "| run | stacks | connectors/stack | how | concurrency | wall s | per stack s | loop / fleet | load |",
-    "|---|---:|---:|---|---:|---:|---:|---:|---:|",
+    "| run | stacks | connectors/stack | how | concurrency | wall s | per stack s | refresh loop / this | preview loop / this | tokens | 429s | rate limit/s | load |",
+    "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   const sorted = [...records].sort(
     (a, b) =>
       (a.run < b.run ? -1 : a.run > b.run ? 1 : 0) ||
+      a.stacks - b.stacks ||
       b.connectorsPerStack - a.connectorsPerStack ||
       a.kind.localeCompare(b.kind) ||
       (b.concurrency ?? 0) - (a.concurrency ?? 0),
   );
   for (const r of sorted) {
-    const loop = records.find(
-      (x) =>
-        x.run === r.run &&
-        x.kind === "sequential-preview" &&
-        x.stacks === r.stacks &&
-        x.connectorsPerStack === r.connectorsPerStack,
-    );
-    const speedup = r.kind === "fleet-drift" && loop ? `${(loop.wallMs / r.wallMs).toFixed(2)}×` : "";
-    lines.push(
-      `| ${r.run} | ${r.stacks} | ${r.connectorsPerStack} | \`${r.command}\` | ${r.concurrency ?? ""} | ${seconds(r.wallMs)} | ${seconds(r.perStackMs)} | ${speedup} | ${r.loadAverage ?? ""} |`,
-    );
+    const cells = [
+      r.run,
+      r.stacks,
+      r.connectorsPerStack,
+      `${HOW[r.kind]}: \`${r.command}\``,
+      r.concurrency ?? "",
+      seconds(r.wallMs),
+      seconds(r.perStackMs),
+      ratio(records, r, "sequential-refresh"),
+      ratio(records, r, "sequential-preview"),
+      r.tokensRequested ?? "",
+      r.throttled ?? "",
+      r.rateLimitPerSecond ?? "",
+      r.loadAverage ?? "",
+    ];
+    lines.push(`| ${cells.join(" | ")} |`);
   }
   return [...lines, ""];
 }

@@ -10,7 +10,8 @@ import { loadAutomation, loadProgram } from "./program";
 import { createProgress } from "./progress";
 import { readProject } from "./project";
 import { renderJUnit, renderMarkdown } from "./render";
-import { buildReport, type FleetCommand } from "./report";
+import { fastDrift } from "./drift";
+import { buildReport, type FleetCommand, type StackReport } from "./report";
 import { runFleet } from "./run";
 import { selectStacks, type Selection } from "./select";
 
@@ -21,6 +22,8 @@ interface RunFlags extends Selection {
   markdown?: string;
   junit?: string;
   inline: boolean;
+  /** drift: check every stack with the engine (`pulumi refresh --preview-only`). */
+  engine?: boolean;
 }
 
 function integer(min: number, max: number) {
@@ -47,11 +50,18 @@ async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void>
   const startedAt = new Date();
   const project = await readProject(flags.dir);
   const selected = await selectStacks(project, flags);
-  const loaded = selected.stacks.length > 0 ? await loadProgram(project, flags.inline) : {};
+  // drift runs no program: it compares each sub-account with the stack's last apply.
+  const loaded = selected.stacks.length > 0 && command !== "drift" ? await loadProgram(project, flags.inline) : {};
   const progress = createProgress(command, selected.stacks.length);
+  const how =
+    command === "drift"
+      ? flags.engine
+        ? "each by the engine (pulumi refresh --preview-only, --engine)"
+        : "from their checkpoints (the engine for those it cannot read)"
+      : `program ${loaded.program ? "loaded once (inline)" : `run per stack (${loaded.perStackBecause ?? "no stacks"})`}`;
   process.stderr.write(
     `fleet ${command}: ${selected.stacks.length} of ${project.stacks.length} stack(s) of ${project.name} (${selected.reason}), ` +
-      `${Math.min(flags.concurrency, Math.max(1, selected.stacks.length))} at a time; program ${loaded.program ? "loaded once (inline)" : `run per stack (${loaded.perStackBecause ?? "no stacks"})`}\n`,
+      `${Math.min(flags.concurrency, Math.max(1, selected.stacks.length))} at a time; ${how}\n`,
   );
   // Ctrl-C / SIGTERM: no further stack starts, and the stacks not started are reported as not
   // run. The running engines are cancelled their own way (they finish the step under way and
@@ -72,16 +82,37 @@ async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void>
   const sigterm = () => onSignal("SIGTERM");
   process.on("SIGINT", sigint);
   process.on("SIGTERM", sigterm);
-  let stacks;
+  let stacks: StackReport[] = [];
   try {
-    stacks =
-      selected.stacks.length === 0
+    let engineStacks = selected.stacks;
+    const engineBecause = new Map<string, string>();
+    if (command === "drift" && selected.stacks.length > 0) {
+      if (flags.engine) for (const s of selected.stacks) engineBecause.set(s, "--engine");
+      else {
+        const fast = await fastDrift({
+          project,
+          stacks: selected.stacks,
+          concurrency: FAST_STACKS_AT_ONCE,
+          repairCommand: repairCommand(project.dir),
+          onStart: (s) => progress.start(s),
+          onFinish: (r) => progress.finish(r),
+          stop: stop.signal,
+        });
+        stacks = fast.reports;
+        for (const [s, reason] of fast.toEngine) engineBecause.set(s, reason);
+        engineStacks = selected.stacks.filter((s) => engineBecause.has(s));
+        if (engineStacks.length > 0)
+          process.stderr.write(`fleet drift: ${engineStacks.length} stack(s) checked by the engine instead\n`);
+      }
+    }
+    const byEngine =
+      engineStacks.length === 0
         ? []
         : await runFleet({
             automation: loadAutomation(project),
             projectDir: project.dir,
             command,
-            stacks: selected.stacks,
+            stacks: engineStacks,
             concurrency: flags.concurrency,
             program: loaded.program,
             repairCommand: repairCommand(project.dir),
@@ -91,6 +122,14 @@ async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void>
             signal: abort.signal,
             stop: stop.signal,
           });
+    stacks = [
+      ...stacks,
+      ...byEngine.map((r) =>
+        command === "drift"
+          ? { ...r, checkedBy: "engine" as const, engineBecause: engineBecause.get(r.stack) ?? "--engine" }
+          : r,
+      ),
+    ];
   } finally {
     progress.done();
     process.off("SIGINT", sigint);
@@ -124,6 +163,9 @@ function withRunOptions(cmd: Command): Command {
     .option("--junit <file>", "write the report as JUnit XML (one test case per stack)")
     .option("--no-inline", "run the program through its language host per stack, even if it exports a function");
 }
+
+/** Stacks the fast drift check reads at once per customer; their requests share the customer's limiter. */
+const FAST_STACKS_AT_ONCE = 64;
 
 export function registerFleet(program: Command): void {
   const fleet = program
@@ -167,12 +209,19 @@ export function registerFleet(program: Command): void {
   for (const [name, description] of [
     ["preview", "what `up` would change in each stack (with a refresh first)"],
     ["up", "apply each stack (with a refresh first, so drift is put back)"],
-    ["drift", "compare each sub-account with its last apply: exit 2 when one drifted"],
+    [
+      "drift",
+      "does each sub-account still match its last apply (the verdict of `pulumi refresh --preview-only --expect-no-changes`)? exit 2 when one drifted",
+    ],
     ["destroy", "remove every resource of each stack from its sub-account"],
   ] as const) {
-    withRunOptions(fleet.command(name).description(description)).action(async (flags: RunFlags) =>
-      runCommand(name, flags),
-    );
+    const cmd = withRunOptions(fleet.command(name).description(description));
+    if (name === "drift")
+      cmd.option(
+        "--engine",
+        "check every stack with the engine (`pulumi refresh --preview-only`) instead of reading its checkpoint",
+      );
+    cmd.action(async (flags: RunFlags) => runCommand(name, flags));
   }
 
   fleet

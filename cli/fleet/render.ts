@@ -22,6 +22,13 @@ export function renderMarkdown(report: FleetReport): string {
       `(${report.selection}; ${(report.durationMs / 1000).toFixed(1)} s; exit code ${report.exitCode}).`,
     "",
   ];
+  // drift: the stacks the fast path left to the engine, and why (not when --engine asked for it).
+  const leftToEngine = report.stacks.filter((st) => st.engineBecause && st.engineBecause !== "--engine");
+  if (leftToEngine.length > 0) {
+    lines.push(`Checked by the engine (\`pulumi refresh --preview-only\`) instead of from the checkpoint:`, "");
+    for (const st of leftToEngine) lines.push(`- ${cell(st.stack)}: ${cell(st.engineBecause ?? "")}`);
+    lines.push("");
+  }
   const notable = report.stacks.filter((st) => st.status !== "clean");
   if (notable.length === 0) {
     lines.push(report.command === "drift" ? "No drift." : "Nothing to change.");

@@ -18,12 +18,16 @@ export interface ResourceChange {
   /** The resource's logical name (the URN's last segment). */
   name: string;
   /**
-   * The engine's step. In a drift report: `update` (a property differs from the last apply),
-   * `create` (gone from the sub-account: removed by hand), `replace`, `delete` (in the state,
-   * no longer in the stack file: a change not applied yet).
+   * The engine's step. In a drift report, the step of `pulumi refresh --preview-only`: `update`
+   * (the sub-account differs from the last apply), `delete` (gone from the sub-account: removed
+   * out of band).
    */
   operation: string;
-  /** Property paths that differ (the engine's detailed diff, else its diff keys); names only, never values. */
+  /**
+   * Property paths that differ (the engine's detailed diff, else its diff keys); names only,
+   * never values. In a drift report, the outputs the refresh found changed: `fieldDigests.<field>`
+   * names a field of secretConfig changed out of band, `lastUpdated` and `drift` a write.
+   */
   properties: string[];
 }
 
@@ -36,11 +40,35 @@ export interface StackReport {
   repair?: string;
   /** The engine's error, for a failed stack. */
   error?: string;
+  /**
+   * drift only: how the stack was checked. `checkpoint`: its last checkpoint read from the
+   * backend and its sub-account read by the provider's own code in the fleet's process;
+   * `engine`: `pulumi refresh --preview-only`, with `engineBecause` saying why.
+   */
+  checkedBy?: "checkpoint" | "engine";
+  /** Why the fast path left the stack to the engine (--engine, or what it cannot read). */
+  engineBecause?: string;
 }
+
+/**
+ * What each command's report answers. drift: Pulumi's drift question, per stack the verdict of
+ * `pulumi refresh --preview-only --expect-no-changes`; changes to the program or a stack file
+ * not applied yet are not drift (they are `preview`'s).
+ */
+export const COMMAND_SEMANTICS: Record<FleetCommand, string> = {
+  preview:
+    "what `up` would change in each stack: `pulumi preview --refresh` (program and stack file against the sub-account)",
+  up: "each stack applied: `pulumi up --refresh`",
+  drift:
+    "does each sub-account still match its stack's last apply: the verdict of `pulumi refresh --preview-only --expect-no-changes`; changes to the program or stack files not applied yet are `fleet preview`'s",
+  destroy: "every resource of each stack removed: `pulumi destroy`",
+};
 
 export interface FleetReport {
   schemaVersion: 1;
   command: FleetCommand;
+  /** What `command` answers (COMMAND_SEMANTICS). */
+  semantics: string;
   project: string;
   /** How the stacks were chosen (--stacks, --changed-since, --shard). */
   selection: string;
@@ -70,6 +98,7 @@ export function buildReport(
   return {
     schemaVersion: 1,
     command,
+    semantics: COMMAND_SEMANTICS[command],
     project,
     selection,
     startedAt: startedAt.toISOString(),

@@ -4,6 +4,7 @@
 // never stops the others; an abort (Ctrl-C, SIGTERM) cancels the running engines the
 // engine's own way (they finish the step under way and release their locks).
 import type { EngineEvent, OpType, Stack, Workspace } from "@pulumi/pulumi/automation";
+import { changedOutputs } from "./drift/changed-outputs";
 import type { Automation, InlineProgram } from "./program";
 import { nameOfUrn, type FleetCommand, type ResourceChange, type StackReport } from "./report";
 
@@ -48,15 +49,26 @@ export class StepRecorder {
   private readonly byUrn = new Map<string, ResourceChange>();
   readonly errors: string[] = [];
 
+  /** `refresh`: a refresh's outcomes count (drift); else only the steps of the update itself. */
+  constructor(private readonly refresh = false) {}
+
   readonly onEvent = (event: EngineEvent): void => {
-    const meta = event.resourcePreEvent?.metadata;
+    // A refresh's step is `refresh` before the read and, in its outputs event, what the read
+    // found: `update` (with the engine's diff), `delete` (gone) or `same`.
+    const meta = event.resourcePreEvent?.metadata ?? (this.refresh ? event.resOutputsEvent?.metadata : undefined);
     if (
       meta &&
       !UNCHANGED.has(meta.op) &&
       !meta.type.startsWith("pulumi:providers:") &&
       meta.type !== "pulumi:pulumi:Stack"
     ) {
-      const properties = Object.keys(meta.detailedDiff ?? {});
+      // A refresh's outcome carries no diff: its names are the outputs it found changed.
+      const refreshed = this.refresh && event.resOutputsEvent !== undefined;
+      const properties = refreshed
+        ? meta.op === "delete"
+          ? []
+          : changedOutputs(meta.old?.outputs ?? {}, meta.new?.outputs ?? {})
+        : Object.keys(meta.detailedDiff ?? {});
       const known = this.byUrn.get(meta.urn);
       const operation = REPLACE.has(meta.op) ? "replace" : meta.op;
       this.byUrn.set(meta.urn, {
@@ -131,7 +143,7 @@ async function runOne(
       resources: [],
       error: `creating the stack failed: ${createError}`,
     };
-  const recorder = new StepRecorder();
+  const recorder = new StepRecorder(opts.command === "drift");
   const common = { onEvent: recorder.onEvent, signal: opts.signal, color: "never" as const };
   try {
     const stack = await stackOf(opts.automation, workspace, name);
@@ -139,6 +151,9 @@ async function runOne(
       await stack.up({ ...common, refresh: true });
     } else if (opts.command === "destroy") {
       await stack.destroy(common);
+    } else if (opts.command === "drift") {
+      // Pulumi's drift check: the sub-account against the last apply, without the program.
+      await stack.refresh({ ...common, previewOnly: true });
     } else {
       await stack.preview({ ...common, refresh: true });
     }
@@ -165,6 +180,8 @@ async function runOne(
 export async function runFleet(opts: FleetRunOptions): Promise<StackReport[]> {
   const workspace = await opts.automation.LocalWorkspace.create({
     workDir: opts.projectDir,
+    // `refresh --preview-only` refuses the confirmation skip (`--yes`) this variable implies.
+    ...(opts.command === "drift" ? { envVars: { PULUMI_SKIP_CONFIRMATIONS: "false" } } : {}),
     ...(opts.program ? { program: opts.program } : {}),
   });
   const createErrors =

@@ -55,6 +55,25 @@ export function secretConfigChanges(
 }
 
 /**
+ * secretConfigChanges for desired values known by their digests only (under the same key):
+ * the fleet's drift check compares the refreshed state with the digests its last apply
+ * recorded, so that the encrypted secretConfig of the state is never decrypted. A field only
+ * desired is added, one whose digest differs updated, one only stored deleted.
+ */
+export function digestChanges(
+  old: StoredConfiguration,
+  desired: Readonly<Record<string, string>>,
+  key: DigestKey | undefined,
+): DetailedDiff {
+  if (!old.fieldDigests || !key || old.digestKeyId !== key.id)
+    return { secretConfig: { kind: "update", inputDiff: true } };
+  const changes: DetailedDiff = {};
+  for (const [fieldId, kind] of changedFields(old.fieldDigests, desired))
+    changes[`secretConfig.${fieldId}`] = { kind, inputDiff: true };
+  return changes;
+}
+
+/**
  * Written out of band (lastUpdated moved) with no field found changed: a field the service
  * does not return (a Password) changed, or the same values were written again. The update
  * writes the desired Passwords back: those are the paths it names (every desired field when

@@ -7,6 +7,7 @@ import { accountIdFor, cachedConfiguration, currentClient, currentConfiguration,
 import { failure, statusOf } from "../runtime/service-failures";
 import { descriptorsOf, validateSecretConfig, valuesOf } from "./configuration-rules";
 import {
+  digestChanges,
   hiddenFieldChanges,
   secretConfigChanges,
   withoutLegacyOutputs,
@@ -48,6 +49,41 @@ export async function diff(
   news: Props,
 ): Promise<DiffResult & { detailedDiff: DetailedDiff }> {
   settleRecord(olds.accountId, olds.connectorId);
+  return diffAgainst(olds, news, {
+    fields: news.secretConfig,
+    changes: (old) => secretConfigChanges(old, news.secretConfig, currentDigestKey(old.digestSalt)),
+  });
+}
+
+/**
+ * diff, with the desired secretConfig known by its digests only (`fieldDigests` of the state
+ * as the last apply wrote them, under the current key): the fleet's drift check, which reads
+ * the state without decrypting its secretConfig. The same rules as diff in every other way.
+ */
+export async function diffByDigests(
+  _id: string,
+  olds: Props,
+  news: Props,
+  desiredDigests: Record<string, string>,
+): Promise<DiffResult & { detailedDiff: DetailedDiff }> {
+  return diffAgainst(olds, news, {
+    fields: desiredDigests,
+    changes: (old) => digestChanges(old, desiredDigests, currentDigestKey(old.digestSalt)),
+  });
+}
+
+/** What diff compares the state with: the desired secretConfig's fields, and how they differ from the state's. */
+interface Desired {
+  /** Field id → a non-empty value (or digest) for each desired field. */
+  fields: unknown;
+  changes: (old: ConfigurationOutputs) => DetailedDiff;
+}
+
+async function diffAgainst(
+  olds: Props,
+  news: Props,
+  desired: Desired,
+): Promise<DiffResult & { detailedDiff: DetailedDiff }> {
   const replaces: string[] = [];
   const detailedDiff: DetailedDiff = {};
   const newAccount = news.accountId ?? safeAccount();
@@ -71,12 +107,12 @@ export async function diff(
     if (value !== undefined && value !== null && value !== (old as Props)[key])
       detailedDiff[key] = { kind: "update", inputDiff: true };
   }
-  Object.assign(detailedDiff, secretConfigChanges(old, news.secretConfig, currentDigestKey(old.digestSalt)));
+  Object.assign(detailedDiff, desired.changes(old));
   const fieldsNamed = Object.keys(detailedDiff).some((path) => path.startsWith("secretConfig"));
   // Written out of band since our last write, and no field tells how: a Password, or the same values.
   const descriptors = () => currentConfiguration(old.accountId, old.connectorId);
   if (old.lastUpdated !== old.appliedLastUpdated && !fieldsNamed)
-    Object.assign(detailedDiff, await hiddenFieldChanges(news.secretConfig, descriptors));
+    Object.assign(detailedDiff, await hiddenFieldChanges(desired.fields, descriptors));
   const changes = replaces.length > 0 || Object.keys(detailedDiff).length > 0;
   return { changes, replaces, deleteBeforeReplace: false, detailedDiff };
 }

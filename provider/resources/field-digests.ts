@@ -15,7 +15,7 @@
 // value as before", never which (docs/DESIGN.md, "Field digests": why that is accepted).
 // A state written before salts (no `digestSalt`) keeps its digests under the unsalted key until
 // its next write, so that a refresh or an up shows no false drift; that write re-keys it.
-import { createHmac, randomBytes, scryptSync } from "node:crypto";
+import { createHmac, randomBytes, scrypt, scryptSync } from "node:crypto";
 import type { ConnectorConfigurationView } from "../client";
 import { descriptorsOf, type FieldDescriptor } from "./configuration-rules";
 
@@ -68,6 +68,24 @@ export function digestKeyOf(clientSecret: string, salt?: string): DigestKey {
 /** A fresh salt for a write: 128 random bits, hex. */
 export function newDigestSalt(): string {
   return randomBytes(16).toString("hex");
+}
+
+const scryptAsync = (secret: string, salt: string, length: number, options: typeof SCRYPT) =>
+  new Promise<Buffer>((resolve, reject) =>
+    scrypt(secret, salt, length, options, (error, key) => (error ? reject(error) : resolve(key))),
+  );
+
+/**
+ * The unsalted key (digestKeyOf without a salt), derived off the event loop (the libuv pool), so that several client secrets are
+ * derived at once: the fleet's drift check, one per customer. Later digestKeyOf calls get it.
+ */
+export async function deriveDigestKey(clientSecret: string): Promise<DigestKey> {
+  const known = derived.get(clientSecret);
+  if (known) return known;
+  const key = await scryptAsync(clientSecret, KEY_LABEL, 32, SCRYPT);
+  const found = derived.get(clientSecret) ?? { key, id: keyId(key) };
+  derived.set(clientSecret, found);
+  return found;
 }
 
 /** How the canonical form reads a value: by the field's type when known, else by the value's shape. */

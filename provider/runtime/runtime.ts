@@ -4,6 +4,7 @@
 // call time; the hosts set it through the use* functions. The object lives on globalThis so that
 // two copies of the module (symlinked install, relative import in tests) still share one state,
 // and so one client/token per process.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { clientRegistry, getClient, type ConnectorConfigurationView, type EmbeddedClient } from "../client";
 import { AddCoalescer } from "./add-coalescer";
 import { AddJournal, defaultJournalDir } from "./add-journal";
@@ -54,6 +55,15 @@ export interface ProviderRuntime {
   declared: Set<string>;
   /** What warnOnce said already. */
   said?: Set<string>;
+  /**
+   * A settings source for the operations started inside withConfig (the fleet's drift check runs
+   * several customers' reads at once in one process), with each one's resolved client.
+   */
+  scope: AsyncLocalStorage<ConfigSource>;
+  scoped: WeakMap<
+    ConfigSource,
+    { key: string; generation: number; settings: ProviderSettings; client: EmbeddedClient }
+  >;
   /** Tests only: a client to use instead of getClient(settings). */
   clientOverride?: EmbeddedClient;
   /** The last resolved settings and client, and what they were resolved from (rawSettingsKey). */
@@ -87,6 +97,8 @@ function fresh(): ProviderRuntime {
     host: "dynamic",
     warn: (message) => console.error(`warning: ${message}`),
     declared: new Set(),
+    scope: new AsyncLocalStorage(),
+    scoped: new WeakMap(),
   };
   return state;
 }
@@ -154,6 +166,16 @@ export function configureRuntime(config: ConfigSource, clientOverride?: Embedded
  */
 export function currentClient(): { client: EmbeddedClient; settings: ProviderSettings } {
   const state = runtime();
+  const inScope = state.scope.getStore();
+  if (inScope) {
+    const found = state.scoped.get(inScope);
+    const key = rawSettingsKey(inScope);
+    if (found && found.key === key && found.generation === clientRegistry.generation) return found;
+    const settings = resolveSettings(inScope);
+    const client = getClient(toClientSettings(settings));
+    state.scoped.set(inScope, { key, generation: clientRegistry.generation, settings, client });
+    return { client, settings };
+  }
   const key = rawSettingsKey(state.config);
   const kept = state.current;
   const generation = clientRegistry.generation;
@@ -174,7 +196,17 @@ export function currentClient(): { client: EmbeddedClient; settings: ProviderSet
 
 /** The resource's accountId, else the default sub-account setting. */
 export function accountIdFor(explicit: string | undefined): string {
-  return resolveAccountId(explicit, runtime().config);
+  const state = runtime();
+  return resolveAccountId(explicit, state.scope.getStore() ?? state.config);
+}
+
+/**
+ * Runs `operation` with `config` as the settings source of every provider operation it starts
+ * (theirs alone: other operations keep the process's). One process can so serve several
+ * providers' resources at once, each with its own client: the fleet's drift check.
+ */
+export function withConfig<T>(config: ConfigSource, operation: () => Promise<T>): Promise<T> {
+  return runtime().scope.run(config, operation);
 }
 
 /** Configuration of a connector (descriptors), fetched once per process; failures are not cached. */

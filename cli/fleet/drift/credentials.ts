@@ -1,0 +1,121 @@
+// One client per customer: the stacks whose providers hold the same settings (but their default
+// sub-account) share one client (one token, one connection pool, the customer's `concurrency`). Their client secret is
+// decrypted from ONE stack of the group; the other stacks are checked against it by the key
+// id their configurations were written under (`digestKeyId`, derived from the client secret):
+// a stack whose id differs, or that has no configuration to compare, decrypts its own. A stack
+// written since digest salts (issue 31, item 7: a secret per configuration) decrypts its salts,
+// so its own key is derived in any case.
+import { deriveDigestKey } from "../../../provider/resources/field-digests";
+import { passphraseDecrypter, type Decrypter } from "./passphrase";
+import { isSecretValue, type StackPlan } from "./plan";
+
+/** A stack ready to check: its provider's settings, clientSecret in plaintext (when the state holds one). */
+export interface ReadyStack {
+  plan: StackPlan;
+  settings: Record<string, unknown>;
+}
+
+export interface Grouping {
+  ready: ReadyStack[];
+  /** Stacks whose client secret could not be had, with why. */
+  refused: Map<string, string>;
+  /** How many keys were derived (each ~0.5 s of CPU). */
+  decryptions: number;
+}
+
+/** The customer: the settings other than clientSecret and the default sub-account, as a key. */
+function publicKey(inputs: Record<string, unknown>): string {
+  const { clientSecret: _secret, accountId: _account, ...rest } = inputs;
+  return JSON.stringify(Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+export async function groupByCredentials(plans: StackPlan[], passphrase: string | undefined): Promise<Grouping> {
+  const refused = new Map<string, string>();
+  const ready: ReadyStack[] = [];
+  let decryptions = 0;
+  const decrypters = new Map<string, Promise<Decrypter>>();
+  const decryptJson = async (plan: StackPlan, ciphertext: string): Promise<unknown> => {
+    if (passphrase === undefined || plan.passphraseSalt === undefined)
+      throw new Error("its secrets are not under a passphrase this run has (PULUMI_CONFIG_PASSPHRASE)");
+    let decrypter = decrypters.get(plan.passphraseSalt);
+    if (!decrypter) {
+      decryptions += 1;
+      decrypter = passphraseDecrypter(passphrase, plan.passphraseSalt);
+      decrypters.set(plan.passphraseSalt, decrypter);
+    }
+    const plaintext = (await decrypter).decrypt(ciphertext);
+    try {
+      return JSON.parse(plaintext);
+    } catch {
+      return undefined; // JSON.parse's message would quote the plaintext
+    }
+  };
+  const decrypt = async (plan: StackPlan, ciphertext: string): Promise<string> => {
+    const secret = await decryptJson(plan, ciphertext);
+    if (typeof secret !== "string") throw new Error("its provider's clientSecret does not decrypt to a string");
+    return secret;
+  };
+  // Each configuration's digest salt, in place: the key of its digests needs it (field-digests.ts).
+  // Salts are per resource, so such a stack derives its own key: one PBKDF2 per stack.
+  const decryptSalts = async (plan: StackPlan): Promise<void> => {
+    for (const r of plan.resources) {
+      const salt = r.outputs?.digestSalt;
+      if (!isSecretValue(salt)) continue;
+      const value = await decryptJson(plan, salt.ciphertext);
+      if (typeof value !== "string") throw new Error(`${r.urn}: its digestSalt does not decrypt to a string`);
+      r.outputs = { ...r.outputs, digestSalt: value };
+    }
+  };
+  const add = (secret: unknown, plan: StackPlan) =>
+    ready.push({ plan, settings: { ...plan.providerInputs, clientSecret: secret } });
+  // Per public settings: the first stack's secret, then each stack checked against it.
+  const byPublic = new Map<string, StackPlan[]>();
+  for (const plan of plans) {
+    if (plan.resources.length === 0) continue; // nothing to read: clean without a client
+    const key = publicKey(plan.providerInputs);
+    byPublic.set(key, [...(byPublic.get(key) ?? []), plan]);
+  }
+  // The customers at once (each key derivation runs in the libuv pool); a customer's stacks in turn.
+  const customer = async (members: StackPlan[]) => {
+    const known = new Map<string, string>(); // digest key id → secret
+    for (const plan of members) {
+      if (plan.salted) {
+        try {
+          await decryptSalts(plan);
+        } catch (error) {
+          refused.set(plan.stack, error instanceof Error ? error.message : String(error));
+          continue;
+        }
+      }
+      const stored = plan.providerInputs.clientSecret;
+      if (!isSecretValue(stored)) {
+        add(stored, plan); // plain text or absent (the environment's): nothing to decrypt
+        continue;
+      }
+      const ids = [...plan.digestKeyIds];
+      const shared = ids.length === 1 ? known.get(ids[0]) : undefined;
+      if (shared !== undefined) {
+        add(shared, plan);
+        continue;
+      }
+      try {
+        const secret = await decrypt(plan, stored.ciphertext);
+        known.set((await deriveDigestKey(secret)).id, secret);
+        add(secret, plan);
+      } catch (error) {
+        refused.set(plan.stack, error instanceof Error ? error.message : String(error));
+      }
+    }
+  };
+  // The salted stacks' keys, derived side by side (libuv's pool) before the customers need them.
+  if (passphrase !== undefined)
+    for (const plan of plans) {
+      if (!plan.salted || plan.passphraseSalt === undefined || decrypters.has(plan.passphraseSalt)) continue;
+      decryptions += 1;
+      const pending = passphraseDecrypter(passphrase, plan.passphraseSalt);
+      pending.catch(() => undefined); // reported when the stack awaits it
+      decrypters.set(plan.passphraseSalt, pending);
+    }
+  await Promise.all([...byPublic.values()].map(customer));
+  return { ready, refused, decryptions };
+}

@@ -1,0 +1,121 @@
+// The fleet's fast drift check: what `pulumi refresh --preview-only` does for the plugin's
+// resources, in this process, with the provider's own code. Per resource, the implementation's
+// read (resources/*-impl.ts, as the plugin's Read) and then its diff of the state just read
+// against the stored inputs (as the engine's refresh calls Diff); a ConnectorConfiguration's
+// stored secretConfig is encrypted, so it is compared by the digests its last apply recorded
+// (diffByDigests). Each customer's stacks share one client (runtime.ts: one token, one pool,
+// one limiter of `concurrency` requests); each stack runs in its own settings scope
+// (runtime.ts withConfig), so customers run side by side.
+import * as addedConnector from "../../../provider/resources/added-connector-impl";
+import * as connectorConfiguration from "../../../provider/resources/connector-configuration-impl";
+import { useHost, withConfig } from "../../../provider/runtime/runtime";
+import { configSourceOf } from "../../../provider/plugin/provider-config";
+import { nameOfUrn, type ResourceChange, type StackReport } from "../report";
+import type { StateResource } from "./checkpoint";
+import type { ReadyStack } from "./credentials";
+import { ADDED_CONNECTOR as ADDED_DEFINITION } from "../../../provider/definitions/added-connector";
+import { CONNECTOR_CONFIGURATION } from "../../../provider/definitions/connector-configuration";
+import { inputOnlyKeys } from "../../../provider/definitions/secrets";
+import { changedOutputs } from "./changed-outputs";
+import { ADDED_CONNECTOR } from "./plan";
+
+const ADDED_INPUT_ONLY = inputOnlyKeys(ADDED_DEFINITION);
+const CONFIGURATION_INPUT_ONLY = inputOnlyKeys(CONNECTOR_CONFIGURATION);
+
+/** What a preview-only refresh finds of one resource: nothing, or the change it would record. */
+async function refreshOne(r: StateResource): Promise<ResourceChange | undefined> {
+  const id = r.id ?? "";
+  const olds = r.outputs ?? {};
+  const inputs = r.inputs ?? {};
+  const change = (operation: string, properties: string[]): ResourceChange => ({
+    urn: r.urn,
+    type: r.type,
+    name: nameOfUrn(r.urn),
+    operation,
+    properties,
+  });
+  // As the engine's refresh: Read with the state's outputs, then Diff of what was read (olds)
+  // against the stored inputs (news); the outputs the engine would store drop input-only keys.
+  const isAdded = r.type === ADDED_CONNECTOR;
+  const read = isAdded ? await addedConnector.read(id, olds) : await connectorConfiguration.read(id, olds);
+  if (!read.id) return change("delete", []);
+  const inputOnly = isAdded ? ADDED_INPUT_ONLY : CONFIGURATION_INPUT_ONLY;
+  const news = Object.fromEntries(Object.entries(read.props ?? {}).filter(([k]) => !inputOnly.includes(k)));
+  let changes: boolean | undefined;
+  if (isAdded) changes = (await addedConnector.diff(read.id, news, inputs)).changes;
+  else {
+    // The stored secretConfig stays encrypted: the last apply's digests stand for it.
+    const { secretConfig: _encrypted, ...plainInputs } = inputs;
+    const applied = (olds.fieldDigests ?? {}) as Record<string, string>;
+    changes = (await connectorConfiguration.diffByDigests(read.id, news, plainInputs, applied)).changes;
+  }
+  return changes ? change("update", changedOutputs(olds, news)) : undefined;
+}
+
+async function checkStack(
+  stack: string,
+  resources: StateResource[],
+  repairCommand: (stack: string) => string,
+): Promise<StackReport> {
+  const started = Date.now();
+  const settled = await Promise.allSettled(resources.map(refreshOne));
+  const failed = settled.filter((s): s is PromiseRejectedResult => s.status === "rejected");
+  const changes = settled
+    .flatMap((s) => (s.status === "fulfilled" && s.value ? [s.value] : []))
+    .sort((a, b) => a.urn.localeCompare(b.urn));
+  const durationMs = Date.now() - started;
+  if (failed.length > 0) {
+    const messages = [...new Set(failed.map((f) => (f.reason instanceof Error ? f.reason.message : String(f.reason))))];
+    return { stack, status: "failed", durationMs, resources: changes, error: messages.join("\n").slice(0, 4000) };
+  }
+  const drifted = changes.length > 0;
+  return {
+    stack,
+    status: drifted ? "drifted" : "clean",
+    durationMs,
+    resources: changes,
+    ...(drifted ? { repair: repairCommand(stack) } : {}),
+  };
+}
+
+export interface FastRunOptions {
+  stacks: ReadyStack[];
+  /** Stacks checked at once (their requests share their customer's client and its limiter). */
+  concurrency: number;
+  repairCommand: (stack: string) => string;
+  onStart?: (stack: string) => void;
+  onFinish?: (report: StackReport) => void;
+  stop?: AbortSignal;
+}
+
+export async function runFastDrift(opts: FastRunOptions): Promise<StackReport[]> {
+  const reports: StackReport[] = [];
+  const warnings: string[] = [];
+  useHost("plugin", (message) => warnings.push(message));
+  const queue = [...opts.stacks];
+  // Each stack in its own settings scope: its provider's settings; the same customer's stacks
+  // resolve to the same client (client/index.ts getClient: one per base URL and credentials).
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const { plan, settings } = next;
+      if (opts.stop?.aborted) {
+        reports.push({
+          stack: plan.stack,
+          status: "failed",
+          durationMs: 0,
+          resources: [],
+          error: "not run: the fleet run was interrupted; run it again",
+        });
+        continue;
+      }
+      opts.onStart?.(plan.stack);
+      const report = await withConfig(configSourceOf(settings), () =>
+        checkStack(plan.stack, plan.resources, opts.repairCommand),
+      );
+      reports.push(report);
+      opts.onFinish?.(report);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, queue.length)) }, worker));
+  return reports;
+}

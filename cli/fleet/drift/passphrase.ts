@@ -1,0 +1,56 @@
+// The passphrase secrets provider of Pulumi, for the one secret the fast drift check needs
+// (a customer's client secret, in its provider's inputs): the key is PBKDF2-SHA256 (1 000 000
+// rounds) of the passphrase and the stack's salt, the cipher AES-256-GCM. The key derivation
+// costs about 0.3–0.8 s of CPU here, which is most of the engine's own floor per stack: the
+// fleet derives one key per customer, never one per stack, and decrypts no other value.
+import { createDecipheriv, pbkdf2 } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { promisify } from "node:util";
+
+const pbkdf2Async = promisify(pbkdf2);
+const ROUNDS = 1_000_000;
+
+/** The passphrase the engine would use (PULUMI_CONFIG_PASSPHRASE, else …_FILE), if any. */
+export function passphraseFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.PULUMI_CONFIG_PASSPHRASE !== undefined) return env.PULUMI_CONFIG_PASSPHRASE;
+  const file = env.PULUMI_CONFIG_PASSPHRASE_FILE;
+  if (file) return readFileSync(file, "utf8").replace(/\r?\n$/, "");
+  return undefined;
+}
+
+/** `v1:<nonce>:<ciphertext and tag>`, each base64. */
+function decryptWith(key: Buffer, ciphertext: string): string {
+  const parts = ciphertext.split(":");
+  if (parts.length !== 3 || parts[0] !== "v1") throw new Error("not a v1 ciphertext of the passphrase provider");
+  const nonce = Buffer.from(parts[1], "base64");
+  const sealed = Buffer.from(parts[2], "base64");
+  if (sealed.length < 16) throw new Error("a ciphertext too short to hold its tag");
+  const decipher = createDecipheriv("aes-256-gcm", key, nonce);
+  decipher.setAuthTag(sealed.subarray(sealed.length - 16));
+  return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - 16)), decipher.final()]).toString("utf8");
+}
+
+export interface Decrypter {
+  /** The plaintext of one ciphertext of the stack (the JSON form of the value, as the engine stores it). */
+  decrypt(ciphertext: string): string;
+}
+
+/**
+ * The decrypter of a stack whose secrets provider state is `v1:<salt>:<ciphertext of "pulumi">`
+ * (the `salt` of the checkpoint's passphrase provider, the stack file's encryptionsalt).
+ * Refuses a wrong passphrase by the check value, as the engine does.
+ */
+export async function passphraseDecrypter(passphrase: string, saltState: string): Promise<Decrypter> {
+  const parts = saltState.split(":");
+  if (parts.length !== 5 || parts[0] !== "v1")
+    throw new Error("the stack's passphrase salt is not in the v1 form (v1:<salt>:v1:<nonce>:<ciphertext>)");
+  const key = await pbkdf2Async(passphrase, Buffer.from(parts[1], "base64"), ROUNDS, 32, "sha256");
+  let check: string;
+  try {
+    check = decryptWith(key, parts.slice(2).join(":"));
+  } catch {
+    check = "";
+  }
+  if (check !== "pulumi") throw new Error("incorrect passphrase for the stack's secrets (PULUMI_CONFIG_PASSPHRASE)");
+  return { decrypt: (ciphertext) => decryptWith(key, ciphertext) };
+}

@@ -1,0 +1,182 @@
+// What the fleet's fast drift check takes from a checkpoint, and what it leaves to the engine
+// (with the reason the report shows); the passphrase provider's decryption of the one secret
+// it needs; the names a drift report gives a change.
+import { strict as assert } from "node:assert";
+import { createCipheriv, pbkdf2Sync, randomBytes } from "node:crypto";
+import { fromDeployment, type StateResource } from "../../cli/fleet/drift/checkpoint";
+import { changedOutputs } from "../../cli/fleet/drift/changed-outputs";
+import { groupByCredentials } from "../../cli/fleet/drift/credentials";
+import { deriveDigestKey } from "../../provider/resources/field-digests";
+import { passphraseDecrypter } from "../../cli/fleet/drift/passphrase";
+import { planStack } from "../../cli/fleet/drift/plan";
+import { renderMarkdown } from "../../cli/fleet/render";
+import { buildReport } from "../../cli/fleet/report";
+import { PLUGIN_VERSION } from "../../provider/plugin/version";
+
+const SIG = "4dabf18193072939515e22adb298388d";
+const PROVIDER_URN = "urn:pulumi:s1::fleet::pulumi:providers:embedded::acme";
+const provider = (inputs: Record<string, unknown> = {}): StateResource => ({
+  urn: PROVIDER_URN,
+  type: "pulumi:providers:embedded",
+  custom: true,
+  id: "p1",
+  inputs: {
+    clientId: "demo-client",
+    clientSecret: { [SIG]: "1", ciphertext: "v1:x:y" },
+    version: PLUGIN_VERSION,
+    ...inputs,
+  },
+});
+const configuration = (outputs: Record<string, unknown> = {}): StateResource => ({
+  urn: "urn:pulumi:s1::fleet::embedded:index:ConnectorConfiguration::c01",
+  type: "embedded:index:ConnectorConfiguration",
+  custom: true,
+  id: "a/c",
+  provider: `${PROVIDER_URN}::p1`,
+  inputs: { connectorId: "c", accountId: "a", secretConfig: { [SIG]: "1", ciphertext: "v1:x:y" } },
+  outputs: {
+    lastUpdated: 5,
+    appliedLastUpdated: 5,
+    drift: "",
+    fieldDigests: { f: "d" },
+    digestKeyId: "k1",
+    ...outputs,
+  },
+});
+const stack = (resources: StateResource[]) => ({ resources, passphraseSalt: "v1:c2FsdA==:v1:x:y" });
+const reasonOf = (resources: StateResource[]) => {
+  const planned = planStack("s1", stack(resources));
+  return "reason" in planned ? planned.reason : undefined;
+};
+
+/** Encrypts as Pulumi's passphrase provider does (AES-256-GCM, `v1:<nonce>:<sealed>`). */
+function seal(key: Buffer, plaintext: string): string {
+  const nonce = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, nonce);
+  const sealed = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final(), cipher.getAuthTag()]);
+  return `v1:${nonce.toString("base64")}:${sealed.toString("base64")}`;
+}
+
+describe("fleet drift: the fast path's plan, from a checkpoint", () => {
+  it("takes the plugin's resources of one embedded provider of this version, secretConfig left encrypted", () => {
+    const planned = planStack("s1", stack([provider(), configuration()]));
+    assert.ok("plan" in planned, JSON.stringify(planned));
+    assert.deepEqual([...planned.plan.digestKeyIds], ["k1"]);
+    assert.equal(planned.plan.resources.length, 1);
+    assert.equal(planned.plan.providerInputs.version, undefined, "the engine's keys are not settings");
+  });
+
+  it("leaves to the engine, saying why: another provider, a dynamic resource, another plugin version", () => {
+    const other = {
+      urn: "urn:pulumi:s1::fleet::random:index/randomId:RandomId::r",
+      type: "random:index/randomId:RandomId",
+      custom: true,
+      id: "r",
+    };
+    assert.match(reasonOf([provider(), other]) ?? "", /another provider's resource/);
+    const dynamic = { ...other, type: "pulumi-nodejs:dynamic/embedded-connectors:AddedConnector" };
+    assert.match(reasonOf([provider(), dynamic]) ?? "", /a dynamic resource/);
+    assert.match(reasonOf([provider({ version: "0.0.9" }), configuration()]) ?? "", /its provider is embedded 0\.0\.9/);
+  });
+
+  it("leaves to the engine a state refreshed after its apply, or from before the digests", () => {
+    assert.match(
+      reasonOf([provider(), configuration({ drift: "changed out of band at …" })]) ?? "",
+      /refreshed after its last apply/,
+    );
+    assert.match(reasonOf([provider(), configuration({ lastUpdated: 6 })]) ?? "", /refreshed after its last apply/);
+    assert.match(reasonOf([provider(), configuration({ fieldDigests: undefined })]) ?? "", /from before field digests/);
+  });
+
+  it("reads state version 3 only, and no checkpoint with pending operations", () => {
+    const v4 = fromDeployment({ version: 4, checkpoint: { latest: { resources: [] } } });
+    assert.match("reason" in v4 ? v4.reason : "", /state version is 4/);
+    const pending = fromDeployment({ version: 3, checkpoint: { latest: { resources: [], pending_operations: [{}] } } });
+    assert.match("reason" in pending ? pending.reason : "", /pending operations/);
+    const ok = fromDeployment({
+      version: 3,
+      checkpoint: { latest: { resources: [], secrets_providers: { type: "passphrase", state: { salt: "v1:s" } } } },
+    });
+    assert.ok("checkpoint" in ok && ok.checkpoint.passphraseSalt === "v1:s");
+  });
+});
+
+describe("fleet drift: the passphrase provider's decryption", () => {
+  it("decrypts a value under the stack's salt, and refuses a wrong passphrase", async function () {
+    this.timeout(60_000);
+    const salt = randomBytes(8);
+    const key = pbkdf2Sync("the passphrase", salt, 1_000_000, 32, "sha256");
+    const saltState = `v1:${salt.toString("base64")}:${seal(key, "pulumi")}`;
+    const decrypter = await passphraseDecrypter("the passphrase", saltState);
+    assert.equal(decrypter.decrypt(seal(key, JSON.stringify("client-secret"))), JSON.stringify("client-secret"));
+    await assert.rejects(passphraseDecrypter("another one", saltState), /incorrect passphrase/);
+  });
+});
+
+describe("fleet drift: the names of a change", () => {
+  it("names the outputs that differ, an object's keys one level down, never a value", () => {
+    const names = changedOutputs(
+      { lastUpdated: 1, drift: "", fieldDigests: { a: "1", b: "2" }, name: "x" },
+      { lastUpdated: 2, drift: "changed", fieldDigests: { a: "1", b: "3", c: "4" }, name: "x" },
+    );
+    assert.deepEqual(names, ["drift", "fieldDigests.b", "fieldDigests.c", "lastUpdated"]);
+  });
+});
+
+describe("fleet drift: the report of stacks left to the engine", () => {
+  it("says which stacks the engine checked and why, and what the command answers", () => {
+    const report = buildReport("drift", "fleet", "every stack", new Date(), [
+      { stack: "s1", status: "clean", durationMs: 1, resources: [], checkedBy: "checkpoint" },
+      {
+        stack: "s2",
+        status: "clean",
+        durationMs: 1,
+        resources: [],
+        checkedBy: "engine",
+        engineBecause: "its state version is 4",
+      },
+    ]);
+    assert.match(report.semantics, /pulumi refresh --preview-only --expect-no-changes/);
+    const markdown = renderMarkdown(report);
+    assert.match(markdown, /- s2: its state version is 4/);
+    assert.doesNotMatch(markdown, /- s1:/);
+  });
+});
+
+describe("fleet drift: one client secret decrypted per customer", () => {
+  it("derives one key for a customer's stacks (each its own salt and sub-account), matched by digest key id", async function () {
+    this.timeout(120_000);
+    const secret = "customer-secret";
+    const keyId = (await deriveDigestKey(secret)).id;
+    const plans = await Promise.all(
+      ["s1", "s2", "s3"].map(async (stack, i) => {
+        const salt = randomBytes(8);
+        const key = pbkdf2Sync("the passphrase", salt, 1_000_000, 32, "sha256");
+        return {
+          stack,
+          providerInputs: {
+            clientId: "demo-client",
+            accountId: `a${i}`,
+            clientSecret: { [SIG]: "1", ciphertext: seal(key, JSON.stringify(secret)) },
+          },
+          passphraseSalt: `v1:${salt.toString("base64")}:${seal(key, "pulumi")}`,
+          resources: [configuration()],
+          digestKeyIds: new Set([keyId]),
+        };
+      }),
+    );
+    const grouping = await groupByCredentials(plans, "the passphrase");
+    assert.equal(grouping.decryptions, 1, "one key derivation for the customer");
+    assert.deepEqual(
+      grouping.ready.map((r) => [r.plan.stack, r.settings.clientSecret, r.settings.accountId]),
+      [
+        ["s1", secret, "a0"],
+        ["s2", secret, "a1"],
+        ["s3", secret, "a2"],
+      ],
+    );
+    const wrong = await groupByCredentials(plans.slice(0, 1), "another passphrase");
+    assert.match(wrong.refused.get("s1") ?? "", /incorrect passphrase/);
+    assert.ok(!(wrong.refused.get("s1") ?? "").includes(secret));
+  });
+});
