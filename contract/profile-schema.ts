@@ -2,7 +2,15 @@
 // and the resolved form every reader gets (profile.ts lays a file over the built-in default).
 import { z } from "zod";
 import { MAX_PAGE_SIZE } from "./ids";
-import { ROUTES, type HttpMethod, type OperationName } from "./routes";
+import type {
+  BodyField,
+  EnvelopeShape,
+  ListShape,
+  PagingStyle,
+  ProfileSemantics,
+  RequestParameter,
+} from "./profile-types";
+import { ROUTES, type OperationName } from "./routes";
 
 export const OPERATIONS = Object.keys(ROUTES) as OperationName[];
 /** The list operations (they page). */
@@ -21,9 +29,6 @@ export const REQUEST_PARAMETERS = [
 export const BODY_FIELDS = ["connectorIds", "configurationId", "name", "secretName", "secretConfig"] as const;
 /** The placeholders a path template may name. */
 export const PATH_PLACEHOLDERS = ["accountId", "connectorId"] as const;
-
-export type RequestParameter = (typeof REQUEST_PARAMETERS)[number];
-export type BodyField = (typeof BODY_FIELDS)[number];
 
 const wireName = z
   .string()
@@ -131,30 +136,24 @@ export const ServiceProfileSchema = closed({
 });
 export type ServiceProfile = z.input<typeof ServiceProfileSchema>;
 export type ProfileOverride = z.output<typeof Override>;
-export type PagingStyle = z.output<typeof Paging>;
-export type ProfileSemantics = z.output<typeof Semantics>;
+export type {
+  BodyField,
+  EnvelopeShape,
+  ListShape,
+  PagingStyle,
+  ProfileSemantics,
+  RequestParameter,
+  ResolvedOperation,
+  ResolvedProfile,
+} from "./profile-types";
 
-export interface ResolvedOperation {
-  readonly operation: OperationName;
-  readonly title: string;
-  readonly retrySafe: boolean;
-  readonly authenticated: boolean;
-  readonly method: HttpMethod;
-  readonly path: string;
-  /** Client name → wire name of every parameter; one the path names goes in the path instead. */
-  readonly query: Readonly<Record<RequestParameter, string>>;
-  readonly paging: PagingStyle;
-  readonly list: z.output<typeof List>;
-  readonly envelope: z.output<typeof Envelope>;
-  readonly fields: Readonly<Record<BodyField, string>>;
-  readonly success: "view" | "empty";
-}
-
-export interface ResolvedProfile {
-  readonly name: string;
-  readonly description: string;
-  /** "built-in", or the file it was read from. */
-  readonly source: string;
-  readonly operations: Readonly<Record<OperationName, ResolvedOperation>>;
-  readonly semantics: ProfileSemantics;
-}
+// The written-out types (profile-types.ts) take what the schema gives, so they cannot drift apart.
+type Fits<A extends B, B> = A;
+export type SchemaFitsTypes = [
+  Fits<z.output<typeof Paging>, PagingStyle>,
+  Fits<z.output<typeof List>, ListShape>,
+  Fits<z.output<typeof Envelope>, EnvelopeShape>,
+  Fits<z.output<typeof Semantics>, ProfileSemantics>,
+  Fits<(typeof REQUEST_PARAMETERS)[number], RequestParameter>,
+  Fits<(typeof BODY_FIELDS)[number], BodyField>,
+];

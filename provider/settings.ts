@@ -10,7 +10,8 @@ import {
   DEFAULT_TIMEOUTS,
 } from "./client/defaults";
 import { parseBaseUrl } from "./client/validation";
-import { loadProfile, ProfileError, type ResolvedProfile } from "../contract/profile";
+import { loadProfile, ProfileError } from "../contract/profile";
+import type { ResolvedProfile } from "../contract/profile-types";
 
 /**
  * timeoutMs sets both of the client's waits, for an answer's headers and between two chunks of its

@@ -1,6 +1,7 @@
 // The client's settings: what callers pass (DESIGN.md, "The client's public interface"),
 // and the same with every default filled in and checked, before anything is sent.
-import { DEFAULT_PROFILE, type ResolvedProfile } from "../../contract/profile";
+import { DEFAULT_PROFILE } from "../../contract/profile";
+import type { ResolvedProfile } from "../../contract/profile-types";
 import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUTS } from "./defaults";
 import { InvalidArgumentError } from "./errors";
 import { MAX_RESPONSE_BYTES } from "./http";

@@ -119,13 +119,14 @@ describe("consumer: the packed package in a user's project", function () {
     }
   });
 
-  it("depends on undici, zod and commander only, with @pulumi/pulumi a peer admitting every tested version", async () => {
+  // yaml: service profiles (docs/service-profile.md) may be YAML files, read by every host.
+  it("depends on undici, zod, yaml and commander only, with @pulumi/pulumi a peer admitting every tested version", async () => {
     const pkg = JSON.parse(await fs.readFile(path.join(installed, "package.json"), "utf8")) as {
       dependencies: Record<string, string>;
       peerDependencies: Record<string, string>;
       scripts?: Record<string, string>;
     };
-    assert.deepEqual(Object.keys(pkg.dependencies).sort(), ["commander", "undici", "zod"]);
+    assert.deepEqual(Object.keys(pkg.dependencies).sort(), ["commander", "undici", "yaml", "zod"]);
     // npm lists these to the user as install scripts (and would run them from a git install).
     const lifecycle = Object.keys(pkg.scripts ?? {}).filter((s) => /^(pre|post)?(install|prepare)$/.test(s));
     assert.deepEqual(lifecycle, [], "no install-time script in the package's manifest");
@@ -137,7 +138,7 @@ describe("consumer: the packed package in a user's project", function () {
 
   it("adds fewer than 10 packages beyond @pulumi/pulumi's own and builds nothing native", async () => {
     const footprint = await installFootprint(project);
-    assert.deepEqual(footprint.addedPackages, ["commander", "pulumi-embedded-connectors", "undici", "zod"]);
+    assert.deepEqual(footprint.addedPackages, ["commander", "pulumi-embedded-connectors", "undici", "yaml", "zod"]);
     const ours = footprint.withInstallScripts.filter((name) => footprint.addedPackages.includes(name));
     assert.deepEqual(ours, [], "no package the provider brings has an install script");
   });
@@ -166,8 +167,9 @@ describe("consumer: the packed package in a user's project", function () {
     // README.md and every page of docs/ (the plugin's example is in docs/plugin.md).
     const docsDir = path.join(repoRoot, "docs");
     const pages = [path.join(repoRoot, "README.md")];
+    // DESIGN.md's blocks are interface sketches for contributors, not programs.
     for (const name of (await fs.readdir(docsDir)).sort())
-      if (name.endsWith(".md")) pages.push(path.join(docsDir, name));
+      if (name.endsWith(".md") && name !== "DESIGN.md") pages.push(path.join(docsDir, name));
     const readme: string[] = [];
     for (const page of pages) readme.push(...typescriptBlocks(await fs.readFile(page, "utf8")));
     assert.ok(readme.length >= 1, "the README has a TypeScript example");
@@ -198,7 +200,10 @@ describe("consumer: the packed package in a user's project", function () {
         'import * as ec from "pulumi-embedded-connectors";',
         'const found = ec.findConnectorOutput({ name: "Amazon S3", supportedType: "Source" });',
         "export const id: pulumi.Output<string> = found.connectorId;",
-        'export const side: pulumi.Output<"Source" | "Destination"> = found.supportedType;',
+        "// Source, Destination, or another side a service may have (docs/service-contract.md): still a string.",
+        "export const side: pulumi.Output<string> = found.supportedType;",
+        "// @ts-expect-error a number is not a side",
+        "export const notSide: pulumi.Output<number> = found.supportedType;",
         "export const fields: pulumi.Output<ec.ConfigurationField[]> =",
         "  ec.getConnectorConfigurationOutput({ connectorId: id }).fields;",
         "// @ts-expect-error no index signature: an unknown field does not compile",
@@ -210,7 +215,7 @@ describe("consumer: the packed package in a user's project", function () {
         "  { provider: customer },",
         ");",
         "export const pluginId: pulumi.Output<string> = byPlugin.connectorId;",
-        'export const pluginSide: pulumi.Output<"Source" | "Destination"> = byPlugin.supportedType;',
+        "export const pluginSide: pulumi.Output<string> = byPlugin.supportedType;",
         'const added = new ec.embedded.AddedConnector("a", { connectorId: pluginId }, { provider: customer });',
         "export const addedAccount: pulumi.Output<string> = added.accountId;",
         "export const pluginFields: pulumi.Output<ec.ConfigurationField[]> =",
