@@ -52,6 +52,8 @@ interface Template {
   accountId: string;
   /** Connector id → its configuration's plaintext secretConfig. */
   secretConfigs: Map<string, Record<string, string | number | boolean | string[]>>;
+  /** Connector id → its configuration's digest salt (a secret output), when it has one. */
+  salts: Map<string, string | undefined>;
   connectorIds: string[];
 }
 
@@ -64,6 +66,7 @@ async function readTemplate(o: LargeFleetOptions, stack: string): Promise<Templa
   ).checkpoint.latest;
   const decrypter = await passphraseDecrypter(o.passphrase, latest.secrets_providers.state.salt);
   const secretConfigs = new Map<string, Record<string, string | number | boolean | string[]>>();
+  const salts = new Map<string, string | undefined>();
   let accountId = "";
   const connectorIds: string[] = [];
   for (const r of latest.resources) {
@@ -72,9 +75,15 @@ async function readTemplate(o: LargeFleetOptions, stack: string): Promise<Templa
     accountId = String(r.inputs?.accountId);
     const sealed = r.inputs?.secretConfig as { ciphertext: string };
     secretConfigs.set(String(r.inputs?.connectorId), JSON.parse(decrypter.decrypt(sealed.ciphertext)));
+    // The copies keep the template's salt (still sealed under the same stack file's key).
+    const salt = r.outputs?.digestSalt as { ciphertext: string } | undefined;
+    salts.set(
+      String(r.inputs?.connectorId),
+      salt ? (JSON.parse(decrypter.decrypt(salt.ciphertext)) as string) : undefined,
+    );
   }
   const stackFile = await fs.readFile(path.join(o.work, `Pulumi.${stack}.yaml`), "utf8");
-  return { text, stackFile, accountId, secretConfigs, connectorIds };
+  return { text, stackFile, accountId, secretConfigs, salts, connectorIds };
 }
 
 /** Writes `count` stacks (`L0001`, …); returns their names. */
@@ -99,7 +108,6 @@ export async function generateLargeFleet(o: LargeFleetOptions): Promise<string[]
       const accountId = accounts[c][Math.floor(job.i / customers.length)];
       const client = clients[c];
       await client.addConnectors(accountId, t.connectorIds);
-      const key = digestKeyOf(customers[c].clientSecret);
       const state = JSON.parse(
         t.text
           .split(t.accountId)
@@ -112,6 +120,7 @@ export async function generateLargeFleet(o: LargeFleetOptions): Promise<string[]
         if (r.type !== "embedded:index:ConnectorConfiguration" || !r.inputs || !r.outputs) continue;
         const connectorId = String(r.inputs.connectorId);
         const secretConfig = t.secretConfigs.get(connectorId) ?? {};
+        const key = digestKeyOf(customers[c].clientSecret, t.salts.get(connectorId));
         const current = await client.getConfiguration(accountId, connectorId);
         const configurationId = current.secretConfig[0]?.configurationId ?? "";
         const view = await client.configure(accountId, connectorId, { configurationId, secretConfig });
@@ -122,6 +131,7 @@ export async function generateLargeFleet(o: LargeFleetOptions): Promise<string[]
           appliedLastUpdated: view.lastUpdated,
           secretName: view.secretName ?? r.outputs.secretName,
           fieldDigests: digestsOfInputs(key, accountId, connectorId, secretConfig),
+          digestKeyId: key.id,
         });
       }
       await fs.writeFile(stateFile(o, job.name), JSON.stringify(state));
