@@ -45,6 +45,14 @@ function textOption(argv: string[], name: string): string | undefined {
   return at >= 0 ? argv[at + 1] : undefined;
 }
 
+/** The stacks take BENCH_SECRET: every customer of `dir`'s customers.json allows it (secretEnv, docs/fleet-secrets.md). */
+export async function allowBenchSecret(dir: string): Promise<void> {
+  const customersFile = path.join(dir, "customers.json");
+  const allowList = JSON.parse(await fs.readFile(customersFile, "utf8")) as Record<string, { secretEnv?: string[] }>;
+  for (const customer of Object.values(allowList)) customer.secretEnv = ["BENCH_SECRET"];
+  await fs.writeFile(customersFile, JSON.stringify(allowList, null, 2));
+}
+
 /** `count` catalogue Sources, each with its required non-secret values and its Password from BENCH_SECRET. */
 export function benchConnectors(count: number): Record<string, ConnectorSpec> {
   const sources = CATALOGUE.filter((c) => c.supportedType === "Source").slice(0, count);
@@ -160,11 +168,7 @@ async function main(): Promise<void> {
   try {
     await fs.cp(path.join(repoRoot, "examples", "fleet"), work, { recursive: true });
     for (const f of await fs.readdir(work)) if (/^Pulumi\..+\.yaml$/.test(f)) await fs.rm(path.join(work, f));
-    // The stacks take BENCH_SECRET: their customers allow it (customers.json's secretEnv, docs/fleet-secrets.md).
-    const customersFile = path.join(work, "customers.json");
-    const allowList = JSON.parse(await fs.readFile(customersFile, "utf8")) as Record<string, { secretEnv?: string[] }>;
-    for (const customer of Object.values(allowList)) customer.secretEnv = ["BENCH_SECRET"];
-    await fs.writeFile(customersFile, JSON.stringify(allowList, null, 2));
+    await allowBenchSecret(work);
     const project = await readProject(work);
     const spec = benchConnectors(connectors);
     for (let i = 0; i < stacks; i++) {

@@ -14,7 +14,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, promises as fs } from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { benchConnectors } from "../../bench/fleet";
+import { allowBenchSecret, benchConnectors } from "../../bench/fleet";
 import { readProject } from "../../cli/fleet/project";
 import { writeStackFile } from "../../cli/fleet/new";
 import type { FleetReport } from "../../cli/fleet/report";
@@ -92,6 +92,7 @@ describe("e2e: fleet drift against pulumi refresh --preview-only; a killed fleet
     workDir = path.join(programsDir, ".work", `fleet-drift-${SEED}-${randomBytes(3).toString("hex")}`);
     await fs.cp(path.join(repoRoot, "examples", "fleet"), workDir, { recursive: true });
     for (const f of await fs.readdir(workDir)) if (/^Pulumi\..+\.yaml$/.test(f)) await fs.rm(path.join(workDir, f));
+    await allowBenchSecret(workDir);
     await fs.mkdir(out(""), { recursive: true });
     const project = await readProject(workDir);
     for (let i = 0; i < STACKS; i++) {
@@ -125,6 +126,47 @@ describe("e2e: fleet drift against pulumi refresh --preview-only; a killed fleet
     await service?.stop();
   });
 
+  /** One out-of-band change to the `pick`-th connector of a stack's sub-account; whether it wrote. */
+  async function changeOutOfBand(
+    customer: number,
+    accountId: string,
+    change: (typeof CHANGES)[number],
+    pick: number,
+  ): Promise<boolean> {
+    const client = clients[customer];
+    const connectorId = (await connectorIds(customer, accountId))[pick];
+    const current = await client.getConfiguration(accountId, connectorId);
+    const fields =
+      (
+        current.secretConfig as {
+          configuration?: { id: string; type: string; value?: unknown; readonly?: boolean }[];
+        }[]
+      )[0].configuration ?? [];
+    // Configure takes the whole configuration: the Passwords (never returned) as the stack set them.
+    const values = Object.fromEntries(
+      fields
+        .filter((f) => !f.readonly && (f.value !== undefined || f.type === "Password"))
+        .map((f) => [f.id, f.type === "Password" ? benchSecret : f.value]),
+    );
+    const text = fields.find((f) => f.type === "Text" && !f.readonly && f.value !== undefined);
+    const password = fields.find((f) => f.type === "Password");
+    if (change === "field" && text) {
+      await client.configure(accountId, connectorId, { ...values, [text.id]: `by-hand-${SEED}-${pick}` });
+      return true;
+    }
+    if (change === "password" && password) {
+      await client.configure(accountId, connectorId, { ...values, [password.id]: `typed-${SEED}` });
+      return true;
+    }
+    if (change === "connector removed") await client.remove(accountId, connectorId);
+    if (change === "configuration removed") {
+      // The service has no "unconfigure": removed and added again, the connector is back unconfigured.
+      await client.remove(accountId, connectorId);
+      await client.add(accountId, [connectorId]);
+    }
+    return change === "connector removed" || change === "configuration removed";
+  }
+
   it("random out-of-band changes: the fast path and refresh --preview-only agree per stack, resource and field", async () => {
     const next = random(SEED);
     const applied = new Map<string, (typeof CHANGES)[number]>();
@@ -132,33 +174,7 @@ describe("e2e: fleet drift against pulumi refresh --preview-only; a killed fleet
     for (const [stack, { customer, accountId }] of accountOf) {
       const change = CHANGES[Math.floor(next() * CHANGES.length)];
       applied.set(stack, change);
-      const client = clients[customer];
-      const connectorId = (await connectorIds(customer, accountId))[Math.floor(next() * ids)];
-      const current = await client.getConfiguration(accountId, connectorId);
-      const fields =
-        (
-          current.secretConfig as {
-            configuration?: { id: string; type: string; value?: unknown; readonly?: boolean }[];
-          }[]
-        )[0].configuration ?? [];
-      // Configure takes the whole configuration: the Passwords (never returned) as the stack set them.
-      const values = Object.fromEntries(
-        fields
-          .filter((f) => !f.readonly && (f.value !== undefined || f.type === "Password"))
-          .map((f) => [f.id, f.type === "Password" ? benchSecret : f.value]),
-      );
-      const text = fields.find((f) => f.type === "Text" && !f.readonly && f.value !== undefined);
-      const password = fields.find((f) => f.type === "Password");
-      if (change === "field" && text)
-        await client.configure(accountId, connectorId, { ...values, [text.id]: `by-hand-${SEED}` });
-      if (change === "password" && password)
-        await client.configure(accountId, connectorId, { ...values, [password.id]: `typed-${SEED}` });
-      if (change === "connector removed") await client.remove(accountId, connectorId);
-      if (change === "configuration removed") {
-        // The service has no "unconfigure": removed and added again, the connector is back unconfigured.
-        await client.remove(accountId, connectorId);
-        await client.add(accountId, [connectorId]);
-      }
+      await changeOutOfBand(customer, accountId, change, Math.floor(next() * ids));
     }
     console.log(`    changes: ${[...applied].map(([s, c]) => `${s}: ${c}`).join("; ")}`);
     const tokensBefore = (await service.stats()).tokenRequests;
@@ -191,7 +207,13 @@ describe("e2e: fleet drift against pulumi refresh --preview-only; a killed fleet
 
   it("a stack the fast path cannot take goes to the engine, and the report says why", async () => {
     // A `pulumi refresh` accepted one stack's drift: its state no longer holds the last apply's digests.
-    const [stack] = [...accountOf.keys()];
+    // A field changed by hand first (whatever the test before did to this stack), on a connector still configured.
+    const [[stack, { customer, accountId }]] = [...accountOf];
+    const added = await connectorIds(customer, accountId);
+    let changed = false;
+    for (let pick = 0; pick < added.length && !changed; pick++)
+      changed = await changeOutOfBand(customer, accountId, "field", pick);
+    assert.ok(changed, `a configured connector with a Text field in ${stack}'s sub-account`);
     await execFileAsync(
       engine.command.command,
       ["refresh", "--yes", "--skip-preview", "--stack", stack, "--non-interactive"],
