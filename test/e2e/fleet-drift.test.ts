@@ -22,24 +22,13 @@ import { startLocalService, type LocalService } from "../../harness/local-servic
 import { DEFAULT_OPTIONS } from "../../service/options";
 import { assertNoSecret, ensureEngine, programsDir, repoRoot, type Engine } from "./harness";
 import { OutOfBandClient } from "./fixtures";
+import { seededRandom } from "../property/seed";
 
 const execFileAsync = promisify(execFile);
 const STACKS = Number(process.env.FLEET_DRIFT_STACKS ?? 10);
 const SEED = process.env.FLEET_DRIFT_SEED ?? randomBytes(4).toString("hex");
 const cli = path.join(repoRoot, "dist", "cli", "main.js");
 const CHANGES = ["field", "password", "connector removed", "configuration removed", "nothing"] as const;
-
-/** A small seeded generator (mulberry32). */
-function random(seed: string): () => number {
-  let a = parseInt(seed.slice(0, 8), 16) >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("e2e: fleet drift against pulumi refresh --preview-only; a killed fleet up", function () {
   this.timeout(30 * 60_000);
@@ -168,7 +157,7 @@ describe("e2e: fleet drift against pulumi refresh --preview-only; a killed fleet
   }
 
   it("random out-of-band changes: the fast path and refresh --preview-only agree per stack, resource and field", async () => {
-    const next = random(SEED);
+    const next = seededRandom(SEED);
     const applied = new Map<string, (typeof CHANGES)[number]>();
     const ids = Object.values(spec).length;
     for (const [stack, { customer, accountId }] of accountOf) {

@@ -28,3 +28,15 @@ export function printSeedOnFailure(variable: string, seed: number): void {
     }
   });
 }
+
+/** A small generator from a hex seed (mulberry32): the same seed draws the same sequence. */
+export function seededRandom(seed: string): () => number {
+  let a = parseInt(seed.slice(0, 8), 16) >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

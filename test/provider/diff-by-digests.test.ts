@@ -6,21 +6,10 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import * as impl from "../../provider/resources/connector-configuration-impl";
 import { CONNECTORS, SEGMENT_CONFIG, useProviderFixture } from "./fixtures";
+import { seededRandom } from "../property/seed";
 
 type Props = Record<string, unknown>;
 const SEED = process.env.FLEET_DIGEST_SEED ?? randomBytes(4).toString("hex");
-
-/** A small seeded generator (mulberry32). */
-function random(seed: string): () => number {
-  let a = parseInt(seed.slice(0, 8), 16) >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Out-of-band writes: the whole configuration, as Configure takes it (undefined: none). */
 const WRITES: [string, Record<string, string | number | string[]> | undefined][] = [
@@ -44,7 +33,7 @@ describe(`ConnectorConfiguration diffByDigests agrees with diff (seed ${SEED}; r
     __provider: "p",
   });
 
-  const next = random(SEED);
+  const next = seededRandom(SEED);
   const picks = Array.from({ length: 6 }, () => WRITES[Math.floor(next() * WRITES.length)]);
   for (const [what, write] of [...WRITES, ...picks.map(([w, c]) => [`${w} (random)`, c] as (typeof WRITES)[number])]) {
     it(`${what}: the same verdict and the same fields`, async () => {
