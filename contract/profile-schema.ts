@@ -56,6 +56,8 @@ const Paging = z.discriminatedUnion("style", [
     page: wireName.default("page"),
     pageSize: wireName.default("pageSize"),
     maxSize: maxSize.default(MAX_PAGE_SIZE),
+    /** The number of the first page: 1 (the contract's), or 0 for a service that counts pages from 0. */
+    firstPage: z.union([z.literal(0), z.literal(1)]).optional(),
   }),
   closed({
     style: z.literal("offset"),

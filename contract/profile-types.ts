@@ -11,7 +11,7 @@ export type BodyField = "connectorIds" | "configurationId" | "name" | "secretNam
 
 /** How a list pages: page numbers, offsets, or not at all. */
 export type PagingStyle =
-  | { style: "page"; page: string; pageSize: string; maxSize: number }
+  | { style: "page"; page: string; pageSize: string; maxSize: number; firstPage?: 0 | 1 }
   | { style: "offset"; offset: string; size: string; maxSize: number }
   | { style: "none" };
 

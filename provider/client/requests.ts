@@ -23,7 +23,8 @@ export function filtersOf(filters: unknown): Record<string, QueryValue> {
 
 /** The paging entries of a list request, by the profile's names. */
 export function pagingQuery(paging: PagingStyle, page: number, size: number, offset: number): Record<string, number> {
-  if (paging.style === "page") return { [paging.page]: page, [paging.pageSize]: size };
+  // `page` counts from 1 here; a service whose pages count from 0 (firstPage: 0) gets one less.
+  if (paging.style === "page") return { [paging.page]: page - 1 + (paging.firstPage ?? 1), [paging.pageSize]: size };
   if (paging.style === "offset") return { [paging.offset]: offset, [paging.size]: size };
   return {};
 }

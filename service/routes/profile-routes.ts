@@ -62,9 +62,10 @@ function window(request: FastifyRequest, op: ResolvedOperation): { offset: numbe
   if (p.style === "none") return { offset: 0, size: Number.MAX_SAFE_INTEGER };
   const fallback = Math.min(DEFAULT_PAGE_SIZE, p.maxSize);
   if (p.style === "page") {
-    const page = integerParam(request, p.page, 1, Number.MAX_SAFE_INTEGER, 1);
+    const first = p.firstPage ?? 1;
+    const page = integerParam(request, p.page, first, Number.MAX_SAFE_INTEGER, first);
     const size = integerParam(request, p.pageSize, MIN_PAGE_SIZE, p.maxSize, fallback);
-    return { offset: (page - 1) * size, size };
+    return { offset: (page - first) * size, size };
   }
   const size = integerParam(request, p.size, MIN_PAGE_SIZE, p.maxSize, fallback);
   return { offset: integerParam(request, p.offset, 0, Number.MAX_SAFE_INTEGER, 0), size };

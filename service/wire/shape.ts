@@ -35,12 +35,16 @@ export function listPage<T>(op: ResolvedOperation, all: readonly T[], offset: nu
   if (list.total !== null) {
     setPath(body, list.total, all.length);
     if (paging.style === "page") {
-      body[paging.page] = Math.floor(offset / size) + 1;
+      body[paging.page] = Math.floor(offset / size) + (paging.firstPage ?? 1);
       body[paging.pageSize] = size;
     }
   }
   if (list.next !== null && offset + size < all.length) {
-    setPath(body, list.next, paging.style === "page" ? Math.floor(offset / size) + 2 : offset + size);
+    setPath(
+      body,
+      list.next,
+      paging.style === "page" ? Math.floor(offset / size) + 1 + (paging.firstPage ?? 1) : offset + size,
+    );
   }
   return body;
 }
