@@ -322,7 +322,8 @@ export class EmbeddedClient {
     const sent = sentRequestOf({
       body: parts.body,
       secretBody: parts.secretBody,
-      otherKeys: [...queryKeysOf(target), ...(parts.fieldNames ?? [])],
+      // A next-page link's query is the service's own text, not keys this client chose.
+      otherKeys: [...(parts.link ? [] : queryKeysOf(target)), ...(parts.fieldNames ?? [])],
       secrets: [this.settings.clientSecret],
     });
     const started = this.now();

@@ -20,7 +20,7 @@ import {
 } from "../../provider/client";
 import { quoteBackRefusal } from "../../service/quote-back";
 import { canary, quotedTelltales, replayCanariesOnFailure } from "../e2e/canaries";
-import { ACCOUNT, CONNECTOR, answer, configurationPayload, ok, ScriptedTransport, tokenAnswer } from "./fakes";
+import { ACCOUNT, CONNECTOR, answer, configurationPayload, ok, ScriptedTransport, tokenAnswer, viewA } from "./fakes";
 
 /** A value whose every quoted form differs from it (mixed case, a quote, a backslash, a space). */
 const secretValue = (label: string) => `Pw"${canary(label).slice(-12)} \\${label}Q`;
@@ -187,6 +187,21 @@ describe(`client: refusals in every form quoting the values sent (CANARY_SEED re
     );
     assert.match(error.message, /400 pageSize is too large: fields pageSize, \(unnamed field\)/);
     assert.ok(!error.message.includes("SELECT"), error.message);
+  });
+
+  it("a next-page link's query names no field: a refusal of that page naming one of its keys shows it unnamed", async () => {
+    const client = clientOf({ operations: { listAddedConnectors: { list: { next: "next" } } } }, (r) => {
+      if (isToken(r)) return tokenAnswer();
+      if (!r.target.includes("tok3n"))
+        return ok({ items: [viewA(CONNECTOR)], next: "/api/es/v2/connectors/added?tok3n=1" });
+      return answer(200, { statusCode: 400, statusMessage: "bad page", errors: [{ field: "tok3n", message: "bad" }] });
+    });
+    const error = await failed(collect(client.listAddedConnectors(ACCOUNT)));
+    assert.ok(error instanceof ValidationError, error.message);
+    assert.deepEqual(
+      error.fieldErrors.map((f) => f.field),
+      ["(unnamed field)"],
+    );
   });
 
   it("Configure answered by a 200 whose keys quote the values: the format error shows no key of it", async () => {
