@@ -3,7 +3,7 @@
 // reads the whole added list first, adds only what that list lacks and removes nothing it did not
 // add; and no form of the client secret or the token reaches its output, trace or written profile.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { printSeedOnFailure, seedFrom, seededRandom } from "../property/seed";
@@ -135,6 +135,27 @@ describe(`doctor against a misbehaving service (CANARY_SEED=${seed})`, function 
     );
     assert.ok(!s.requests.some((r) => r.method === "POST" && r.path === "/es/v2/connectors"), "no Add");
     assert.equal(code, 1, text);
+  });
+
+  it("--write-check probes the added list's paging while its connector is added, when the other lists disagree", async () => {
+    // The catalogue pages by page/pageSize, the supported list by size/offset; the added list is empty.
+    const { target } = await stub({ offsetPaged: ["/es/v2/connectors/supported"] });
+    const profile = path.join(dir, "supported-offset.json");
+    writeFileSync(
+      profile,
+      JSON.stringify({
+        operations: { listSupportedConnectors: { paging: { style: "offset", offset: "offset", size: "size" } } },
+      }),
+    );
+    const readOnly = await runDoctor(target, { profile });
+    assert.match(readOnly.text, /could not tell the paging of listAddedConnectors; run doctor --write-check/);
+    assert.equal(readOnly.code, 1, readOnly.text);
+    const probed = await runDoctor(target, { profile, writeCheck: true });
+    assert.match(
+      probed.text,
+      /listAddedConnectors: .*\n(.*\n)*? {2}paging honoured: page\/pageSize \(with no paging asked: 1 items\)/,
+    );
+    assert.equal(probed.code, 0, probed.text);
   });
 
   it("a token that is not a header value: never sent, never printed", async () => {

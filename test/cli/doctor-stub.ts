@@ -46,6 +46,8 @@ export interface StubOptions {
   /** The page size when none is asked. */
   defaultPageSize?: number;
   accessToken?: string;
+  /** Lists (by path) paged by `size`/`offset` instead. */
+  offsetPaged?: string[];
   intercept?: (request: StubRequest) => StubAnswer | undefined;
 }
 
@@ -69,7 +71,14 @@ export async function startStub(options: StubOptions = {}): Promise<Stub> {
   const first = options.firstPage ?? 1;
   const view = (id: string) => ({ connectorId: id, name: `Connector ${id}`, dataType: "Stub" });
 
-  function page(ids: string[], query: URLSearchParams): StubAnswer {
+  function page(ids: string[], query: URLSearchParams, path: string): StubAnswer {
+    if ((options.offsetPaged ?? []).includes(path)) {
+      const [offset, size] = [
+        Number(query.get("offset") ?? 0),
+        Number(query.get("size") ?? options.defaultPageSize ?? 50),
+      ];
+      return ok({ items: ids.slice(offset, offset + size).map(view), total: ids.length });
+    }
     const size = Number(query.get("pageSize") ?? options.defaultPageSize ?? 50);
     const number = Number(query.get("page") ?? first);
     if (!Number.isInteger(number) || number < first || !(size >= 1)) return refusal(400);
@@ -84,14 +93,15 @@ export async function startStub(options: StubOptions = {}): Promise<Stub> {
     if (route === "POST /es/v2/oauth/client-token") {
       return { status: 200, body: { accessToken: options.accessToken ?? "stub-token-0123456789", expiresIn: 3600 } };
     }
-    if (route === "GET /es/v2/connectors") return page(catalogue, r.query);
+    if (route === "GET /es/v2/connectors") return page(catalogue, r.query, r.path);
     if (route === "GET /es/v2/connectors/added") {
       return page(
         catalogue.filter((id) => added.has(id) && !(options.hidden ?? []).includes(id)),
         r.query,
+        r.path,
       );
     }
-    if (route === "GET /es/v2/connectors/supported") return page(catalogue, r.query);
+    if (route === "GET /es/v2/connectors/supported") return page(catalogue, r.query, r.path);
     if (route === "POST /es/v2/connectors") {
       const ids = (JSON.parse(r.body) as { connectorIds: string[] }).connectorIds;
       const already = ids.filter((id) => added.has(id));
