@@ -158,6 +158,14 @@ describe(`doctor against a misbehaving service (CANARY_SEED=${seed})`, function 
     assert.equal(probed.code, 0, probed.text);
   });
 
+  it("a request that gets no answer ends at --timeout, naming the route", async () => {
+    const { target } = await stub({ intercept: (r) => (r.path.endsWith("/added") ? { status: 0 } : undefined) });
+    await assert.rejects(
+      runDoctor(target, { timeout: "0.5" }),
+      /List Added Connectors \(GET \/es\/v2\/connectors\/added\): no answer from http:\/\/127\.0\.0\.1:\d+ \(timed out\)/,
+    );
+  });
+
   it("a token that is not a header value: never sent, never printed", async () => {
     const token = `${canary("token")} x\n`;
     const { stub: s, target } = await stub({ accessToken: token });

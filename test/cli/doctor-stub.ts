@@ -29,6 +29,7 @@ export interface StubRequest {
 }
 
 export interface StubAnswer {
+  /** 0: no answer at all. */
   status: number;
   headers?: Record<string, string>;
   body?: unknown;
@@ -126,6 +127,7 @@ export async function startStub(options: StubOptions = {}): Promise<Stub> {
       const request = { method: req.method ?? "GET", path: url.pathname, query: url.searchParams, body };
       requests.push(request);
       const a = answer(request);
+      if (a.status === 0) return; // never answered
       res.writeHead(a.status, { "content-type": "application/json", ...a.headers });
       res.end(a.body === undefined ? "" : JSON.stringify(a.body));
     });
