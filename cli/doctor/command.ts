@@ -105,7 +105,12 @@ function timeoutMs(flag: string | number | undefined): number {
 }
 
 /** The whole command; returns the exit code. */
-export async function doctor(flags: DoctorFlags, print: (text: string) => void): Promise<number> {
+export async function doctor(
+  flags: DoctorFlags,
+  print: (text: string) => void,
+  /** A line per request as it is answered (the CLI: stderr), scrubbed like the rest. */
+  progress: (line: string) => void = () => undefined,
+): Promise<number> {
   if (flags.writeCheck && !flags.accountId) {
     throw new Error("--write-check writes: it needs --account-id <scratch sub-account> on the command line");
   }
@@ -116,7 +121,11 @@ export async function doctor(flags: DoctorFlags, print: (text: string) => void):
   const client = new WireClient(
     settings.profile,
     { ...settings, timeoutMs: timeoutMs(flags.timeout) },
-    (exchange) => transcript?.record(exchange),
+    (exchange) => {
+      transcript?.record(exchange);
+      const op = settings.profile.operations[exchange.operation];
+      progress(secrets.scrub(`doctor: ${op.method} ${op.path} (${exchange.operation}): ${exchange.status}\n`));
+    },
     (token) => secrets.add(token),
   );
   try {
@@ -175,6 +184,10 @@ export function registerDoctor(program: Command): void {
     .option("--trace <file>", "write a redacted transcript of every request and answer")
     .option("--timeout <seconds>", "each request's time limit (default 30, at most 300)")
     .action(async (flags: DoctorFlags) => {
-      process.exitCode = await doctor(flags, (text) => process.stdout.write(text));
+      process.exitCode = await doctor(
+        flags,
+        (text) => process.stdout.write(text),
+        (line) => process.stderr.write(line),
+      );
     });
 }

@@ -203,9 +203,15 @@ describe(`doctor against a misbehaving service (CANARY_SEED=${seed})`, function 
     });
     const trace = path.join(dir, "echo-trace.txt");
     const written = path.join(dir, "echo-profile.yaml");
-    const { text } = await runDoctor(target, { trace, writeProfile: written });
+    const { text, progress } = await runDoctor(target, { trace, writeProfile: written });
+    assert.match(
+      progress,
+      /^doctor: GET \/es\/v2\/connectors\/added \(listAddedConnectors\): 200$/m,
+      "a line per request",
+    );
     for (const [where, content] of [
       ["the output", text],
+      ["the progress lines", progress],
       ["the trace", readFileSync(trace, "utf8")],
       ["the written profile", readFileSync(written, "utf8")],
     ] as const) {

@@ -15,10 +15,18 @@ export interface Target {
 }
 
 /** doctor's command with these settings (no stack config); its exit code and everything it printed. */
-export async function runDoctor(t: Target, flags: Partial<DoctorFlags> = {}): Promise<{ code: number; text: string }> {
+export async function runDoctor(
+  t: Target,
+  flags: Partial<DoctorFlags> = {},
+): Promise<{ code: number; text: string; progress: string }> {
   let text = "";
-  const code = await doctor({ ...t, stack: false, pulumi: "pulumi", ...flags }, (chunk) => (text += chunk));
-  return { code, text };
+  let progress = "";
+  const code = await doctor(
+    { ...t, stack: false, pulumi: "pulumi", ...flags },
+    (chunk) => (text += chunk),
+    (line) => (progress += line),
+  );
+  return { code, text, progress };
 }
 
 export interface StubRequest {
