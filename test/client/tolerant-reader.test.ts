@@ -151,7 +151,7 @@ describe("client: tolerant reader", () => {
     assert.ok(error instanceof ResponseFormatError);
     assert.match(
       error.message,
-      /page 2 repeats page 1 \(2 items\): the service seems to ignore the paging parameters \(page, pageSize\)/,
+      /page 2 repeats items already read \(2 items\): the service seems to ignore the paging parameters \(page, pageSize\)/,
     );
     assert.match(error.message, /pulumi-embedded-connectors doctor/);
     assert.equal(calls().length, 2);
