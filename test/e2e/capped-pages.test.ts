@@ -92,7 +92,7 @@ describe("e2e: refresh against a service that caps its pages and echoes the size
     } finally {
       proxy.capping = false;
     }
-    assert.ok(proxy.cappedPages >= 3, `the listing went through the cap (${proxy.cappedPages} pages)`);
     assert.deepEqual((await e2e.stack.resources()).map(resourceName).sort(), [...keys].sort());
+    assert.ok(proxy.cappedPages >= 3, `the listing went through the cap (${proxy.cappedPages} pages)`);
   });
 });
