@@ -14,7 +14,7 @@ import {
   type OutgoingRequest,
 } from "../../provider/client";
 import { statusOf } from "../../provider/runtime/service-failures";
-import { ACCOUNT, answer, CONNECTOR, ok, ScriptedTransport, tokenAnswer, viewA } from "./fakes";
+import { ACCOUNT, answer, CONNECTOR, ok, refusal, ScriptedTransport, tokenAnswer, viewA } from "./fakes";
 
 const id = (n: number) => `c${n.toString(36).padStart(15, "0")}`;
 
@@ -39,15 +39,6 @@ function clientOf(
   );
   const calls = () => transport.requests.filter((r) => !r.target.includes("oauth") && !r.target.includes("auth/"));
   return { client, calls };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a refusal");
 }
 
 const query = (request: OutgoingRequest) => new URLSearchParams(request.target.split("?")[1] ?? "");

@@ -20,6 +20,7 @@ import {
   configurationPayload,
   CONNECTOR,
   ok,
+  refusal,
   ScriptedTransport,
   tokenAnswer,
   viewA,
@@ -50,15 +51,6 @@ function clientOf(
   );
   const calls = () => transport.requests.filter((r) => !r.target.includes("/oauth/"));
   return { client, calls };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a refusal");
 }
 
 describe("client: the public documentation's example answers", () => {
