@@ -14,9 +14,9 @@
 // not reached (with offset paging the next page starts at the items seen, which is unambiguous;
 // with page numbers it is not); a cursor that does not move; more pages or bytes than any list has.
 // Counting, never the size a page claims: a service that caps its pages but echoes the size asked
-// ended every list after page one (issue 37). A FIRST page shorter than asked is the end or the
-// service's cap: by page numbers the next is asked at that page's size, where page 2 starts after
-// it under either reading.
+// ended every list after page one (issue 37). A FIRST page shorter than asked with the total not
+// reached is the service's cap: by page numbers the next is asked at that page's size, where
+// page 2 starts after it however the service counts.
 import { MAX_PAGE_SIZE } from "../../contract/ids";
 
 export { MAX_PAGE_SIZE };
@@ -158,9 +158,11 @@ export async function* paginate<T>(
     }
     if (total !== undefined && seen >= total) return;
     if (!full && !options.byOffset && result.next === undefined) {
-      if (seen === items.length) {
-        // A first page shorter than asked: the end, or the service's own cap (whatever page size
-        // it says). Asked by that size, page 2 starts after these items under either reading.
+      if (seen === items.length && total !== undefined) {
+        // A first page shorter than asked, the total not reached: the service's own cap (whatever
+        // page size it says). Asked by that size, page 2 starts after these items however the
+        // service counts. (Without a total the size stays: a short page is most often the last,
+        // and a service with a smallest page size would refuse a smaller one.)
         size = items.length;
       } else if (total !== undefined) {
         throw new ShortPageError(
