@@ -5,6 +5,7 @@ import { strict as assert } from "node:assert";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
+import { AddJournal } from "../../provider/runtime/add-journal";
 import { stackIdentity, type Whereabouts } from "../../provider/runtime/stack-identity";
 
 describe("the stack identity of pending records", () => {
@@ -54,8 +55,22 @@ describe("the stack identity of pending records", () => {
     writeFileSync(path.join(project, "Pulumi.yaml"), "name: proj\nruntime: yaml\n");
     writeFileSync(path.join(home, "credentials.json"), JSON.stringify({ current: `file://${project}/state` }));
     assert.equal(at(""), mine, "the login's");
+    assert.equal(at("s3://bucket-one/"), at("s3://bucket-one"), "a trailing slash of another scheme");
     // A URL's credentials are not part of which backend it is.
     assert.equal(at("postgres://fleet:pw-one@db/state"), at("postgres://db/state"));
+  });
+
+  it("a same-named stack's records never replace or settle this stack's", () => {
+    const journalDir = path.join(path.dirname(project), "records");
+    const mine = stackIdentity("proj/dev", { env: { PULUMI_BACKEND_URL: "file:///srv/one" }, cwd: project });
+    const theirs = stackIdentity("proj/dev", { env: { PULUMI_BACKEND_URL: "file:///srv/two" }, cwd: project });
+    new AddJournal(journalDir, mine).begin("http://svc", "acct", "configuration:c1"); // killed mid-write
+    const other = new AddJournal(journalDir, theirs);
+    assert.equal(other.pending("http://svc", "acct", "configuration:c1"), undefined, "not theirs to claim");
+    other.begin("http://svc", "acct", "configuration:c1");
+    other.settle("http://svc", "acct", "configuration:c1");
+    const next = new AddJournal(journalDir, mine).pending("http://svc", "acct", "configuration:c1");
+    assert.equal(next?.owner, "proj/dev", "this stack's record is still there for its next run");
   });
 
   it("reads the secrets provider from stackConfigDir when the project sets one", () => {
