@@ -12,7 +12,7 @@ import { accountIdFor, cachedConfiguration, currentClient, warnOnce } from "../r
 import { statusOf, withRequestId } from "../runtime/service-failures";
 import { descriptorsOf, normalisesTo, validateSecretConfig } from "./configuration-rules";
 import { hiddenFields } from "./field-digests";
-import { clearPasswordChanges, notePasswordChanges } from "./password-changes";
+import { notePasswords } from "./password-changes";
 import { accountIdProblem } from "./resource-ids";
 
 type Props = Record<string, unknown>;
@@ -59,7 +59,6 @@ export const check = secretAwareCheck(
     }
     if (failures.length > 0 || !idOk || typeof accountId !== "string" || isUnknown(accountId))
       return { inputs, failures };
-    clearPasswordChanges(accountId, connectorId);
     if (sameAsApplied(olds, inputs)) {
       // What the state holds passed this check and the service's own validation when it was
       // applied; nothing will be sent for it, so a no-change preview costs no call.
@@ -112,7 +111,7 @@ export const check = secretAwareCheck(
       failures.push(...validated.failures);
       inputs.secretConfig = validated.normalised;
       // The state keeps no digest of a Password: the stored inputs tell the diff whether one changed.
-      notePasswordChanges(accountId, connectorId, hiddenFields(view), olds.secretConfig, inputs.secretConfig);
+      notePasswords(accountId, connectorId, hiddenFields(view), olds.secretConfig);
     }
     return { inputs, failures };
   },

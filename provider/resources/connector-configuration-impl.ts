@@ -23,7 +23,7 @@ import {
 } from "./configuration-outputs";
 import { configurationKey, decideCreate } from "./configuration-ownership";
 import { digestKeyOf, newDigestSalt, type DigestKey } from "./field-digests";
-import { takeChangedPasswords } from "./password-changes";
+import { changedPasswords, notePasswordsWritten } from "./password-changes";
 import { IN_PLACE_KEYS, REPLACE_KEYS } from "./connector-configuration-check";
 import { splitId } from "./resource-ids";
 import { countedStep } from "../runtime/engine-steps";
@@ -50,7 +50,7 @@ export async function diff(
   news: Props,
 ): Promise<DiffResult & { detailedDiff: DetailedDiff }> {
   settleRecord(olds.accountId, olds.connectorId);
-  const passwords = takeChangedPasswords(olds.accountId, olds.connectorId);
+  const passwords = changedPasswords(olds.accountId, olds.connectorId, news.secretConfig);
   return diffAgainst(olds, news, {
     fields: news.secretConfig,
     changes: (old) => secretConfigChanges(old, news.secretConfig, currentDigestKey(old.digestSalt), passwords),
@@ -245,7 +245,9 @@ async function createStep(inputs: Props): Promise<CreateResult> {
 async function updateStep(_id: string, olds: Props, news: Props): Promise<UpdateResult> {
   settleRecord(olds.accountId, olds.connectorId);
   const salt = typeof olds.digestSalt === "string" && olds.digestSalt !== "" ? olds.digestSalt : undefined;
-  return { outs: await apply(news, false, salt) };
+  const outs = await apply(news, false, salt);
+  notePasswordsWritten(olds.accountId, olds.connectorId, news.secretConfig); // the stored inputs are these now
+  return { outs };
 }
 
 /**
