@@ -101,7 +101,11 @@ describe("ConnectorConfiguration provider", () => {
     const updated = (await impl.update(id, outs, changed)).outs as Props;
     const [before, after] = [outs.fieldDigests as Props, updated.fieldDigests as Props];
     assert.notEqual(after.workspace, before.workspace);
-    assert.deepEqual({ ...after, workspace: 0 }, { ...before, workspace: 0 }, "the other fields' entries are unchanged");
+    assert.deepEqual(
+      { ...after, workspace: 0 },
+      { ...before, workspace: 0 },
+      "the other fields' entries are unchanged",
+    );
     assert.ok(Number(updated.lastUpdated) > Number(outs.lastUpdated));
     assert.equal((await impl.diff(id, updated, changed)).changes, false);
   });

@@ -8,12 +8,7 @@ import { createHmac, scryptSync } from "node:crypto";
 import * as impl from "../../provider/resources/connector-configuration-impl";
 import { CONNECTOR_CONFIGURATION } from "../../provider/definitions/connector-configuration";
 import { resourceSecrets } from "../../provider/definitions/secrets";
-import {
-  canonicalValue,
-  fieldDigest,
-  PASSWORD_MARK,
-  type DigestKey,
-} from "../../provider/resources/field-digests";
+import { canonicalValue, fieldDigest, PASSWORD_MARK, type DigestKey } from "../../provider/resources/field-digests";
 import { CONNECTORS, SEGMENT_CONFIG, useProviderFixture } from "./fixtures";
 
 type Props = Record<string, unknown>;
