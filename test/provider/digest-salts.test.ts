@@ -122,7 +122,7 @@ describe("ConnectorConfiguration provider: salted field digests", () => {
       assert.equal((await impl.diff(id, read, inputs())).changes, false);
     });
 
-    it("an out-of-band change is still named by field; the next write salts the state", async () => {
+    it("an out-of-band change is still named by field; the next write salts the state and marks its Password", async () => {
       const { id, outs } = await previousVersionState();
       await fx.client.configure(fx.accountId, CONNECTORS.segment, {
         configurationId: String(outs.configurationId),
@@ -134,6 +134,7 @@ describe("ConnectorConfiguration provider: salted field digests", () => {
       assert.deepEqual(diff.detailedDiff, { "secretConfig.workspace": { kind: "update", inputDiff: true } });
       const written = (await impl.update(id, read, inputs())).outs as Props;
       assert.match(String(written.digestSalt), /^[0-9a-f]{32}$/);
+      assert.equal((written.fieldDigests as Digests).apiKey, PASSWORD_MARK, "the write drops the Password's digest");
       assert.equal(written.drift, "");
       assert.equal((await impl.diff(id, written, inputs())).changes, false);
     });
