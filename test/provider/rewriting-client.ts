@@ -25,8 +25,15 @@ export function withJson(
 
 const pools: Pool[] = [];
 
-/** A client of the fixture's service and credentials whose answers go through `rewrite`. */
-export function rewritingClient(fx: ProviderFixture, rewrite: Rewrite): EmbeddedClient {
+/**
+ * A client of the fixture's service and credentials whose answers go through `rewrite`;
+ * `before` runs ahead of each request (what someone else does just before it arrives).
+ */
+export function rewritingClient(
+  fx: ProviderFixture,
+  rewrite: Rewrite,
+  before: (request: OutgoingRequest) => Promise<void> = async () => undefined,
+): EmbeddedClient {
   const pool = createPool(new URL(fx.service.baseUrl).origin, { connectMs: 5_000, headersMs: 30_000, bodyMs: 30_000 });
   pools.push(pool);
   const inner = new UndiciTransport(pool);
@@ -36,7 +43,14 @@ export function rewritingClient(fx: ProviderFixture, rewrite: Rewrite): Embedded
       clientId: fx.config["embedded:clientId"] as string,
       clientSecret: fx.config["embedded:clientSecret"] as string,
     },
-    { transport: { send: async (request) => rewrite(request, await inner.send(request)) } },
+    {
+      transport: {
+        send: async (request) => {
+          await before(request);
+          return rewrite(request, await inner.send(request));
+        },
+      },
+    },
   );
 }
 
