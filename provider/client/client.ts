@@ -11,14 +11,14 @@ import {
   EmbeddedApiError,
   gaveUpWaiting,
   NetworkError,
+  NotFoundError,
   ResponseFormatError,
   ServerError,
-  sentValuesOf,
 } from "./errors";
 import { createPool, decodeResponse, newRequestId, UndiciTransport, type Transport } from "./http";
 import { Limiter } from "./limiter";
-import { linkTargetOf, refusingRepeats } from "./listing";
-import { sentKeysOf } from "./service-text";
+import { linkTargetOf, listRouteNotFound, refusingUnproven } from "./listing";
+import { hidingAlso, queryKeysOf, sentRequestOf } from "./service-text";
 import { paginate, type PaginateOptions } from "./pagination";
 import { addResultOf, configureBodyOf, filtersOf, isSilent, pagingQuery, type ConfigureBody } from "./requests";
 import { targetOf, type OperationName, type QueryValue } from "./routes";
@@ -104,6 +104,8 @@ interface Answer {
   json: unknown;
   ctx: BodyContext;
   retried: boolean;
+  /** The answer's body size (a list's pages count against its byte budget). */
+  bytes: number;
 }
 
 const USER_AGENT = "pulumi-embedded-connectors (undici)";
@@ -277,16 +279,24 @@ export class EmbeddedClient {
     const pages = paginate(
       async (page, size, cursor) => {
         const raw = pagingQuery(op.paging, page, size, cursor.offset);
-        const answer = await this.call(operation, cursor.link ? { params, link: cursor.link } : { params, raw });
+        const answer = await this.call(operation, cursor.link ? { params, link: cursor.link } : { params, raw }).catch(
+          (error: unknown) => {
+            // A 404 of a list about one connector (List Supported Connectors) is about that
+            // connector; any other list's 404 says nothing of its items (listing.ts).
+            if (error instanceof NotFoundError && params?.connectorId === undefined) throw listRouteNotFound(op, error);
+            throw error;
+          },
+        );
         last = answer.ctx;
         const read = readListPage(op, items, answer.json, answer.ctx);
         // Without paging, one answer is the whole list.
-        return op.paging.style === "none" ? { ...read, total: undefined, next: null } : read;
+        const whole = op.paging.style === "none" ? { ...read, total: undefined, next: null } : read;
+        return { ...whole, bytes: answer.bytes };
       },
       pageSize,
-      options,
+      { ...options, byOffset: op.paging.style === "offset", maxBytes: this.settings.maxListBytes },
     );
-    return refusingRepeats(pages, op, () => last);
+    return refusingUnproven(pages, op, () => last);
   }
 
   /** A next-page link, as a target of this service (listing.ts). */
@@ -318,12 +328,15 @@ export class EmbeddedClient {
       ? this.linkTarget(parts.link, label)
       : targetOf(route, this.settings.url.basePath, parts.params, parts.raw);
     const body = parts.body === undefined ? undefined : JSON.stringify(parts.body);
-    // The service may quote what it was sent (a refused secretConfig value) in its message.
-    const sentValues = sentValuesOf(parts.body);
-    const sent = {
-      carriedSecrets: parts.secretBody === true,
-      sentKeys: [...sentKeysOf(parts.body), ...(parts.fieldNames ?? [])],
-    };
+    // What every error of this call may show, decided once (service-text.ts): the service may
+    // quote what it was sent, in any form, in a refusal of any form.
+    const sent = sentRequestOf({
+      body: parts.body,
+      secretBody: parts.secretBody,
+      // A next-page link's query is the service's own text, not keys this client chose.
+      otherKeys: [...(parts.link ? [] : queryKeysOf(target)), ...(parts.fieldNames ?? [])],
+      secrets: [this.settings.clientSecret],
+    });
     const started = this.now();
     let attempt = 0;
     let waits = 0;
@@ -349,14 +362,15 @@ export class EmbeddedClient {
           this.requests++;
           return this.transport.send(request);
         });
-        const secrets = [this.settings.clientSecret, ...(token ? [token] : [])];
+        const attemptSent = hidingAlso(sent, token);
         const emptyOk = route.success === "empty" || SILENT_OK.has(operation);
-        const json = decodeResponse(response, label, { secrets, sentValues, ...sent, now: this.now(), emptyOk });
-        const ctx = { route: label, requestId: response.requestId, status: response.status };
+        const json = decodeResponse(response, label, { sent: attemptSent, now: this.now(), emptyOk });
+        // Every error later built from this answer (its payload read, its shape refused) gets `sent` too.
+        const ctx = { route: label, requestId: response.requestId, status: response.status, sent: attemptSent };
         // An error status inside a 2xx body is that error (retried, renewed, reported alike).
-        const inBody = errorInBody(route, json, { ...ctx, secrets, sentValues });
+        const inBody = errorInBody(route, json, ctx);
         if (inBody) throw inBody;
-        return { json, ctx, retried };
+        return { json, ctx, retried, bytes: response.body.length };
       } catch (error) {
         if (error instanceof AuthenticationError && token !== undefined && !renewed) {
           // Expired or revoked token: refused before any processing, so renew once and repeat for free.

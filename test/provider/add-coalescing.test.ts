@@ -120,6 +120,7 @@ describe("AddedConnector provider: coalesced Add", () => {
       rewritingClient(
         fx,
         (_request, response) => response,
+        (request) => request,
         async (request) => {
           // Another stack's Add lands just before ours (after this run listed the sub-account).
           if (!raced && request.method === "POST" && /\/connectors\?/.test(request.target)) {

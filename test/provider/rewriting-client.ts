@@ -26,12 +26,14 @@ export function withJson(
 const pools: Pool[] = [];
 
 /**
- * A client of the fixture's service and credentials whose answers go through `rewrite`;
+ * A client of the fixture's service and credentials whose answers go through `rewrite`, and
+ * whose requests go through `ask` first (a service that reads them otherwise: a page capped);
  * `before` runs ahead of each request (what someone else does just before it arrives).
  */
 export function rewritingClient(
   fx: ProviderFixture,
   rewrite: Rewrite,
+  ask: (request: OutgoingRequest) => OutgoingRequest = (request) => request,
   before: (request: OutgoingRequest) => Promise<void> = async () => undefined,
 ): EmbeddedClient {
   const pool = createPool(new URL(fx.service.baseUrl).origin, { connectMs: 5_000, headersMs: 30_000, bodyMs: 30_000 });
@@ -47,7 +49,7 @@ export function rewritingClient(
       transport: {
         send: async (request) => {
           await before(request);
-          return rewrite(request, await inner.send(request));
+          return rewrite(request, await inner.send(ask(request)));
         },
       },
     },
