@@ -9,7 +9,7 @@ import { writeOperatorManifests } from "./operator";
 import { loadAutomation, loadProgram } from "./program";
 import { createProgress } from "./progress";
 import { readProject } from "./project";
-import { renderJUnit, renderMarkdown } from "./render";
+import { renderJUnit, renderMarkdown, renderTable } from "./render";
 import { fastDrift } from "./drift";
 import { buildReport, type FleetCommand, type StackReport } from "./report";
 import { runFleet } from "./run";
@@ -144,6 +144,8 @@ async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void>
     `fleet ${command}: ${s.stacks} stack(s): ${s.clean} clean, ${s.drifted} drifted, ${s.changed} changed, ${s.failed} failed ` +
       `in ${(report.durationMs / 1000).toFixed(1)} s (exit code ${report.exitCode})\n`,
   );
+  // What drifted, changed or failed, as a table (a terminal's width bounds each row).
+  process.stdout.write(renderTable(report, process.stdout.isTTY ? process.stdout.columns : Infinity));
   for (const st of report.stacks.filter((x) => x.repair)) process.stdout.write(`  repair: ${st.repair}\n`);
   process.exitCode = report.exitCode;
 }

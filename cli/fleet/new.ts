@@ -136,7 +136,7 @@ export async function writeStackFile(
   if (opts.connectors) checkConnectors(opts.connectors, "--connectors");
   const file = path.join(project.dir, stackFileName(stack));
   if (existsSync(file) && !opts.force) throw new Error(`${file} exists: edit it, or pass --force to write it again`);
-  const held = existsSync(file) ? encryptedContentOf(await fs.readFile(file, "utf8"), project.dir) : undefined;
+  const held = existsSync(file) ? encryptedContentOf(await fs.readFile(file, "utf8"), path.basename(file)) : undefined;
   if (held !== undefined) {
     // Writing it again would drop the stack's encryption state and its encrypted secrets.
     throw new Error(`${file} holds encrypted secrets (${held}): --force would lose them; edit the file instead`);

@@ -1,34 +1,12 @@
 // What an existing stack file holds that `fleet new --force` must never drop: the stack's
 // encryption state (encryptionsalt, encryptedkey, secretsprovider) and its encrypted values
 // (`secure:`). Read by parsing the file, YAML or its JSON form, never by pattern: a pattern
-// misses `"encryptionsalt": …` and a KMS stack's keys.
-import * as path from "node:path";
-
-interface YamlParser {
-  load(text: string): unknown;
-}
+// misses `"encryptionsalt": …` and a KMS stack's keys. Parsed with the `yaml` package, as every
+// Pulumi file the fleet reads (provider/runtime/pulumi-project.ts).
+import { parseYaml } from "../../provider/runtime/pulumi-project";
 
 /** Keys at the top level of a stack file that carry its encryption state. */
 const ENCRYPTION_KEYS = ["encryptionsalt", "encryptedkey", "secretsprovider"];
-
-/**
- * js-yaml, the parser the Automation API itself reads stack files with, through the
- * `@pulumi/pulumi` the program (or this package, whose peer it is) resolves: no dependency of our own.
- */
-function yamlParser(projectDir: string): YamlParser {
-  for (const from of [projectDir, __dirname]) {
-    try {
-      const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [from] }));
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      return require(require.resolve("js-yaml", { paths: [pulumiDir] })) as YamlParser;
-    } catch {
-      // next place
-    }
-  }
-  throw new Error(
-    `cannot read the stack file without @pulumi/pulumi: run \`npm install\` in ${projectDir}, or edit the file by hand`,
-  );
-}
 
 /** The paths (config keys) under which the value is a `{ secure: … }` mapping. */
 function securePaths(value: unknown, at: string[], found: string[]): string[] {
@@ -46,14 +24,12 @@ function securePaths(value: unknown, at: string[], found: string[]): string[] {
  * Why writing `file` again would lose the stack's secrets, or undefined when it holds none.
  * A file that does not parse is refused too: what it holds cannot be told.
  */
-export function encryptedContentOf(text: string, projectDir: string): string | undefined {
+export function encryptedContentOf(text: string, file: string): string | undefined {
   let parsed: unknown;
   try {
-    parsed = yamlParser(projectDir).load(text);
+    parsed = parseYaml(text, file);
   } catch (error) {
-    if ((error as Error).message.startsWith("cannot read the stack file")) throw error;
-    const reason = (error as { reason?: string }).reason ?? "not YAML or JSON";
-    return `it does not parse (${reason}), so what it holds cannot be told`;
+    return `${(error as Error).message}, so what it holds cannot be told`;
   }
   if (parsed === null || parsed === undefined) return undefined;
   if (typeof parsed !== "object" || Array.isArray(parsed)) {

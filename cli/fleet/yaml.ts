@@ -7,11 +7,14 @@ const PLAIN = /^[A-Za-z_/][A-Za-z0-9_./@+:-]*( [A-Za-z0-9_./@+()-]+)*$/;
 const RESERVED = /^(true|false|yes|no|on|off|null|y|n|~)$/i;
 
 /**
- * U+0085, U+2028 and U+2029 as escapes: JSON.stringify leaves them raw, and YAML 1.1 readers
- * (Go's, which Pulumi uses) take them for line breaks, even in a comment.
+ * In a JSON-quoted string, the characters JSON.stringify leaves raw that a YAML reader cannot take
+ * raw, as \uXXXX escapes (valid in a YAML double-quoted scalar): U+0085, U+2028 and U+2029, which
+ * YAML 1.1 readers (Go's, which Pulumi uses) take for line breaks, even in a comment; and the
+ * other controls U+007F–U+009F, outside YAML's printable set, which Pulumi refuses in a stack
+ * file ("yaml: control characters are not allowed"), even quoted.
  */
 export function escapeLineBreaks(quoted: string): string {
-  return quoted.replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return quoted.replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 export function scalar(value: string | number | boolean | null): string {

@@ -1,6 +1,7 @@
 // The client's public API, and the per-process registry that makes a whole Pulumi preview
-// or update share one client (one token) per credentials and one pool and limiter per
-// base URL. The registry object hangs on globalThis under a registered symbol, so that two
+// or update share one client (one token) per credentials, one pool per origin and one limiter
+// per base URL and client id (the service's rate limit is per client id: one customer's 429
+// pauses that customer only). The registry object hangs on globalThis under a registered symbol, so that two
 // copies of this module (installed package and relative import) still share it.
 import { createHash } from "node:crypto";
 import type { Pool } from "undici";
@@ -14,7 +15,7 @@ export interface ClientRegistry {
   readonly clients: Map<string, EmbeddedClient>;
   /** Key: origin, CA hash, timeouts. */
   readonly pools: Map<string, Pool>;
-  /** Key: base URL. */
+  /** Key: base URL and client id. */
   readonly limiters: Map<string, Limiter>;
   /** Counts closeClients(): a client kept from before it is closed. */
   generation: number;
@@ -36,7 +37,7 @@ function hash(text: string): string {
 /**
  * The process's client for these credentials: created on first use, then shared (with its
  * token). Later calls with other timeouts, retry or concurrency get the existing client;
- * an explicit different concurrency updates the base URL's shared limiter.
+ * an explicit different concurrency updates the limiter that customer's clients of the base URL share.
  */
 export function getClient(settings: ClientSettings): EmbeddedClient {
   const resolved = resolveSettings(settings);
@@ -47,13 +48,16 @@ export function getClient(settings: ClientSettings): EmbeddedClient {
   // Each customer's provider may read its own wire: the profile is part of the key too.
   const profile = resolved.profile.source === "built-in" ? "-" : hash(JSON.stringify(resolved.profile));
   const clientKey = `${url.normalized}\n${resolved.clientId}\n${hash(resolved.clientSecret)}\n${trust}\n${profile}`;
-  let limiter = clientRegistry.limiters.get(url.normalized);
+  // The service limits each client id on its own: a 429 for one customer holds back only the
+  // calls made with that customer's credentials, never another customer's on the same base URL.
+  const limiterKey = `${url.normalized}\n${resolved.clientId}`;
+  let limiter = clientRegistry.limiters.get(limiterKey);
   if (limiter) {
     // Only an explicit setting moves the bound; a caller relying on the default does not.
     if (settings.concurrency !== undefined && limiter.concurrency !== concurrency) limiter.concurrency = concurrency;
   } else {
     limiter = new Limiter(concurrency);
-    clientRegistry.limiters.set(url.normalized, limiter);
+    clientRegistry.limiters.set(limiterKey, limiter);
   }
   const existing = clientRegistry.clients.get(clientKey);
   if (existing) return existing;

@@ -1,6 +1,7 @@
-// Bounded concurrency per process and base URL, shared by every client of that URL.
-// On a 429 the whole limiter pauses for Retry-After: the service's limit is per client,
-// so letting the other queued calls go on would only earn more 429s.
+// Bounded concurrency per process, base URL and client id, shared by every client of that
+// customer on that URL (getClient's registry). On a 429 the whole limiter pauses for
+// Retry-After: the service's limit is per client id, so letting that customer's other queued
+// calls go on would only earn more 429s, while another customer's calls go on.
 
 /** Node's timers fire at once beyond this (2^31 - 1 ms); a longer pause re-arms. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -34,7 +35,7 @@ export class Limiter {
     return concurrency;
   }
 
-  /** The bound; a later client of the same base URL may change it. */
+  /** The bound; a later client of the same base URL and client id may change it. */
   get concurrency(): number {
     return this.limit;
   }

@@ -21,16 +21,20 @@ export interface ProjectFile {
   doc: Record<string, unknown>;
 }
 
-/** A YAML (or JSON) text's top-level mapping; throws naming the file when it is not one. */
-export function parseMapping(text: string, file: string): Record<string, unknown> {
-  let doc: unknown;
+/** A YAML (or JSON) text's document; throws naming the file and line, never the text, when it does not parse. */
+export function parseYaml(text: string, file: string): unknown {
   try {
-    doc = parse(text);
+    return parse(text);
   } catch (error) {
     // The parser's message quotes the line, which may hold a value: name the file and line only.
     const at = (error as { linePos?: { line: number }[] }).linePos?.[0]?.line;
     throw new Error(`${file} does not parse as YAML${at ? ` (line ${at})` : ""}`);
   }
+}
+
+/** A YAML (or JSON) text's top-level mapping; throws naming the file when it is not one. */
+export function parseMapping(text: string, file: string): Record<string, unknown> {
+  const doc = parseYaml(text, file);
   if (typeof doc !== "object" || doc === null || Array.isArray(doc)) throw new Error(`${file} is not a mapping`);
   return doc as Record<string, unknown>;
 }

@@ -40,14 +40,14 @@ describe("cli: fleet progress", () => {
   it("on a terminal: a live line per running stack, replaced when it finishes", () => {
     delete process.env.CI;
     const out = stream(true);
-    const progress = createProgress("up", 2, out);
+    const progress = createProgress("up", 2, out, { now: () => 0 });
     progress.start("a");
     progress.start("b");
-    assert.match(out.text, /up a: running 0 s\n {2}up b: running 0 s\n {2}0\/2 done\n$/);
+    assert.match(out.text, /up a: running 0 s\n {2}up b: running 0 s\n {2}0\/2 done, 2 running, 0 s elapsed\n$/);
     progress.finish({ stack: "a", status: "failed", durationMs: 10, resources: [], error: "error: boom\nmore" });
     progress.done();
-    assert.ok(out.text.includes("\x1b[3A\x1b[J"), "the block is cleared before the finished line");
+    assert.ok(out.text.includes("\r\x1b[3A\x1b[J"), "the block is cleared before the finished line");
     assert.match(out.text, /a: failed \(0\.0 s\): error: boom\n/);
-    assert.match(out.text, /up b: running 0 s\n {2}1\/2 done\n/);
+    assert.match(out.text, /up b: running 0 s\n {2}1\/2 done, 1 running, 0 s elapsed, about 0 s left\n/);
   });
 });

@@ -2,7 +2,7 @@
 // carry old and new values, which never reach a report), exit codes, Markdown and JUnit.
 import { strict as assert } from "node:assert";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { renderJUnit, renderMarkdown } from "../../cli/fleet/render";
+import { renderJUnit, renderMarkdown, renderTable } from "../../cli/fleet/render";
 import { buildReport, exitCodeOf, type StackReport } from "../../cli/fleet/report";
 import { StepRecorder } from "../../cli/fleet/run";
 
@@ -143,5 +143,26 @@ describe("cli: fleet report", () => {
         "update urn:pulumi:acme-eu::embedded-fleet::embedded:index:ConnectorConfiguration::s3: secretConfig.bucket",
       ),
     );
+  });
+
+  it("the terminal's table: a row per drifted resource and per failed stack, aligned, cut to the width", () => {
+    const report = buildReport("drift", "embedded-fleet", "every stack", new Date(), [failed, drifted, clean]);
+    assert.equal(
+      renderTable(report),
+      [
+        "STACK  STATUS   RESOURCE  CHANGE  PROPERTIES",
+        "b|c    drifted  s3        update  secretConfig.bucket",
+        "d      failed                     error: <boom> & more",
+        "",
+      ].join("\n"),
+      "the clean stack has no row; a control character in a message is not written to the terminal",
+    );
+    const narrow = renderTable(report, 30).split("\n").slice(0, -1);
+    assert.ok(
+      narrow.every((line) => [...line].length <= 30),
+      narrow.join("\n"),
+    );
+    assert.equal(narrow[1], "b|c    drifted  s3        upd…");
+    assert.equal(renderTable(buildReport("drift", "p", "every stack", new Date(), [clean])), "", "all clean: no table");
   });
 });

@@ -347,7 +347,7 @@ describe("client: retries", () => {
 describe("client: getClient registry", () => {
   afterEach(() => closeClients());
 
-  it("returns one client per base URL, client id and secret, sharing limiter per base URL", () => {
+  it("returns one client per base URL, client id and secret, sharing a limiter per base URL and client id", () => {
     const a = getClient({ baseUrl: "http://127.0.0.1:9/", clientId: "x", clientSecret: "s1" });
     const b = getClient({ baseUrl: "http://127.0.0.1:9", clientId: "x", clientSecret: "s1", concurrency: 4 });
     const c = getClient({ baseUrl: "http://127.0.0.1:9", clientId: "x", clientSecret: "s2" });
@@ -355,6 +355,9 @@ describe("client: getClient registry", () => {
     assert.notEqual(a, c);
     assert.equal(a.limiter, c.limiter);
     assert.equal(a.limiter.concurrency, 4);
+    // Another customer (client id) of the same base URL: its own limiter, so its own 429 pauses.
+    const d = getClient({ baseUrl: "http://127.0.0.1:9", clientId: "y", clientSecret: "s1" });
+    assert.notEqual(a.limiter, d.limiter);
   });
 
   it("refuses plain http to a remote host", () => {

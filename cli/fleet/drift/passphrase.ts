@@ -10,11 +10,27 @@ import { promisify } from "node:util";
 const pbkdf2Async = promisify(pbkdf2);
 const ROUNDS = 1_000_000;
 
-/** The passphrase the engine would use (PULUMI_CONFIG_PASSPHRASE, else …_FILE), if any. */
+/**
+ * Go's unicode.IsSpace, which strings.TrimSpace trims: JavaScript's trim() differs (it keeps
+ * NEL U+0085 and takes the byte-order mark U+FEFF, which Go keeps).
+ */
+const GO_SPACE = "\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+const GO_TRIM = new RegExp(`^[${GO_SPACE}]+|[${GO_SPACE}]+$`, "g");
+
+/** strings.TrimSpace of Go. */
+export function goTrimSpace(text: string): string {
+  return text.replace(GO_TRIM, "");
+}
+
+/**
+ * The passphrase the engine would use, read as Pulumi reads it (pkg/secrets/passphrase,
+ * readPassphrase): PULUMI_CONFIG_PASSPHRASE as it is, else the file PULUMI_CONFIG_PASSPHRASE_FILE
+ * names, trimmed with strings.TrimSpace (so `pw \n` and `pw\n\n` are the passphrase `pw`).
+ */
 export function passphraseFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env.PULUMI_CONFIG_PASSPHRASE !== undefined) return env.PULUMI_CONFIG_PASSPHRASE;
   const file = env.PULUMI_CONFIG_PASSPHRASE_FILE;
-  if (file) return readFileSync(file, "utf8").replace(/\r?\n$/, "");
+  if (file) return goTrimSpace(readFileSync(file, "utf8"));
   return undefined;
 }
 
