@@ -33,7 +33,7 @@ import {
   type ConnectorConfigurationView,
   type SupportedConnector,
 } from "./schemas";
-import { TokenManager, type IssuedToken } from "./token";
+import { credentialsRefused, TokenManager, type IssuedToken } from "./token";
 import { checkAccountId, checkConnectorIds, checkId } from "./validation";
 
 export type { ClientSettings, ConfigureBody };
@@ -296,7 +296,11 @@ export class EmbeddedClient {
 
   private async fetchToken(): Promise<IssuedToken> {
     const { clientId, clientSecret } = this.settings;
-    const answer = await this.call("getToken", { body: { clientId, clientSecret }, secretBody: true });
+    const answer = await this.call("getToken", { body: { clientId, clientSecret }, secretBody: true }).catch(
+      (error: unknown) => {
+        throw credentialsRefused(error);
+      },
+    );
     const token = parseToken(answer.json, answer.ctx);
     return { accessToken: token.accessToken, expirySeconds: token.expiry };
   }
@@ -351,7 +355,14 @@ export class EmbeddedClient {
         });
         const secrets = [this.settings.clientSecret, ...(token ? [token] : [])];
         const emptyOk = route.success === "empty" || SILENT_OK.has(operation);
-        const json = decodeResponse(response, label, { secrets, sentValues, ...sent, now: this.now(), emptyOk });
+        const json = decodeResponse(response, label, {
+          secrets,
+          sentValues,
+          ...sent,
+          now: this.now(),
+          emptyOk,
+          target,
+        });
         const ctx = { route: label, requestId: response.requestId, status: response.status };
         // An error status inside a 2xx body is that error (retried, renewed, reported alike).
         const inBody = errorInBody(route, json, { ...ctx, secrets, sentValues });

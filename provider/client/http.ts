@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import type { Dispatcher, Pool as UndiciPool } from "undici";
 import { Pool, request as undiciRequest } from "./undici-parts";
-import { errorFromResponse, NetworkError, ResponseFormatError } from "./errors";
+import { errorFromResponse, NetworkError, notFoundAt, ResponseFormatError } from "./errors";
 import type { HttpMethod } from "./routes";
 import { parseRetryAfterMs } from "./retry";
 
@@ -160,6 +160,8 @@ export interface DecodeContext {
   now: number;
   /** A 2xx with no body is a success that says nothing (Add, Configure, Remove): undefined, not a refusal. */
   emptyOk?: boolean;
+  /** The request's path and query: a 404 shows its path (errors.ts notFoundAt). */
+  target?: string;
 }
 
 function isJsonType(contentType: string | undefined): boolean {
@@ -186,7 +188,7 @@ export function decodeResponse(response: IncomingResponse, route: string, ctx: D
     }
   }
   if (status < 200 || status > 299) {
-    throw errorFromResponse({
+    const error = errorFromResponse({
       status,
       body: json,
       requestId,
@@ -197,6 +199,7 @@ export function decodeResponse(response: IncomingResponse, route: string, ctx: D
       carriedSecrets: ctx.carriedSecrets,
       sentKeys: ctx.sentKeys,
     });
+    throw ctx.target === undefined ? error : notFoundAt(error, ctx.target);
   }
   if (ctx.emptyOk && body.length === 0) return undefined;
   if (problem !== undefined) throw new ResponseFormatError({ route, requestId, status, problem });
