@@ -25,7 +25,7 @@ const DEMO_SECRETS: Record<string, string> = {
 };
 const DEMO_PASSPHRASE = "quickstart-demo-passphrase";
 /** The drift check of README.md and docs/drift.md, word for word (test/docs/first-commands.test.ts). */
-const DRIFT_CHECK = "pulumi refresh --preview-only --expect-no-changes --diff";
+const DRIFT_CHECK = "pulumi preview --refresh --expect-no-changes --diff";
 
 interface Run {
   code: number;

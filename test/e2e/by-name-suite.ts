@@ -71,7 +71,10 @@ export async function configureAndRun(): Promise<{ up: string; driftCheck: strin
   return { up, driftCheck };
 }
 
-/** Runs one of the docs' commands in the project with the user's environment: its exit code and output. */
+/**
+ * Runs one of the docs' commands in the project with the user's environment: its exit code and
+ * output. The engine's PULUMI_SKIP_CONFIRMATIONS stands for the user's "yes" at `pulumi up`'s prompt.
+ */
 async function runAsWritten(
   command: string,
   cwd: string,
