@@ -101,7 +101,7 @@ export function credentialsRefused(error: unknown): unknown {
     statusMessage,
     requestId,
     route,
-    detail: detail ? `${check}; ${detail}` : check,
+    detail: detail ? `${detail}; ${check}` : check,
     cause: error,
   });
 }
