@@ -1,6 +1,7 @@
 // The fleet benchmark's records (bench/fleet.ts) in bench/results.json (`fleet`), and their
 // section of BENCHMARKS.md: `fleet drift` against the sequential preview loop, same run.
 import { z } from "zod";
+import { barChart } from "./charts";
 
 export const FleetRecordSchema = z.object({
   /** The invocation that measured it (its start time): rows of one run compare. */
@@ -42,6 +43,20 @@ export function mergeFleetRecords(base: FleetBenchRecord[] | undefined, next: Fl
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
+
+/** The latest run's rows at its smallest fleet: the same stacks checked each way, as one chart. */
+function latestComparison(records: FleetBenchRecord[]): string[] {
+  const latest = records.reduce((a, b) => (b.run > a.run ? b : a)).run;
+  const rows = records.filter((r) => r.run === latest);
+  const stacks = Math.min(...rows.map((r) => r.stacks));
+  const same = rows.filter((r) => r.stacks === stacks).sort((a, b) => a.wallMs - b.wallMs);
+  const label = (r: FleetBenchRecord) => `${HOW[r.kind]}${r.concurrency ? `, concurrency ${r.concurrency}` : ""}`;
+  return barChart(
+    `${stacks} stacks checked for drift (run ${latest}): wall s`,
+    "wall s",
+    same.map((r) => [label(r), r.wallMs / 1000]),
+  );
+}
 
 const HOW: Record<FleetBenchRecord["kind"], string> = {
   "fleet-drift": "fleet",
@@ -104,5 +119,5 @@ export function fleetSection(records: FleetBenchRecord[] | undefined): string[] 
     ];
     lines.push(`| ${cells.join(" | ")} |`);
   }
-  return [...lines, ""];
+  return [...lines, "", ...latestComparison(records)];
 }

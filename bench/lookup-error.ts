@@ -6,6 +6,7 @@
 // bench/lookup-error.json and bench/sections/lookup-error.md, then re-renders BENCHMARKS.md.
 //
 //   npm run bench:lookup-error [-- --repeat 3]
+import { parseArgs } from "node:util";
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -31,8 +32,9 @@ function median(values: number[]): number {
 }
 
 async function main(): Promise<void> {
-  const repeatAt = process.argv.indexOf("--repeat");
-  const repeat = repeatAt > 0 ? Number(process.argv[repeatAt + 1]) : 3;
+  // Strict: a misspelled flag fails instead of running the default.
+  const { values } = parseArgs({ options: { repeat: { type: "string", default: "3" } }, strict: true });
+  const repeat = Number(values.repeat);
   if (!Number.isInteger(repeat) || repeat < 1) throw new Error("--repeat takes a whole number from 1");
   const run = new Date().toISOString();
   // Other work on the machine skews wall times: said beside the numbers.

@@ -17,7 +17,7 @@ import { execFile, spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { promisify } from "node:util";
+import { parseArgs, promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import * as grpc from "@grpc/grpc-js";
 import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
@@ -126,8 +126,9 @@ function startOnce(dir: string): Promise<Start> {
 }
 
 async function main(): Promise<void> {
-  const repeatAt = process.argv.indexOf("--repeat");
-  const repeat = repeatAt > 0 ? Number(process.argv[repeatAt + 1]) : 15;
+  // Strict: a misspelled flag fails instead of running the default.
+  const { values } = parseArgs({ options: { repeat: { type: "string", default: "15" } }, strict: true });
+  const repeat = Number(values.repeat);
   if (!Number.isInteger(repeat) || repeat < 1) throw new Error("--repeat takes a whole number from 1");
   if (platform !== "linux-amd64" && platform !== "linux-arm64")
     throw new Error(`the Linux archives are measured on Linux, not ${platform}`);

@@ -16,6 +16,7 @@ import {
   type Results,
   type Setting,
 } from "./results";
+import { barChart } from "./charts";
 import { fleetSection } from "./fleet-results";
 import { targets } from "./targets";
 
@@ -62,6 +63,7 @@ function table(records: BenchRecord[], n: number, latencyMs: number, setting: Se
     `|---|---|---|---:|---|---:|---|---:|---:|---:|---:|${plugins ? "---:|---:|" : ""}`,
   ];
   const runs = new Set<string>();
+  const bars: [string, number][] = [];
   for (const operation of OPERATIONS) {
     const of = (a: string, b: string) => ratio(wall(a, operation), wall(b, operation));
     for (const provider of PROVIDERS) {
@@ -72,6 +74,7 @@ function table(records: BenchRecord[], n: number, latencyMs: number, setting: Se
       const ratios = [mine ? of("this", "floor") : "", mine ? of("naive", "this") : ""];
       if (plugins) ratios.push(plugin ? of("plugin", "plugin-floor") : "", plugin ? of("plugin", "floor") : "");
       runs.add(runOf(r));
+      bars.push([`${operation}: ${provider}`, r.wallMs / 1000]);
       lines.push(
         `| ${operation} | ${provider} | ${runOf(r)} | ${seconds(r.wallMs)} | ${runsOf(r)} | ${apiCalls(r)} | ${routes(r)} | ${r.tokenRequests} | ${r.peakRssMiB ?? "–"} | ${ratios.join(" | ")} |`,
       );
@@ -83,7 +86,8 @@ function table(records: BenchRecord[], n: number, latencyMs: number, setting: Se
       `Rows from ${runs.size} runs (${[...runs].join("; ")}): a ratio between rows of different runs also compares the machine's load then.`,
     );
   }
-  return [...lines, ""];
+  const title = `N = ${n}, latency ${latencyMs} ms${parallel === undefined ? "" : `, --parallel ${parallel}`}${env ? `, ${env}` : ""}`;
+  return [...lines, "", ...barChart(`${title}: wall s (median) per operation and provider`, "wall s", bars)];
 }
 
 /** `analysisFile`: the prose appended after the tables (default: bench/analysis.md beside `file`). */
@@ -107,7 +111,8 @@ export async function renderBenchmarks(
     "# Benchmarks",
     "",
     "Rendered by `bench/render.ts` from `bench/results.json`; do not edit the tables by hand (the prose",
-    "at the end comes from `bench/analysis.md`).",
+    "at the end comes from `bench/analysis.md`). Each results table, and the fleet's, is followed by a bar chart of its",
+    "wall times (Mermaid, which GitHub draws; `bench/charts.ts`).",
     "",
     "The real Pulumi engine (Automation API, the CLI of `scripts/ensure-pulumi.sh`; its default `--parallel`, 4 × CPUs, unless a table says otherwise)",
     "runs `bench/programs/fleet` against the local service (in a process of its own, rate limiting off, latency by",

@@ -7,6 +7,7 @@
 import { spawn, type StdioOptions } from "node:child_process";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
+import { parseArgs } from "node:util";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../service/app";
 import { seedCustomers } from "../service/seed/customers";
@@ -23,6 +24,8 @@ const DEMO_SECRETS: Record<string, string> = {
   facebookClientSecret: "demo-facebook-client-secret",
 };
 const DEMO_PASSPHRASE = "quickstart-demo-passphrase";
+/** The drift check of README.md and docs/drift.md, word for word (test/docs/first-commands.test.ts). */
+const DRIFT_CHECK = "pulumi preview --refresh --expect-no-changes --diff";
 
 interface Run {
   code: number;
@@ -70,7 +73,8 @@ function step(text: string): void {
 }
 
 async function main(): Promise<void> {
-  const down = process.argv.includes("--down");
+  // Strict: a misspelled flag fails instead of deploying.
+  const { down } = parseArgs({ options: { down: { type: "boolean", default: false } }, strict: true }).values;
   step("Pulumi CLI (scripts/ensure-pulumi.sh)");
   const ensured = (await must("bash", [path.join(root, "scripts", "ensure-pulumi.sh")], process.env))
     .trim()
@@ -130,13 +134,9 @@ async function main(): Promise<void> {
     ) as QuickstartOutputs;
     printCreated(outputs);
 
-    step("drift check: pulumi preview --refresh --expect-no-changes");
-    await must(
-      pulumi,
-      ["preview", "--refresh", "--expect-no-changes", "--non-interactive", "--stack", STACK],
-      env,
-      true,
-    );
+    step(`drift check: ${DRIFT_CHECK}`);
+    const [, ...driftArgs] = DRIFT_CHECK.split(" ");
+    await must(pulumi, [...driftArgs, "--non-interactive", "--stack", STACK], env, true);
     process.stdout.write("\nno drift: the sub-account matches the stack.\n");
     printNext(baseUrl);
   } finally {
@@ -190,7 +190,9 @@ function printNext(baseUrl: string): void {
       `    npm run service -- --db .data/quickstart.db --port ${port}`,
       "    source .pulumi-state/env.sh",
       "    pulumi config set --secret s3SecretAccessKey   # a new value: `pulumi up` rewrites the configuration",
-      "    pulumi preview --refresh --expect-no-changes   # the drift check; try it after a curl PUT (README.md)",
+      `    ${DRIFT_CHECK}   # the drift check`,
+      "    then change a field by hand (the curl PUT of docs/local-service.md) and run it again: it names the field;",
+      "    pulumi up --refresh                            # puts the program's values back",
       "  adopt an existing sub-account: npx pulumi-embedded-connectors generate --account <id>",
       "  more: examples/sub-account-baseline, examples/gitops, README.md",
       "",

@@ -20,15 +20,11 @@ const crypto = require("crypto");
 const fs = require("fs");
 const path = require("path");
 const esbuild = require("esbuild");
+const { scriptArgs } = require("./args");
 
 const root = path.resolve(__dirname, "..");
 /** The @pulumi/pulumi the plugin folder's package.json asks for: the package's own peer range. */
 const PULUMI_RANGE = require(path.join(root, "package.json")).peerDependencies["@pulumi/pulumi"];
-
-function option(name, fallback) {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 && process.argv[at + 1] ? process.argv[at + 1] : fallback;
-}
 
 // provider/client/undici-parts.ts loads undici's Pool and request API from their own modules
 // and falls back to undici's entry only if a release moved them. In a bundle the parts are
@@ -47,9 +43,14 @@ const withoutUndiciEntry = {
 };
 
 async function main() {
-  const entry = path.resolve(root, option("entry", "dist/provider/plugin/main.js"));
-  const out = path.resolve(root, option("out", "dist/plugin"));
-  const name = option("name", "embedded");
+  const args = scriptArgs("node scripts/bundle-plugin.js [--entry <main.js>] [--out <dir>] [--name <plugin name>]", {
+    entry: { type: "string", default: "dist/provider/plugin/main.js" },
+    out: { type: "string", default: "dist/plugin" },
+    name: { type: "string", default: "embedded" },
+  });
+  const entry = path.resolve(root, args.entry);
+  const out = path.resolve(root, args.out);
+  const name = args.name;
   fs.mkdirSync(out, { recursive: true });
   const common = {
     bundle: true,

@@ -59,7 +59,9 @@ function sync() {
 module.exports = { sync };
 
 if (require.main === module) {
-  const check = process.argv.includes("--check");
+  const { check } = require("./args").scriptArgs("node scripts/doc-examples.js [--check]", {
+    check: { type: "boolean", default: false },
+  });
   const stale = sync().filter((r) => r.changed);
   for (const r of stale) {
     if (check)

@@ -11,6 +11,7 @@ const { execFileSync } = require("child_process");
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
+const { scriptArgs } = require("./args");
 const { pluginSchema } = require("./plugin-schema");
 
 const root = path.resolve(__dirname, "..");
@@ -29,8 +30,10 @@ function clearGenerated(out, language) {
 }
 
 async function main() {
-  const at = process.argv.indexOf("--out");
-  const out = path.resolve(at >= 0 && process.argv[at + 1] ? process.argv[at + 1] : path.join(root, "sdk"));
+  const args = scriptArgs("node scripts/generate-sdks.js [--out <dir>]", {
+    out: { type: "string", default: path.join(root, "sdk") },
+  });
+  const out = path.resolve(args.out);
   let served;
   try {
     served = await pluginSchema();

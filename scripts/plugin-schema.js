@@ -6,6 +6,7 @@
 const { spawn } = require("child_process");
 const fs = require("fs");
 const path = require("path");
+const { scriptArgs } = require("./args");
 const grpc = require("@grpc/grpc-js");
 const { ResourceProviderClient } = require("@pulumi/pulumi/proto/provider_grpc_pb");
 const { GetSchemaRequest } = require("@pulumi/pulumi/proto/provider_pb");
@@ -48,13 +49,13 @@ async function pluginSchema(executable = DEFAULT_PLUGIN, args = []) {
 module.exports = { pluginSchema, DEFAULT_PLUGIN };
 
 if (require.main === module) {
-  const option = (name) => {
-    const at = process.argv.indexOf(`--${name}`);
-    return at >= 0 ? process.argv[at + 1] : undefined;
-  };
-  pluginSchema(option("plugin") ? path.resolve(option("plugin")) : undefined).then(
+  const args = scriptArgs("node scripts/plugin-schema.js [--plugin <executable>] [--out <file>]", {
+    plugin: { type: "string" },
+    out: { type: "string" },
+  });
+  pluginSchema(args.plugin ? path.resolve(args.plugin) : undefined).then(
     (schema) => {
-      const out = option("out");
+      const out = args.out;
       if (out) fs.writeFileSync(out, schema);
       else process.stdout.write(schema);
     },

@@ -7,6 +7,7 @@
 const fs = require("fs");
 const prettier = require("prettier");
 const path = require("path");
+const { scriptArgs } = require("./args");
 const { pluginSchema } = require("./plugin-schema");
 
 const root = path.resolve(__dirname, "..");
@@ -107,10 +108,10 @@ function pages(schema) {
 }
 
 async function main() {
-  const at = process.argv.indexOf("--out");
-  const out = path.resolve(
-    at >= 0 && process.argv[at + 1] ? process.argv[at + 1] : path.join(root, "docs", "reference"),
-  );
+  const args = scriptArgs("node scripts/reference-docs.js [--out <dir>]", {
+    out: { type: "string", default: path.join(root, "docs", "reference") },
+  });
+  const out = path.resolve(args.out);
   const schema = JSON.parse(await pluginSchema());
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });

@@ -25,28 +25,29 @@ const os = require("os");
 const path = require("path");
 const zlib = require("zlib");
 const { SEA_PACKAGES, buildSeaPlugin, canBuildSea, hostPlatform } = require("./sea-plugin");
+const { scriptArgs } = require("./args");
 
 const root = path.resolve(__dirname, "..");
 const packageJson = require(path.join(root, "package.json"));
 const version = packageJson.version;
 const server = packageJson.pulumi.server;
-const at = process.argv.indexOf("--out");
-const out = path.resolve(at >= 0 && process.argv[at + 1] ? process.argv[at + 1] : path.join(root, "dist", "release"));
-const pluginOnly = process.argv.includes("--plugin-only");
-const launcherOnly = process.argv.includes("--launcher-only");
+const ALL_PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64"];
+const args = scriptArgs(
+  "node scripts/release.js [--out <dir>] [--plugin-only] [--launcher-only] [--platforms <os-arch,…>]",
+  {
+    out: { type: "string", default: path.join(root, "dist", "release") },
+    "plugin-only": { type: "boolean", default: false },
+    "launcher-only": { type: "boolean", default: false },
+    // --platforms a,b: only those archives (the tests build this machine's alone).
+    platforms: { type: "string", default: ALL_PLATFORMS.join(",") },
+  },
+);
+const out = path.resolve(args.out);
+const pluginOnly = args["plugin-only"];
+const launcherOnly = args["launcher-only"];
 const pluginDir = path.join(root, "dist", "plugin");
 const PLUGIN_FILES = ["pulumi-resource-embedded", "embedded-plugin.js", "embedded-start.js"];
-const ALL_PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64"];
-// --platforms a,b: only those archives (the tests build this machine's alone).
-const platformsAt = process.argv.indexOf("--platforms");
-const platformsArg = platformsAt >= 0 ? process.argv[platformsAt + 1] : ALL_PLATFORMS.join(",");
-if (!platformsArg || platformsArg.startsWith("--")) {
-  console.error(
-    `release: --platforms needs a list, e.g. --platforms linux-amd64,darwin-arm64 (of ${ALL_PLATFORMS.join(", ")})`,
-  );
-  process.exit(2);
-}
-const PLATFORMS = platformsArg.split(",");
+const PLATFORMS = args.platforms.split(",");
 const unknownPlatform = PLATFORMS.find((p) => !ALL_PLATFORMS.includes(p));
 if (unknownPlatform) {
   console.error(`release: no archive for platform ${unknownPlatform}; choose among ${ALL_PLATFORMS.join(", ")}`);

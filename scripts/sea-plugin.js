@@ -17,6 +17,7 @@ const crypto = require("crypto");
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
+const { scriptArgs } = require("./args");
 
 const root = path.resolve(__dirname, "..");
 /** The Node.js every SEA carries: one version for every platform, since the blob's format is this version's. */
@@ -198,13 +199,14 @@ module.exports = {
 };
 
 if (require.main === module) {
-  const option = (name) => {
-    const at = process.argv.indexOf(`--${name}`);
-    return at >= 0 ? process.argv[at + 1] : undefined;
-  };
-  const out = path.resolve(option("out") || path.join(root, "dist", "plugin-sea"));
-  buildSeaPlugin(option("platform") || hostPlatform(), out, {
-    codeCache: !process.argv.includes("--no-code-cache"),
+  const args = scriptArgs("node scripts/sea-plugin.js [--platform <os-arch>] [--out <dir>] [--no-code-cache]", {
+    platform: { type: "string" },
+    out: { type: "string", default: path.join(root, "dist", "plugin-sea") },
+    "no-code-cache": { type: "boolean", default: false },
+  });
+  const out = path.resolve(args.out);
+  buildSeaPlugin(args.platform || hostPlatform(), out, {
+    codeCache: !args["no-code-cache"],
   }).then(
     (names) => console.log(path.join(out, names[0])),
     (error) => {

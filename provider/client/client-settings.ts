@@ -7,7 +7,7 @@ import { InvalidArgumentError } from "./errors";
 import { MAX_RESPONSE_BYTES } from "./http";
 import { MAX_LIST_BYTES, MAX_PAGE_SIZE } from "./pagination";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
-import { parseBaseUrl } from "./validation";
+import { checkBasePath, parseBaseUrl } from "./validation";
 
 export interface ClientSettings {
   baseUrl: string;
@@ -44,7 +44,11 @@ function positiveInt(name: string, value: number | undefined, fallback: number, 
 
 /** Settings with every default filled in and checked. */
 export function resolveSettings(settings: ClientSettings) {
-  const url = parseBaseUrl(settings.baseUrl);
+  const profile = settings.profile ?? DEFAULT_PROFILE;
+  const url = checkBasePath(
+    parseBaseUrl(settings.baseUrl),
+    Object.values(profile.operations).map((operation) => operation.path),
+  );
   if (typeof settings.clientId !== "string" || settings.clientId === "") {
     throw new InvalidArgumentError("clientId", "clientId must be a non-empty string");
   }
@@ -74,7 +78,7 @@ export function resolveSettings(settings: ClientSettings) {
     pageSize: positiveInt("pageSize", settings.pageSize, MAX_PAGE_SIZE, MAX_PAGE_SIZE),
     maxResponseBytes: positiveInt("maxResponseBytes", settings.maxResponseBytes, MAX_RESPONSE_BYTES),
     maxListBytes: positiveInt("maxListBytes", settings.maxListBytes, MAX_LIST_BYTES),
-    profile: settings.profile ?? DEFAULT_PROFILE,
+    profile,
   };
 }
 export type ResolvedSettings = ReturnType<typeof resolveSettings>;

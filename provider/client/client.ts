@@ -33,7 +33,7 @@ import {
   type ConnectorConfigurationView,
   type SupportedConnector,
 } from "./schemas";
-import { TokenManager, type IssuedToken } from "./token";
+import { credentialsRefused, TokenManager, type IssuedToken } from "./token";
 import { checkAccountId, checkConnectorIds, checkId } from "./validation";
 
 export type { ClientSettings, ConfigureBody };
@@ -306,7 +306,11 @@ export class EmbeddedClient {
 
   private async fetchToken(): Promise<IssuedToken> {
     const { clientId, clientSecret } = this.settings;
-    const answer = await this.call("getToken", { body: { clientId, clientSecret }, secretBody: true });
+    const answer = await this.call("getToken", { body: { clientId, clientSecret }, secretBody: true }).catch(
+      (error: unknown) => {
+        throw credentialsRefused(error);
+      },
+    );
     const token = parseToken(answer.json, answer.ctx);
     return { accessToken: token.accessToken, expirySeconds: token.expiry };
   }
@@ -364,7 +368,7 @@ export class EmbeddedClient {
         });
         const attemptSent = hidingAlso(sent, token);
         const emptyOk = route.success === "empty" || SILENT_OK.has(operation);
-        const json = decodeResponse(response, label, { sent: attemptSent, now: this.now(), emptyOk });
+        const json = decodeResponse(response, label, { sent: attemptSent, now: this.now(), emptyOk, target });
         // Every error later built from this answer (its payload read, its shape refused) gets `sent` too.
         const ctx = { route: label, requestId: response.requestId, status: response.status, sent: attemptSent };
         // An error status inside a 2xx body is that error (retried, renewed, reported alike).

@@ -41,6 +41,8 @@ export class EmbeddedApiError extends Error {
   readonly requestId: string;
   readonly retryable: boolean;
   readonly route: string;
+  /** The extra text of the message (init.detail), for an error made again with more of it. */
+  readonly detail: string | undefined;
   /**
    * Set by the client when an earlier attempt of the same call got no answer or a 5xx: that
    * attempt may have been applied, whatever this final error says.
@@ -60,6 +62,7 @@ export class EmbeddedApiError extends Error {
     this.requestId = init.requestId;
     this.retryable = retryable;
     this.route = init.route;
+    this.detail = init.detail;
   }
 }
 
@@ -269,4 +272,22 @@ export function gaveUpWaiting(
     retryAfterMs: error.retryAfterMs,
   };
   return error instanceof RateLimitError ? new RateLimitError(init) : new ServerError(init);
+}
+
+/**
+ * A 404 made again with the path actually requested (base path and ids included, never the
+ * query, which carries values): a baseUrl with a wrong path shows there, not in the route's template.
+ */
+export function notFoundAt(error: EmbeddedApiError, target: string): EmbeddedApiError {
+  if (!(error instanceof NotFoundError)) return error;
+  const requested = `requested ${target.split("?")[0]}`;
+  const { status, statusMessage, requestId, route } = error;
+  return new NotFoundError({
+    status,
+    statusMessage,
+    requestId,
+    route,
+    detail: joinDetail(error.detail, requested),
+    cause: error,
+  });
 }

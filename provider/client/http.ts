@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import type { Dispatcher, Pool as UndiciPool } from "undici";
 import { Pool, request as undiciRequest } from "./undici-parts";
-import { errorFromResponse, NetworkError, ResponseFormatError, type SentRequest } from "./errors";
+import { errorFromResponse, NetworkError, notFoundAt, ResponseFormatError, type SentRequest } from "./errors";
 import type { HttpMethod } from "./routes";
 import { parseRetryAfterMs } from "./retry";
 
@@ -154,6 +154,8 @@ export interface DecodeContext {
   now: number;
   /** A 2xx with no body is a success that says nothing (Add, Configure, Remove): undefined, not a refusal. */
   emptyOk?: boolean;
+  /** The request's path and query: a 404 shows its path (errors.ts notFoundAt). */
+  target?: string;
 }
 
 function isJsonType(contentType: string | undefined): boolean {
@@ -182,7 +184,7 @@ export function decodeResponse(response: IncomingResponse, route: string, ctx: D
     }
   }
   if (status < 200 || status > 299) {
-    throw errorFromResponse({
+    const error = errorFromResponse({
       status,
       body: json,
       requestId,
@@ -190,6 +192,7 @@ export function decodeResponse(response: IncomingResponse, route: string, ctx: D
       retryAfterMs: parseRetryAfterMs(response.retryAfter, ctx.now),
       sent: ctx.sent,
     });
+    throw ctx.target === undefined ? error : notFoundAt(error, ctx.target);
   }
   if (ctx.emptyOk && body.length === 0) return undefined;
   // Problems of this module's own making (no key or value of the answer): shown whatever was sent.

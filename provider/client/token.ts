@@ -1,6 +1,7 @@
 // One access token per client, shared by every concurrent call: fetched once (callers
 // that arrive during the fetch await the same promise), renewed shortly before it
 // expires, and renewed once when the service rejects it (401).
+import { AuthenticationError } from "./errors";
 
 export interface IssuedToken {
   accessToken: string;
@@ -81,4 +82,26 @@ export class TokenManager {
     }
     return this.pending;
   }
+}
+
+/**
+ * A 401 of the token route made again with what to check: the settings (stack config and
+ * environment variables alike) that give the credentials, and the base URL that chose the
+ * service. Any other error is returned as it is.
+ */
+export function credentialsRefused(error: unknown): unknown {
+  if (!(error instanceof AuthenticationError)) return error;
+  const check =
+    "the service refused the client credentials: check embedded:clientId and embedded:clientSecret " +
+    "(or EMBEDDED_CLIENT_ID and EMBEDDED_CLIENT_SECRET), and that embedded:baseUrl (EMBEDDED_BASE_URL) " +
+    "is the service that issued them";
+  const { status, statusMessage, requestId, route, detail } = error;
+  return new AuthenticationError({
+    status,
+    statusMessage,
+    requestId,
+    route,
+    detail: detail ? `${detail}; ${check}` : check,
+    cause: error,
+  });
 }

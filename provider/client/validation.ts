@@ -121,3 +121,30 @@ export function parseBaseUrl(baseUrl: string): ParsedBaseUrl {
   const basePath = url.pathname.replace(/\/+$/, "");
   return { origin: url.origin, basePath, normalized: `${url.origin}${basePath}` };
 }
+
+/** The leading path segments every route shares ("/es/v2"), or "" when they share none. */
+function commonPrefix(routePaths: readonly string[]): string {
+  const split = routePaths.map((p) => p.split("/").filter((segment) => segment !== ""));
+  const shared: string[] = [];
+  for (const segment of split[0] ?? []) {
+    if (segment.startsWith("{") || !split.every((s) => s[shared.length] === segment)) break;
+    shared.push(segment);
+  }
+  return shared.length > 0 && split.every((s) => s.length > shared.length) ? `/${shared.join("/")}` : "";
+}
+
+/**
+ * Refuses a baseUrl whose path ends with the prefix every route already starts with
+ * (https://host/es/v2 with routes /es/v2/…): its requests would go to /es/v2/es/v2/… and come
+ * back 404 on every call. Said before the first request, with the baseUrl to use instead.
+ */
+export function checkBasePath(url: ParsedBaseUrl, routePaths: readonly string[]): ParsedBaseUrl {
+  const prefix = commonPrefix(routePaths);
+  if (prefix === "" || !`${url.basePath}/`.endsWith(`${prefix}/`)) return url;
+  const fixed = `${url.origin}${url.basePath.slice(0, -prefix.length)}`;
+  throw new InvalidArgumentError(
+    "baseUrl",
+    `baseUrl ${url.normalized} ends with ${prefix}, which every route of the service already starts with ` +
+      `(requests would go to ${url.basePath}${prefix}/…): set embedded:baseUrl (EMBEDDED_BASE_URL) to ${fixed}`,
+  );
+}

@@ -16,6 +16,7 @@ import { promisify } from "node:util";
 import { describeByName, type DocSection } from "./by-name-suite";
 import { publishGo, type GoRemote } from "./by-name-registries";
 import { PULUMI_FIELD } from "./release-server";
+import { repoRoot } from "./harness";
 
 const execFileAsync = promisify(execFile);
 const REPOSITORY = "https://github.com/embedded-connectors/pulumi-embedded-connectors";
@@ -59,6 +60,14 @@ func main() {
 `;
 
 let published: GoRemote | { refused: string };
+
+/** The Pulumi.yaml the doc's Go recipe writes (its `options: refresh: always` included). */
+async function recipePulumiYaml(): Promise<string> {
+  const doc = await fs.readFile(path.join(repoRoot, "docs", "installation-configuration.md"), "utf8");
+  const heredoc = /^cat > Pulumi\.yaml <<'EOF'\n([\s\S]*?)^EOF$/m.exec(doc);
+  if (!heredoc) throw new Error("docs/installation-configuration.md's Go recipe writes no Pulumi.yaml");
+  return heredoc[1];
+}
 
 /** The test's module cache, beside the engine's cache, without this module. */
 async function moduleCache(): Promise<string> {
@@ -111,7 +120,7 @@ describeByName({
     }
     return {
       files: [
-        ["Pulumi.yaml", "name: connectors\nruntime: go\n"],
+        ["Pulumi.yaml", await recipePulumiYaml()],
         ["main.go", MAIN_GO],
       ],
       commands: [
