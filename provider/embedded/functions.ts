@@ -30,6 +30,7 @@ import type {
 import type { GetConnectorResult, InputArgs } from "../functions/types";
 import { asRefusal } from "../functions/refusal";
 import { outputForm, promiseResult } from "../functions/result-forms";
+import { secretArgumentsOf } from "../functions/secret-arguments";
 import { withPluginOptions } from "./provider";
 
 /**
@@ -46,9 +47,19 @@ function pluginFunction<A extends object, R>(definition: FunctionDefinition) {
     );
   const call = async (args: A, opts?: pulumi.InvokeOptions): Promise<R> =>
     promiseResult(definition, await invoke(args, opts));
+  // The arguments that arrived secret go to the plugin as secrets again: its refusal then
+  // names them, never their values (functions/secret-arguments.ts).
   const output = (args: InputArgs<A>, opts?: pulumi.InvokeOptions): pulumi.Output<R> =>
-    outputForm(definition, (resolved: A) => invoke(resolved, opts))(args);
+    outputForm(definition, (resolved: A) => invoke(asSecrets(resolved), opts))(args);
   return [call, output] as const;
+}
+
+/** The resolved arguments, each that arrived secret wrapped as a secret again. */
+function asSecrets<A extends object>(resolved: A): A {
+  const secret = secretArgumentsOf(resolved);
+  return Object.fromEntries(
+    Object.entries(resolved).map(([name, value]) => [name, secret.has(name) ? pulumi.secret(value) : value]),
+  ) as A;
 }
 
 type Call<A, R> = (args: A, opts?: pulumi.InvokeOptions) => Promise<R>;

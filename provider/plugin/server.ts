@@ -16,7 +16,8 @@ import { isProgrammingError } from "../runtime/service-failures";
 import { useConfig, useHost, useOwner } from "../runtime/runtime";
 import { EngineLog } from "./engine-log";
 import { invoke } from "./invoke";
-import { changedSettings, checkConfig, configSourceOf } from "./provider-config";
+import { changedSettings, checkConfig, configSourceOf, configureVerdict } from "./provider-config";
+import { SettingsError } from "../settings";
 import { outgoing, previewOutputs, PROVIDER_SETTINGS } from "./outgoing";
 import { resourceTypeOf, withInputs } from "./resources";
 import { fromStruct, ownerOfUrn, type Props } from "./wire";
@@ -101,7 +102,7 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
 
     checkConfig: unary<proto.CheckRequest, proto.CheckResponse>(async (req) => {
       const news = fromStruct(req.getNews());
-      const { inputs, failures } = checkConfig(news.props, process.env, news.secrets);
+      const { inputs, failures } = checkConfig(news.props);
       return new proto.CheckResponse()
         .setInputs(outgoing(PROVIDER_SETTINGS, inputs, [news], "inputs"))
         .setFailuresList(checkFailures(failures));
@@ -118,7 +119,13 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
     configure: unary<proto.ConfigureRequest, proto.ConfigureResponse>(async (req) => {
       let settings: Props;
       if (req.hasArgs()) {
-        settings = fromStruct(req.getArgs()).props;
+        // The one call whose arguments keep their secretness (CheckConfig's never do).
+        const args = fromStruct(req.getArgs());
+        settings = args.props;
+        const urn = req.getUrn() ?? "";
+        const verdict = configureVerdict(settings, args.secrets, urn);
+        if (verdict.refusal) throw new SettingsError(verdict.refusal);
+        for (const warning of verdict.warnings) log.warn(warning, urn);
       } else {
         // Older engines: `embedded:config:<name>` variables.
         settings = {};
@@ -140,7 +147,7 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
 
     invoke: unary<proto.InvokeRequest, proto.InvokeResponse>(async (req) => {
       const args = fromStruct(req.getArgs());
-      const { result, failures, kind } = await invoke(req.getTok(), args.props);
+      const { result, failures, kind } = await invoke(req.getTok(), args.props, args.secrets);
       const response = new proto.InvokeResponse().setFailuresList(checkFailures(failures));
       return result && kind ? response.setReturn(outgoing(kind, result as Props, [args], "outputs")) : response;
     }),

@@ -59,3 +59,28 @@ export const OPTION_CANARIES = {
   /** Multi-Select: the OAuth connectors' permissions. */
   permissions: "conversions",
 } as const;
+
+/** The forms a value takes in an output: as it is, JSON-escaped, URL-encoded, base64 (matched in any case). */
+function formsOf(value: string): [string, string][] {
+  const forms: [string, string][] = [
+    ["as it is", value],
+    ["JSON-escaped", JSON.stringify(value).slice(1, -1)],
+    ["URL-encoded", encodeURIComponent(value)],
+    ["base64", Buffer.from(value).toString("base64").replace(/=+$/, "")],
+    ["base64url", Buffer.from(value).toString("base64url")],
+    ["hex", Buffer.from(value).toString("hex")],
+  ];
+  return forms.filter(([, form]) => form.length > 0);
+}
+
+/** Which form of the value the text holds, in any case; undefined when none. */
+export function leakedForm(text: string, value: string): string | undefined {
+  const lower = text.toLowerCase();
+  return formsOf(value).find(([, form]) => lower.includes(form.toLowerCase()))?.[0];
+}
+
+/** Fails when the text holds the value in any case or encoding, naming the form and where, never the value. */
+export function assertNoCanary(text: string, value: string, where: string): void {
+  const form = leakedForm(text, value);
+  if (form !== undefined) throw new Error(`a secret value appears (${form}, in some case) in ${where}`);
+}
