@@ -390,6 +390,19 @@ export function resolveAccountId(
   return fallback;
 }
 
+/**
+ * The warning about a secret setting (the client secret) set in plain text in the stack config:
+ * the command that encrypts it, never the value. Both hosts give it (plugin/provider-config.ts,
+ * dynamic/stack-config-secrets.ts).
+ */
+export function plainSecretSettingWarning(name: SettingName): string {
+  const { key } = SETTINGS[name];
+  return (
+    `${key} is stored in plain text in the stack's config file (Pulumi.<stack>.yaml): ` +
+    `encrypt it with \`pulumi config set --secret ${key}\` (it prompts for the value)`
+  );
+}
+
 /** Maps provider settings onto the client's knobs. */
 export function toClientSettings(settings: ProviderSettings): ClientSettings {
   return {

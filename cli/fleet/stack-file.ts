@@ -15,7 +15,7 @@ const ENCRYPTION_KEYS = ["encryptionsalt", "encryptedkey", "secretsprovider"];
  * js-yaml, the parser the Automation API itself reads stack files with, through the
  * `@pulumi/pulumi` the program (or this package, whose peer it is) resolves: no dependency of our own.
  */
-function yamlParser(projectDir: string): YamlParser {
+export function yamlParser(projectDir: string): YamlParser {
   for (const from of [projectDir, __dirname]) {
     try {
       const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [from] }));

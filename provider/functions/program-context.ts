@@ -11,6 +11,7 @@ import {
 import type { LookupContext } from "./lookups";
 import { configSourceFromNamespace, resolveAccountId, resolveSettings, toClientSettings } from "../settings";
 import type { ConnectorFilters, DataType, DataTypeCategory, PlatformType } from "./types";
+import { warnOfPlainSecretSettings } from "../dynamic/stack-config-secrets";
 import { asRefusal } from "./refusal";
 import { refusalWithoutArguments, secretArgumentsOf } from "./secret-arguments";
 
@@ -31,6 +32,7 @@ function stackConfig() {
 
 /** The program process's lookups: the client and default sub-account of the stack config `embedded:*`. */
 function programContext(secretArguments: ReadonlySet<string>): LookupContext {
+  warnOfPlainSecretSettings();
   const config = stackConfig();
   return {
     client: getClient(toClientSettings(resolveSettings(config))),

@@ -2,7 +2,13 @@
 // provider (`new embedded.Provider(...)`, `pulumi:providers:embedded` in YAML) passes them as
 // its arguments; the default provider gets the stack config `embedded:*`. Unset ones fall back
 // to the EMBEDDED_* environment, as in the dynamic provider (provider/settings.ts).
-import { SETTINGS, settingsProblems, type ConfigSource, type SettingName } from "../settings";
+import {
+  plainSecretSettingWarning,
+  SETTINGS,
+  settingsProblems,
+  type ConfigSource,
+  type SettingName,
+} from "../settings";
 import { UNKNOWN, unresolvable } from "../definitions/checks";
 import type { Props } from "./wire";
 
@@ -117,8 +123,7 @@ export function configureVerdict(
   );
   const warnings = plain.map((name) =>
     byConfig
-      ? `${SETTINGS[name].key} is stored in plain text in the stack's config file (Pulumi.<stack>.yaml): ` +
-        `encrypt it with \`pulumi config set --secret ${SETTINGS[name].key}\` (it prompts for the value)`
+      ? plainSecretSettingWarning(name)
       : `the provider's ${name} was passed as a plain value: pass it as a secret ` +
         `(config.requireSecret("${name}")), or leave it out and set ${SETTINGS[name].env}`,
   );

@@ -225,6 +225,7 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
       if (Object.keys(state.props).length === 0) {
         // `pulumi import`, the import option, or `.get()`: nothing is known but the id.
         const found = await type.importExisting(req.getId());
+        if (found.notice) log.warn(found.notice, req.getUrn());
         return new proto.ReadResponse()
           .setId(found.id)
           .setProperties(outgoing(type, found.props, arrived, "outputs"))

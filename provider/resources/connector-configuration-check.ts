@@ -12,6 +12,7 @@ import { accountIdFor, cachedConfiguration, currentClient, warnOnce } from "../r
 import { statusOf, withRequestId } from "../runtime/service-failures";
 import { descriptorsOf, normalisesTo, validateSecretConfig } from "./configuration-rules";
 import { accountIdProblem } from "./resource-ids";
+import { undeclaredImportedFields } from "./configuration-import";
 
 type Props = Record<string, unknown>;
 
@@ -55,6 +56,8 @@ export const check = secretAwareCheck(
         reason: `secretConfig must be an object of field id to value, got ${Array.isArray(secretConfig) ? "a list" : typeof secretConfig}`,
       });
     }
+    const undeclared = configOk ? undeclaredImportedFields(olds, news) : undefined;
+    if (undeclared) failures.push({ property: "secretConfig", reason: undeclared });
     if (failures.length > 0 || !idOk || typeof accountId !== "string" || isUnknown(accountId))
       return { inputs, failures };
     if (sameAsApplied(olds, inputs)) {
