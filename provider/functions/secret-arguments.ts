@@ -7,6 +7,22 @@
 /** The key under which an Output form hands the names of its secret arguments on with the resolved arguments. */
 export const SECRET_ARGUMENTS = Symbol.for("pulumi-embedded-connectors.secretArguments");
 
+/**
+ * The hidden argument in which the plugin's TypeScript SDK names the secret arguments of an
+ * Invoke: the engine (v3.248) passes a function's arguments to the provider without their
+ * secretness, so the plugin cannot tell them otherwise.
+ */
+export const SECRET_ARGUMENTS_KEY = "__secretArguments";
+
+/** The arguments without the hidden one, and the names it lists. */
+export function splitSecretArguments(args: Record<string, unknown>): {
+  args: Record<string, unknown>;
+  named: string[];
+} {
+  const { [SECRET_ARGUMENTS_KEY]: named, ...rest } = args;
+  return { args: rest, named: Array.isArray(named) ? named.filter((n): n is string => typeof n === "string") : [] };
+}
+
 /** The names of the arguments that arrived secret, as an Output form attached them (none for a plain call). */
 export function secretArgumentsOf(args: unknown): ReadonlySet<string> {
   const names =

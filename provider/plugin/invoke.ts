@@ -13,7 +13,7 @@ import {
 import { token } from "../definitions/package-schema";
 import { hasType, typeName, type FunctionDefinition } from "../definitions/property";
 import { functionSecrets, withoutSecretValues } from "../definitions/secrets";
-import { refusalWithoutArguments } from "../functions/secret-arguments";
+import { refusalWithoutArguments, splitSecretArguments } from "../functions/secret-arguments";
 import { accountIdFor, currentClient } from "../runtime/runtime";
 import type { Outgoing } from "./outgoing";
 import type { Props } from "./wire";
@@ -74,9 +74,13 @@ export function argumentFailures(definition: FunctionDefinition, args: Props): I
  */
 export async function invoke(
   functionToken: string,
-  args: Props,
-  secretArguments: ReadonlySet<string> = new Set(),
+  given: Props,
+  arrivedSecret: ReadonlySet<string> = new Set(),
 ): Promise<InvokeResult> {
+  // The engine hands a function's arguments on without their secretness: the plugin's TypeScript
+  // SDK names the secret ones in a hidden argument (functions/secret-arguments.ts).
+  const { args, named } = splitSecretArguments(given);
+  const secretArguments = new Set([...arrivedSecret, ...named]);
   const lookup = LOOKUPS.get(functionToken);
   if (!lookup)
     throw new Error(

@@ -124,8 +124,8 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
         settings = args.props;
         const urn = req.getUrn() ?? "";
         const verdict = configureVerdict(settings, args.secrets, urn);
-        if (verdict.refusal) throw new SettingsError(verdict.refusal);
         for (const warning of verdict.warnings) log.warn(warning, urn);
+        if (verdict.refusal) throw new SettingsError(verdict.refusal);
       } else {
         // Older engines: `embedded:config:<name>` variables.
         settings = {};

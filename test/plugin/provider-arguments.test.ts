@@ -127,6 +127,14 @@ describe("plugin: provider and lookup arguments are never printed (issue 38, ite
     );
     assertNoCanary(connector.details, account, "getConnector's refusal");
     assertNoCanary(connector.details, "0123456789abcdef", "getConnector's refusal");
+    // The engine passes a function's arguments without their secretness: the plugin's TypeScript
+    // SDK names the secret ones in a hidden argument, which the plugin honours.
+    const named = await grpcError(
+      fx.plugin.invoke(FIND, { name, supportedType: "Source", __secretArguments: ["name"] }),
+    );
+    assert.match(named.details, /no connector named \(the secret argument name\) with supportedType Source/);
+    assert.doesNotMatch(named.details, /near matches/);
+    assertNoCanary(named.details, value, "findConnector's refusal (hidden argument)");
     // Given plainly, the name is quoted with its near matches (what a typo needs).
     const plain = await grpcError(fx.plugin.invoke(FIND, { name: "Amazon S4", supportedType: "Source" }));
     assert.match(plain.details, /no connector named "Amazon S4" with supportedType Source.*near matches: "Amazon S3"/);

@@ -6,7 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { findConnectorOutput, getConnectorOutput } from "../../provider";
 import { withoutArgumentValues } from "../../provider/functions/secret-arguments";
 import { assertNoCanary, canary, replayCanariesOnFailure } from "../e2e/canaries";
-import { rejection, startFixture, type ProviderFixture } from "./fixtures";
+import { rejection, useLookupFixture } from "./fixtures";
 
 /** The Output's value as a Promise (its rejection, when the lookup refuses). */
 function settled<T>(output: pulumi.Output<T>): Promise<T> {
@@ -15,21 +15,8 @@ function settled<T>(output: pulumi.Output<T>): Promise<T> {
 
 describe("lookup functions: secret arguments are named, never quoted (issue 38, item 1)", () => {
   replayCanariesOnFailure();
-  let fx: ProviderFixture;
+  useLookupFixture();
   const value = canary("lookup-argument");
-  before(async () => {
-    fx = await startFixture();
-    const config: Record<string, string> = {};
-    for (const [key, v] of Object.entries(fx.config)) if (v !== undefined) config[key] = v;
-    pulumi.runtime.setAllConfig({ ...pulumi.runtime.allConfig(), ...config });
-  });
-  after(async () => {
-    const rest = Object.fromEntries(
-      Object.entries(pulumi.runtime.allConfig()).filter(([k]) => !k.startsWith("embedded:")),
-    );
-    pulumi.runtime.setAllConfig(rest);
-    await fx.service.stop();
-  });
 
   it("findConnectorOutput with a secret name: the refusal names the argument, no value, no near matches", async () => {
     const error = await rejection(
