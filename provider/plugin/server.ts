@@ -124,7 +124,8 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
         settings = args.props;
         const urn = req.getUrn() ?? "";
         const verdict = configureVerdict(settings, args.secrets, urn);
-        for (const warning of verdict.warnings) log.warn(warning, urn);
+        // Delivered before a refusal fails the run, or the engine would not show them.
+        await Promise.all(verdict.warnings.map((warning) => log.warn(warning, urn)));
         if (verdict.refusal) throw new SettingsError(verdict.refusal);
       } else {
         // Older engines: `embedded:config:<name>` variables.
@@ -225,7 +226,7 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
       if (Object.keys(state.props).length === 0) {
         // `pulumi import`, the import option, or `.get()`: nothing is known but the id.
         const found = await type.importExisting(req.getId());
-        if (found.notice) log.warn(found.notice, req.getUrn());
+        if (found.notice) void log.warn(found.notice, req.getUrn());
         return new proto.ReadResponse()
           .setId(found.id)
           .setProperties(outgoing(type, found.props, arrived, "outputs"))

@@ -102,7 +102,9 @@ async function secretLookupRefused(stack: E2EStack, made: SecretsStack): Promise
   ];
   const secretValues = { ...(made.initial.secretConfig.secretValues as object), lookupName: secretLookupName };
   await stack.setConfig({ connectors }, { secretValues });
-  const refused = await stack.expectFailure((s) => s.preview({ diff: true, debug: true }));
+  // Not --debug: the Node.js SDK prints every Invoke's arguments under it, secrets included
+  // (its `Invoke RPC prepared … obj=` line; docs/secrets.md, "Limits that come from Pulumi itself").
+  const refused = await stack.expectFailure((s) => s.preview({ diff: true }));
   assert.ok(
     /no connector named \(the secret argument name\) with supportedType Source/.test(refused),
     `the lookup's refusal (${refused.length} characters)`,
@@ -115,12 +117,18 @@ async function secretLookupRefused(stack: E2EStack, made: SecretsStack): Promise
  * the preview warns with the command that encrypts the client secret, and refuses the secret id.
  */
 async function forgottenSecretsRefused(stack: E2EStack, svc: E2EService, made: SecretsStack): Promise<void> {
-  await stack.cli(["config", "set", "--secret", "embedded:accountId", svc.accountId]);
-  // --plaintext: the CLI itself refuses a value that looks like a secret without --secret or it.
-  await stack.cli(["config", "set", "--plaintext", "embedded:clientSecret", plainClientSecret]);
-  const forgot = await stack.expectFailure((s) => s.preview({ diff: true }));
-  assert.ok(forgot.includes("`pulumi config set --secret embedded:clientSecret`"), "the plain client secret's warning");
-  assert.ok(/accountId is a secret, but it is/.test(forgot), "the secret default accountId's refusal");
-  assertNoCanary(forgot, plainClientSecret, "the preview of a stack whose client secret is in plain text");
-  await stack.setConfig(made.initial.config, made.initial.secretConfig); // embedded:* as they were
+  try {
+    await stack.cli(["config", "set", "--secret", "embedded:accountId", svc.accountId]);
+    // --plaintext: the CLI itself refuses a value that looks like a secret without --secret or it.
+    await stack.cli(["config", "set", "--plaintext", "embedded:clientSecret", plainClientSecret]);
+    const forgot = await stack.expectFailure((s) => s.preview({ diff: true }));
+    assert.ok(
+      forgot.includes("`pulumi config set --secret embedded:clientSecret`"),
+      "the plain client secret's warning",
+    );
+    assert.ok(/accountId is a secret, but it is/.test(forgot), "the secret default accountId's refusal");
+    assertNoCanary(forgot, plainClientSecret, "the preview of a stack whose client secret is in plain text");
+  } finally {
+    await stack.setConfig(made.initial.config, made.initial.secretConfig); // embedded:* as they were
+  }
 }
