@@ -9,6 +9,9 @@ import { secretKeys, type ResourceDefinition } from "./property";
 import { defaultAccountIsSecret, warnOfPlainSecretSettings } from "../dynamic/stack-config-secrets";
 
 export function resourceProps(definition: ResourceDefinition, args: object | undefined): pulumi.Inputs {
+  // Both hosts: the plugin cannot tell (the engine hands it the client secret as a secret,
+  // following the schema, whatever the stack file holds).
+  warnOfPlainSecretSettings();
   const given = (args ?? {}) as Record<string, unknown>;
   const props: pulumi.Inputs = {};
   for (const [name, property] of Object.entries(definition.inputs)) {
@@ -25,7 +28,6 @@ export function resourceProps(definition: ResourceDefinition, args: object | und
  * knows which values it may not quote (definitions/checks.ts, `secretAwareCheck`).
  */
 export function dynamicResourceProps(definition: ResourceDefinition, args: object | undefined): pulumi.Inputs {
-  warnOfPlainSecretSettings();
   const props = resourceProps(definition, args);
   const names = Object.keys(definition.inputs).filter((name) => props[name] !== undefined);
   // The default sub-account stands in for an accountId not given: a secret one is refused as a secret id.

@@ -89,7 +89,7 @@ export function checkConfig(news: Props, env: NodeJS.ProcessEnv = process.env): 
 const ID_SETTINGS: readonly SettingName[] = ["accountId"];
 
 /** Whether a provider's URN is a default provider's (`…::pulumi:providers:embedded::default…`): its arguments are stack config. */
-function isDefaultProvider(urn: string): boolean {
+export function isDefaultProvider(urn: string): boolean {
   return (urn.split("::").pop() ?? "").startsWith("default");
 }
 

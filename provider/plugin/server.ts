@@ -16,7 +16,7 @@ import { isProgrammingError } from "../runtime/service-failures";
 import { useConfig, useHost, useOwner } from "../runtime/runtime";
 import { EngineLog } from "./engine-log";
 import { invoke } from "./invoke";
-import { changedSettings, checkConfig, configSourceOf, configureVerdict } from "./provider-config";
+import { changedSettings, checkConfig, configSourceOf, configureVerdict, isDefaultProvider } from "./provider-config";
 import { SettingsError } from "../settings";
 import { outgoing, previewOutputs, PROVIDER_SETTINGS } from "./outgoing";
 import { resourceTypeOf, withInputs } from "./resources";
@@ -124,8 +124,10 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
         settings = args.props;
         const urn = req.getUrn() ?? "";
         const verdict = configureVerdict(settings, args.secrets, urn);
-        // Delivered before a refusal fails the run, or the engine would not show them.
-        await Promise.all(verdict.warnings.map((warning) => log.warn(warning, urn)));
+        // Delivered before a refusal fails the run, or the engine would not show them; not under
+        // a default provider, whose messages the engine's display leaves out with it.
+        const under = isDefaultProvider(urn) ? "" : urn;
+        await Promise.all(verdict.warnings.map((warning) => log.warn(warning, under)));
         if (verdict.refusal) throw new SettingsError(verdict.refusal);
       } else {
         // Older engines: `embedded:config:<name>` variables.
