@@ -25,8 +25,16 @@ export function withJson(
 
 const pools: Pool[] = [];
 
-/** A client of the fixture's service and credentials whose answers go through `rewrite`. */
-export function rewritingClient(fx: ProviderFixture, rewrite: Rewrite): EmbeddedClient {
+/**
+ * A client of the fixture's service and credentials whose answers go through `rewrite`, and
+ * whose requests go through `ask` first: it may return the request rewritten (a service that reads
+ * it otherwise: a page capped), or act ahead of it (what someone else does just before it arrives).
+ */
+export function rewritingClient(
+  fx: ProviderFixture,
+  rewrite: Rewrite,
+  ask: (request: OutgoingRequest) => OutgoingRequest | void | Promise<OutgoingRequest | void> = () => undefined,
+): EmbeddedClient {
   const pool = createPool(new URL(fx.service.baseUrl).origin, { connectMs: 5_000, headersMs: 30_000, bodyMs: 30_000 });
   pools.push(pool);
   const inner = new UndiciTransport(pool);
@@ -36,7 +44,14 @@ export function rewritingClient(fx: ProviderFixture, rewrite: Rewrite): Embedded
       clientId: fx.config["embedded:clientId"] as string,
       clientSecret: fx.config["embedded:clientSecret"] as string,
     },
-    { transport: { send: async (request) => rewrite(request, await inner.send(request)) } },
+    {
+      transport: {
+        send: async (request) => {
+          const sent = (await ask(request)) ?? request;
+          return rewrite(request, await inner.send(sent));
+        },
+      },
+    },
   );
 }
 
