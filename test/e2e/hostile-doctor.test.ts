@@ -11,7 +11,7 @@ import path from "node:path";
 import { doctor, type DoctorFlags } from "../../cli/doctor/command";
 import { CATALOGUE } from "../../service/seed/catalogue";
 import { startService, type E2EService } from "./fixtures";
-import { routesOf, startHostileProxy, TOKEN, WRITES, type HostileMode, type HostileProxy } from "./hostile-proxy";
+import { routesOf, READ_MODES, startHostileProxy, TOKEN, WRITES, type HostileProxy } from "./hostile-proxy";
 import { assertNoCanary, hostileCanary, HOSTILE_SEED } from "./hostile-support";
 
 const clientSecret = hostileCanary("Client");
@@ -22,15 +22,6 @@ const [FIRST, SECOND] = [...CATALOGUE]
   .slice(0, 2)
   .map((c) => c.connectorId);
 const ADDED_LIST = (method: string, p: string) => method === "GET" && /\/added/.test(p);
-
-const MODES: [string, HostileMode][] = [
-  ["a refusal inside a 200 quoting the client secret on the token route", { kind: "quote", on: TOKEN }],
-  ["a 307 to another origin on every route", { kind: "redirect", on: () => true }],
-  ["capped pages echoing the pageSize asked", { kind: "cappedPages", cap: 1 }],
-  ["pages counted from 0", { kind: "pagesFromZero" }],
-  ["a 404 inside a 200 on each list", { kind: "notFoundInList" }],
-  ["endless pages of 1 MB items", { kind: "endlessPages", padBytes: 1024 * 1024 }],
-];
 
 describe("e2e: doctor against a hostile service", function () {
   this.timeout(5 * 60_000);
@@ -82,7 +73,7 @@ describe("e2e: doctor against a hostile service", function () {
     assert.equal(code, 0, text);
   });
 
-  for (const [what, mode] of MODES) {
+  for (const [what, mode] of READ_MODES) {
     it(`against ${what}: exit 1, nothing sent to another origin, no canary`, async () => {
       proxy.setMode(mode);
       const { code, text } = await run({});

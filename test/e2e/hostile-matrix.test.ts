@@ -9,7 +9,7 @@
 import { strict as assert } from "node:assert";
 import { E2EStack, ENGINE_TIMEOUT_MS } from "./harness";
 import { e2eSuite, FACEBOOK, MIXPANEL, S3, apiKeyFields, type E2EService } from "./fixtures";
-import { routesOf, startHostileProxy, TOKEN, WRITES, type HostileMode, type HostileProxy } from "./hostile-proxy";
+import { routesOf, READ_MODES, startHostileProxy, TOKEN, WRITES, type HostileProxy } from "./hostile-proxy";
 import { assertNoCanary, exampleStack, hostileCanary, HOSTILE_SEED, HOSTS } from "./hostile-support";
 
 const clientSecret = hostileCanary("Client");
@@ -21,17 +21,6 @@ const canaries = {
   unownedKey: hostileCanary("Unowned"),
 };
 const NOT_TOKEN_WRITES = (method: string, path: string) => WRITES(method, path) && !TOKEN(method, path);
-const EVERY_ROUTE = () => true;
-
-/** The hostile modes a refresh (and a destroy) must survive without losing track of anything. */
-const READ_MODES: [string, HostileMode][] = [
-  ["a refusal inside a 200 quoting the client secret on the token route", { kind: "quote", on: TOKEN }],
-  ["a 307 to another origin on every route", { kind: "redirect", on: EVERY_ROUTE }],
-  ["capped pages echoing the pageSize asked", { kind: "cappedPages", cap: 1 }],
-  ["pages counted from 0", { kind: "pagesFromZero" }],
-  ["a 404 inside a 200 on each list", { kind: "notFoundInList" }],
-  ["endless pages of 3 MB items", { kind: "endlessPages", padBytes: 3 * 1024 * 1024 }],
-];
 
 describe("e2e: a hostile service, under up, refresh and destroy (both hosts)", function () {
   this.timeout(ENGINE_TIMEOUT_MS);
@@ -122,9 +111,27 @@ describe("e2e: a hostile service, under up, refresh and destroy (both hosts)", f
         await check("after the refused up");
       });
 
+      /**
+       * After a step that lost track of a connector (a failure already reported), the stack is
+       * put back so that the next mode is tried on its own: the lost connectors are removed out
+       * of band and `up` adds them again. Costs nothing while every step passes.
+       */
+      async function repair(): Promise<void> {
+        const full = ["added:" + S3, "added:" + FACEBOOK, "config:" + S3].sort();
+        const inState = await stateIds(stack());
+        if (JSON.stringify(inState) === JSON.stringify(full)) return;
+        proxy.setMode({ kind: "pass" });
+        for (const id of [S3, FACEBOOK].filter((c) => !inState.includes(`added:${c}`))) {
+          await e2e.svc.outOfBand.remove(accountOf(host), id).catch(() => undefined);
+        }
+        await stack().up();
+        since = stack().engineOutput().length;
+      }
+
       for (const [what, mode] of READ_MODES) {
         it(`refresh against ${what}: nothing leaves the state, no canary`, async function () {
           this.timeout(4 * 60_000);
+          await repair();
           const before = await stateIds(stack());
           proxy.setMode(mode);
           await stack()
@@ -137,6 +144,7 @@ describe("e2e: a hostile service, under up, refresh and destroy (both hosts)", f
       }
 
       it("destroy against capped pages: what leaves the state is gone from the service", async () => {
+        await repair();
         proxy.setMode({ kind: "cappedPages", cap: 1 });
         await stack()
           .destroy()

@@ -41,6 +41,16 @@ export const WRITES: RouteMatch = (method) => method !== "GET";
 /** The token route of any profile. */
 export const TOKEN: RouteMatch = (_method, path) => /token/i.test(path);
 
+/** The modes every read must survive (a refresh, a drift check, doctor), named for test titles. */
+export const READ_MODES: [string, HostileMode][] = [
+  ["a refusal inside a 200 quoting the client secret on the token route", { kind: "quote", on: TOKEN }],
+  ["a 307 to another origin on every route", { kind: "redirect", on: () => true }],
+  ["capped pages echoing the pageSize asked", { kind: "cappedPages", cap: 1 }],
+  ["pages counted from 0", { kind: "pagesFromZero" }],
+  ["a 404 inside a 200 on each list", { kind: "notFoundInList" }],
+  ["endless pages of 3 MB items", { kind: "endlessPages", padBytes: 3 * 1024 * 1024 }],
+];
+
 export interface TrappedRequest {
   method: string;
   path: string;
