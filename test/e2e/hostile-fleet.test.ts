@@ -133,7 +133,10 @@ describe("e2e: the fleet against a hostile service", function () {
     assert.equal((await svc.outOfBand.addedIds(svc.accountId)).length, Object.keys(spec).length);
   });
 
-  it("fleet up refused inside a 200 that quotes the client secret: fails (within 4 min), no canary in its output or reports", async () => {
+  it("fleet up of an applied and a new stack, refused inside a 200 that quotes the client secret: fails within 4 min, no canary in its output or reports", async () => {
+    // A second stack, never applied: the first `up` of a new sub-account meets the refusal too.
+    const fresh = svc.service.customers[0].subAccountIds[1];
+    await writeStackFile(await readProject(workDir), "h002", { accountId: fresh, customer: "acme", connectors: spec });
     proxy.setMode({ kind: "quote", on: TOKEN });
     const run = await fleet(["up"]);
     proxy.setMode({ kind: "pass" });
