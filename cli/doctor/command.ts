@@ -1,17 +1,19 @@
 // `pulumi-embedded-connectors doctor`: checks that a service profile reads the service it points
 // at (docs/hosted-service.md). Settings as the provider reads them — the current stack's config
-// `embedded:*`, then the EMBEDDED_* environment — with a flag winning over both. Exit 0 when the
-// profile reads every route, 1 otherwise.
+// `embedded:*`, then the EMBEDDED_* environment — with a flag winning over both. Exit 0 only when
+// the profile reads every route, every list's paging was told, and `--write-check` found nothing
+// to change; 1 otherwise. Everything it prints or writes goes through one scrub (redact.ts).
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { DEFAULT_PROFILE, loadProfile } from "../../contract/profile";
 import { checkBaseUrl } from "../../provider/settings";
-import { runDoctor } from "./doctor";
-import { renderReport } from "./report";
-import { suggestedProfile, writeProfile } from "./suggest";
+import { runDoctor, settledPaging as settledPagingOf, summary } from "./doctor";
+import { Secrets } from "./redact";
+import { renderReport, verdictOf } from "./report";
+import { profileText, suggestedProfile } from "./suggest";
 import { Transcript } from "./trace";
-import { WireClient } from "./wire-client";
+import { DEFAULT_TIMEOUT_MS, WireClient } from "./wire-client";
 import { writeCheck } from "./write-check";
 
 export interface DoctorFlags {
@@ -25,6 +27,8 @@ export interface DoctorFlags {
   writeProfile?: string;
   writeCheck?: boolean;
   trace?: string;
+  /** Each request's time limit in seconds (a string from the command line). */
+  timeout?: string | number;
 }
 
 const SETTING_KEYS = ["baseUrl", "clientId", "clientSecret", "accountId", "serviceProfile", "caCertificate"] as const;
@@ -91,27 +95,66 @@ export function resolveDoctorSettings(flags: DoctorFlags, env: NodeJS.ProcessEnv
   };
 }
 
+function timeoutMs(flag: string | number | undefined): number {
+  if (flag === undefined) return DEFAULT_TIMEOUT_MS;
+  const seconds = Number(flag);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 300) {
+    throw new Error("--timeout takes the seconds each request may take: a number above 0, at most 300");
+  }
+  return Math.round(seconds * 1000);
+}
+
 /** The whole command; returns the exit code. */
-export async function doctor(flags: DoctorFlags, out: (text: string) => void): Promise<number> {
+export async function doctor(
+  flags: DoctorFlags,
+  print: (text: string) => void,
+  /** A line per request as it is answered (the CLI: stderr), scrubbed like the rest. */
+  progress: (line: string) => void = () => undefined,
+): Promise<number> {
   if (flags.writeCheck && !flags.accountId) {
     throw new Error("--write-check writes: it needs --account-id <scratch sub-account> on the command line");
   }
   const settings = resolveDoctorSettings(flags);
+  const secrets = new Secrets([settings.clientSecret]);
+  const out = (text: string) => print(secrets.scrub(text));
   const transcript = flags.trace ? new Transcript(settings.accountId) : undefined;
-  const client = new WireClient(settings.profile, settings, (exchange) => transcript?.record(exchange));
+  const client = new WireClient(
+    settings.profile,
+    { ...settings, timeoutMs: timeoutMs(flags.timeout) },
+    (exchange) => {
+      transcript?.record(exchange);
+      const op = settings.profile.operations[exchange.operation];
+      progress(secrets.scrub(`doctor: ${op.method} ${op.path} (${exchange.operation}): ${exchange.status}\n`));
+    },
+    (token) => secrets.add(token),
+  );
   try {
-    const report = await runDoctor(client, settings.accountId);
-    const check = flags.writeCheck ? await writeCheck(client, settings.accountId) : undefined;
+    let report = await runDoctor(client, settings.accountId);
+    const added = report.routes.find((r) => r.operation === "listAddedConnectors");
+    const pagingOf = (list: "listConnectors" | "listAddedConnectors") => {
+      const found = report.routes.find((r) => r.operation === list);
+      return (found && settledPagingOf(found)) ?? settings.profile.operations[list].paging;
+    };
+    const tokenRead = report.routes.some((r) => r.operation === "getToken" && r.status < 300 && r.notes.length === 0);
+    const check = flags.writeCheck && tokenRead ? await writeCheck(client, settings.accountId, pagingOf) : undefined;
+    if (check?.paging && added) {
+      // The added list's paging as probed while it held the connector: it replaces what the empty list could not tell.
+      added.paging = check.paging;
+      report = summary(report.profile, report.routes, report.semantics);
+    }
     out(renderReport(report, settings.baseUrl, check));
     if (flags.writeProfile) {
-      writeProfile(flags.writeProfile, suggestedProfile(report, check?.semantics, check?.success));
+      const text = profileText(flags.writeProfile, suggestedProfile(report, check?.semantics, check?.success));
+      writeFileSync(flags.writeProfile, secrets.scrub(text));
       out(`wrote the suggested profile to ${flags.writeProfile}\n`);
     }
-    const ok = report.ok && (check ? check.ok && check.keys.length === 0 : true);
-    return ok ? 0 : 1;
+    return verdictOf(report, check).ok ? 0 : 1;
+  } catch (error) {
+    // An error's text passes the same scrub as the output.
+    throw new Error(secrets.scrub((error as Error).message));
   } finally {
     if (transcript && flags.trace) {
-      transcript.write(flags.trace);
+      transcript.write(flags.trace, (text) => secrets.scrub(text));
       out(`wrote the redacted transcript to ${flags.trace}\n`);
     }
     await client.close();
@@ -139,7 +182,12 @@ export function registerDoctor(program: Command): void {
     .option("--write-profile <file>", "write the suggested profile (JSON for .json, else YAML)")
     .option("--write-check", "also add, read back and remove one connector in --account-id (a scratch sub-account)")
     .option("--trace <file>", "write a redacted transcript of every request and answer")
+    .option("--timeout <seconds>", "each request's time limit (default 30, at most 300)")
     .action(async (flags: DoctorFlags) => {
-      process.exitCode = await doctor(flags, (text) => process.stdout.write(text));
+      process.exitCode = await doctor(
+        flags,
+        (text) => process.stdout.write(text),
+        (line) => process.stderr.write(line),
+      );
     });
 }

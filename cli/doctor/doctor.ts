@@ -5,7 +5,7 @@
 // reads it and which profile keys would have to change.
 import type { ResolvedProfile } from "../../contract/profile";
 import type { OperationName } from "../../contract/routes";
-import { CANDIDATES, pagingReads, probePaging, type PagingFinding } from "./paging";
+import { CANDIDATES, inferPaging, pagingReads, probePaging, settled, type PagingFinding } from "./paging";
 import {
   effectiveStatus,
   envelopeMismatches,
@@ -18,7 +18,7 @@ import {
   type EnvelopeSeen,
   type ListSeen,
 } from "./shapes";
-import type { WireAnswer, WireClient, WireRequest } from "./wire-client";
+import { usableToken, type WireAnswer, type WireClient, type WireRequest } from "./wire-client";
 
 export interface RouteFinding {
   operation: OperationName;
@@ -31,6 +31,9 @@ export interface RouteFinding {
   envelope?: EnvelopeSeen;
   list?: ListSeen;
   paging?: PagingFinding;
+  /** What the paging probe found or inferred, and the key to change; recomputed by settlePaging. */
+  pagingNote?: string;
+  pagingKey?: string;
   /** Profile keys (full: `operations.<op>.…`, `semantics.…`) the current profile has wrong. */
   keys: string[];
   notes: string[];
@@ -42,7 +45,9 @@ export interface DoctorReport {
   semantics: Partial<ResolvedProfile["semantics"]>;
   /** Every mismatched key, once. */
   keys: string[];
-  /** Whether the current profile reads every route. */
+  /** The lists whose paging doctor could not tell (exit 1: the output says what to run). */
+  undetermined: OperationName[];
+  /** Whether the current profile reads every route and every list's paging was told. */
   ok: boolean;
 }
 
@@ -60,7 +65,7 @@ function finding(profile: ResolvedProfile, answer: WireAnswer, isList: boolean):
     httpStatus: answer.status,
     status,
     latencyMs: answer.latencyMs,
-    shape: shapeOf(answer.body),
+    shape: shapeOf(answer.body, answer.operation === "getToken"),
     keys,
     notes,
   };
@@ -71,6 +76,13 @@ function finding(profile: ResolvedProfile, answer: WireAnswer, isList: boolean):
     return result;
   }
   if (status === 405) keys.push(at("method"));
+  if (answer.redirectOrigin !== undefined) {
+    notes.push(
+      `redirected (${answer.status}) to ${answer.redirectOrigin}: doctor follows no redirect and sent nothing there, ` +
+        "nor does the provider; set embedded:baseUrl to the address that answers",
+    );
+    return result;
+  }
   if (status >= 300) {
     notes.push(status === 401 ? "refused: check the client id and secret" : `refused with ${status}`);
     return result;
@@ -78,6 +90,9 @@ function finding(profile: ResolvedProfile, answer: WireAnswer, isList: boolean):
   if (answer.operation === "getToken") {
     const token = payloadOf(answer.body) as Record<string, unknown> | undefined;
     if (typeof token?.accessToken !== "string") notes.push("no accessToken in the answer");
+    else if (!usableToken(token.accessToken)) {
+      notes.push("the accessToken is not a valid header value (spaces or control characters): doctor sends it nowhere");
+    }
     return result;
   }
   result.envelope = envelopeOf(answer.body);
@@ -101,13 +116,13 @@ export async function runDoctor(client: WireClient, accountId: string): Promise<
   const account: WireRequest = { params: { accountId } };
   const small = (operation: OperationName): Record<string, number> => {
     const p = profile.operations[operation].paging;
-    if (p.style === "page") return { [p.page]: 1, [p.pageSize]: 5 };
+    if (p.style === "page") return { [p.page]: p.firstPage ?? 1, [p.pageSize]: 5 };
     if (p.style === "offset") return { [p.offset]: 0, [p.size]: 5 };
     return {};
   };
 
   const token = record(await client.getToken());
-  if (token.status >= 300) return summary(profile, routes, semantics);
+  if (token.status >= 300 || token.notes.length > 0) return summary(profile, routes, semantics);
 
   const catalogueAnswer = await client.call("listConnectors", { ...account, rawQuery: small("listConnectors") });
   const catalogue = record(catalogueAnswer, true);
@@ -125,13 +140,13 @@ export async function runDoctor(client: WireClient, accountId: string): Promise<
       rawQuery: small("listSupportedConnectors"),
     });
     const f = record(answer, true);
-    await pagingOf(client, f, supported);
+    if (f.status < 300) f.paging = await probePaging(client, f.operation, supported);
   }
   if (addedIds[0]) {
     record(await client.call("getConfiguration", { params: { accountId, connectorId: addedIds[0] } }));
   }
-  if (catalogue.status < 300) await pagingOf(client, catalogue, account);
-  if (added.status < 300) await pagingOf(client, added, account);
+  if (catalogue.status < 300) catalogue.paging = await probePaging(client, catalogue.operation, account);
+  if (added.status < 300) added.paging = await probePaging(client, added.operation, account);
 
   // Where an error's status is: Get Connector of an id that exists nowhere must be a 404.
   const unknown = await client.call("getConnector", { params: { accountId, connectorId: UNKNOWN_ID } });
@@ -148,14 +163,31 @@ export async function runDoctor(client: WireClient, accountId: string): Promise<
   return summary(profile, routes, semantics);
 }
 
-async function pagingOf(client: WireClient, f: RouteFinding, request: WireRequest): Promise<void> {
-  f.paging = await probePaging(client, f.operation, request);
-  const op = client.profile.operations[f.operation];
-  if (!pagingReads(op, f.paging)) f.keys.push(`operations.${f.operation}.paging`);
-  if (f.paging.undetermined) f.notes.push(`paging: ${f.paging.undetermined}`);
-  else if (f.paging.honoured.length === 0) {
-    f.notes.push(`paging: none of ${CANDIDATES.map((c) => c.label).join(", ")} is honoured`);
+/** The lists' paging: each told, or inferred from the lists that told and agree; the notes and keys to change. */
+function settlePaging(profile: ResolvedProfile, routes: RouteFinding[]): OperationName[] {
+  const lists = routes.filter((r) => r.paging);
+  for (const r of lists) if (r.paging) delete r.paging.inferred;
+  inferPaging(lists);
+  const undetermined: OperationName[] = [];
+  for (const f of lists) {
+    const p = f.paging as PagingFinding;
+    const op = profile.operations[f.operation];
+    f.pagingKey = pagingReads(op, p) ? undefined : `operations.${f.operation}.paging`;
+    if (p.inferred) {
+      f.pagingNote =
+        `paging inferred: ${p.inferred.candidate.label}, which ${p.inferred.from.join(" and ")} honour ` +
+        `(this list: ${p.undetermined})`;
+    } else if (p.undetermined) {
+      undetermined.push(f.operation);
+      f.pagingNote =
+        `paging: could not tell (${p.undetermined}), and the other lists do not agree on one; ` +
+        "run doctor --write-check --account-id <scratch sub-account> (it adds one connector and probes this list), " +
+        "or add a connector and run doctor again";
+    } else if (p.honoured.length === 0) {
+      f.pagingNote = `paging: none of ${CANDIDATES.map((c) => c.label).join(", ")} is honoured`;
+    } else f.pagingNote = undefined;
   }
+  return undetermined;
 }
 
 function idOf(item: unknown): string | undefined {
@@ -163,13 +195,33 @@ function idOf(item: unknown): string | undefined {
   return typeof id === "string" ? id : undefined;
 }
 
-function summary(profile: ResolvedProfile, routes: RouteFinding[], semantics: DoctorReport["semantics"]): DoctorReport {
-  const keys = [...new Set(routes.flatMap((r) => r.keys))];
+/** The report's verdict from its findings; run again after `--write-check` probed the added list. */
+export function summary(
+  profile: ResolvedProfile,
+  routes: RouteFinding[],
+  semantics: DoctorReport["semantics"],
+): DoctorReport {
+  const undetermined = settlePaging(profile, routes);
+  const keys = [...new Set(routes.flatMap((r) => (r.pagingKey ? [...r.keys, r.pagingKey] : r.keys)))];
   for (const [key, value] of Object.entries(semantics)) {
     if (JSON.stringify(value) !== JSON.stringify(profile.semantics[key as keyof typeof semantics])) {
       keys.push(`semantics.${key}`);
     }
   }
-  const failed = routes.some((r) => r.status >= 300 && !(r.operation === "getConfiguration" && r.status === 404));
-  return { profile, routes, semantics, keys, ok: keys.length === 0 && !failed };
+  const failed = routes.some(
+    (r) =>
+      (r.status >= 300 && !(r.operation === "getConfiguration" && r.status === 404)) ||
+      (r.operation === "getToken" && r.notes.length > 0),
+  );
+  return {
+    profile,
+    routes,
+    semantics,
+    keys,
+    undetermined,
+    ok: keys.length === 0 && !failed && undetermined.length === 0,
+  };
 }
+
+/** The paging a list settles on (told or inferred), for the suggested profile. */
+export const settledPaging = (f: RouteFinding) => settled(f.paging)?.style;

@@ -7,7 +7,8 @@ import type { WriteCheck } from "./write-check";
 export function renderReport(report: DoctorReport, baseUrl: string, check?: WriteCheck): string {
   const lines: string[] = [`doctor: profile "${report.profile.name}" (${report.profile.source}) against ${baseUrl}`];
   for (const r of report.routes) {
-    const reads = r.keys.length === 0 && (r.status < 300 || r.operation === "getConfiguration") ? "yes" : "no";
+    const reads =
+      r.keys.length === 0 && !r.pagingKey && (r.status < 300 || r.operation === "getConfiguration") ? "yes" : "no";
     const status = r.status === r.httpStatus ? `${r.status}` : `${r.status} (inside HTTP ${r.httpStatus})`;
     lines.push(`${r.label}  ${r.operation}: status ${status}, ${r.latencyMs} ms, profile reads it: ${reads}`);
     lines.push(`  shape: ${r.shape}`);
@@ -30,8 +31,9 @@ export function renderReport(report: DoctorReport, baseUrl: string, check?: Writ
       const honoured = r.paging.honoured.map((c) => c.label).join(", ") || "none";
       lines.push(`  paging honoured: ${honoured} (with no paging asked: ${r.paging.defaultPageLength} items)`);
     }
-    for (const note of r.notes) lines.push(`  note: ${note}`);
-    if (r.keys.length > 0) lines.push(`  profile keys to change: ${r.keys.join(", ")}`);
+    for (const note of [...r.notes, ...(r.pagingNote ? [r.pagingNote] : [])]) lines.push(`  note: ${note}`);
+    const keys = r.pagingKey ? [...r.keys, r.pagingKey] : r.keys;
+    if (keys.length > 0) lines.push(`  profile keys to change: ${keys.join(", ")}`);
   }
   const seen = Object.entries(report.semantics).map(
     ([k, v]) => `${k}=${String(v)} (profile: ${String(report.profile.semantics[k as keyof typeof report.semantics])})`,
@@ -41,15 +43,26 @@ export function renderReport(report: DoctorReport, baseUrl: string, check?: Writ
     lines.push(`write check on the scratch sub-account:`);
     for (const line of check.lines) lines.push(`  ${line}`);
   }
-  const keys = [...report.keys, ...(check?.keys ?? [])];
-  const ok = report.ok && keys.length === 0 && (check?.ok ?? true);
+  const { ok, keys } = verdictOf(report, check);
   lines.push(
     ok
       ? "result: the profile reads every route"
       : keys.length > 0
         ? `result: the profile does not read this service; keys to change: ${keys.join(", ")}. ` +
           "Write a corrected profile with --write-profile FILE, set embedded:serviceProfile to it, and run doctor again."
-        : "result: some routes failed (see the notes above); the profile's keys are not the cause",
+        : report.undetermined.length > 0 &&
+            report.routes.every((r) => r.status < 300 || r.operation === "getConfiguration")
+          ? `result: could not tell the paging of ${report.undetermined.join(", ")}; ` +
+            "run doctor --write-check --account-id <scratch sub-account> (it adds one connector and probes the added list)"
+          : check && !check.ok
+            ? "result: the write check did not finish cleanly (see its lines above)"
+            : "result: some routes failed (see the notes above); the profile's keys are not the cause",
   );
   return `${lines.join("\n")}\n`;
+}
+
+/** doctor's verdict, once for the printed result and the exit code: 0 only when `ok`. */
+export function verdictOf(report: DoctorReport, check?: WriteCheck): { ok: boolean; keys: string[] } {
+  const keys = [...new Set([...report.keys, ...(check?.keys ?? [])])];
+  return { ok: report.ok && keys.length === 0 && (check?.ok ?? true), keys };
 }

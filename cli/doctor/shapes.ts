@@ -16,19 +16,45 @@ export function getPath(value: unknown, path: string): unknown {
 /** Names whose string values' lengths are not shown either. */
 const SECRET_KEY = /secret|token|password|authorization|apikey|credential/i;
 
-/** `{statusCode: number, response: array(3) of {connectorId: string(16), …}}`: types and lengths only. */
-export function shapeOf(value: unknown, key = "", depth = 0): string {
+/** The keys shown of an answer to a request that carried a secret (the token's): any other key is only counted. */
+const TOKEN_KEYS = new Set([
+  "accessToken",
+  "access_token",
+  "expiresIn",
+  "expires_in",
+  "tokenType",
+  "token_type",
+  "statusCode",
+  "code",
+  "status",
+  "statusMessage",
+  "message",
+  "response",
+  "data",
+  "result",
+  "payload",
+]);
+
+/**
+ * `{statusCode: number, response: array(3) of {connectorId: string(16), …}}`: types and lengths only.
+ * With `carriedSecrets` (the answer to a request that sent one), a key outside TOKEN_KEYS is not
+ * named either: a service can make any text a key, and this one could quote what was sent.
+ */
+export function shapeOf(value: unknown, carriedSecrets = false, key = "", depth = 0): string {
   if (value === null) return "null";
   if (value === undefined) return "nothing";
   if (typeof value === "string") return SECRET_KEY.test(key) ? "string" : `string(${value.length})`;
   if (typeof value !== "object") return typeof value;
   if (depth >= 3) return Array.isArray(value) ? `array(${value.length})` : "object";
   if (Array.isArray(value)) {
-    return value.length === 0 ? "array(0)" : `array(${value.length}) of ${shapeOf(value[0], key, depth + 1)}`;
+    return value.length === 0
+      ? "array(0)"
+      : `array(${value.length}) of ${shapeOf(value[0], carriedSecrets, key, depth + 1)}`;
   }
   const entries = Object.entries(value);
-  const shown = entries.slice(0, 6).map(([k, v]) => `${k}: ${shapeOf(v, k, depth + 1)}`);
-  if (entries.length > 6) shown.push(`… ${entries.length - 6} more`);
+  const named = carriedSecrets ? entries.filter(([k]) => TOKEN_KEYS.has(k)) : entries;
+  const shown = named.slice(0, 6).map(([k, v]) => `${k}: ${shapeOf(v, carriedSecrets, k, depth + 1)}`);
+  if (entries.length > shown.length) shown.push(`… ${entries.length - shown.length} more`);
   return `{${shown.join(", ")}}`;
 }
 
@@ -66,7 +92,9 @@ export function effectiveStatus(httpStatus: number, body: unknown): number {
 /** The payload of a body: inside the envelope if there is one. */
 export function payloadOf(body: unknown): unknown {
   const seen = envelopeOf(body);
-  return seen.present && seen.payload && isObject(body) ? body[seen.payload] : body;
+  if (!seen.present || !isObject(body)) return body;
+  // An envelope with a status and a message but no payload key carries no payload.
+  return seen.payload ? body[seen.payload] : undefined;
 }
 
 export interface ListSeen {

@@ -1,7 +1,6 @@
 // The profile doctor suggests (`--write-profile FILE`): the current profile with every finding
 // applied, written as the keys that differ from the built-in default, so that the file reads as
 // "what this service does differently". JSON for a `.json` file, else YAML.
-import { writeFileSync } from "node:fs";
 import { stringify } from "yaml";
 import {
   DEFAULT_PROFILE,
@@ -10,7 +9,8 @@ import {
   type ServiceProfile,
 } from "../../contract/profile";
 import type { OperationName } from "../../contract/routes";
-import type { DoctorReport } from "./doctor";
+import { LIST_OPERATIONS } from "../../contract/profile";
+import { settledPaging, type DoctorReport } from "./doctor";
 
 const OPERATION_KEYS = ["method", "path", "query", "paging", "list", "envelope", "fields", "success"] as const;
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -29,8 +29,8 @@ function applied(op: ResolvedOperation, report: DoctorReport): Mutable<ResolvedO
       ? [{ ...read[0], operation: op.operation, paging: undefined, list: undefined, keys: [] }]
       : own;
   for (const f of findings) {
-    const honoured = f.paging?.honoured[0];
-    if (honoured && f.keys.includes(`operations.${op.operation}.paging`)) out.paging = honoured.style;
+    const paging = f.paging ? settledPaging(f) : undefined;
+    if (paging && f.pagingKey) out.paging = paging;
     if (f.list?.items !== undefined) {
       if (f.list.items !== "") out.list.items = f.list.items;
       out.list.total = f.list.total ?? null;
@@ -55,13 +55,32 @@ export function suggestedProfile(
   success: Partial<Record<OperationName, "view" | "empty">> = {},
 ): ServiceProfile {
   const operations: Record<string, Record<string, unknown>> = {};
-  for (const [name, op] of Object.entries(report.profile.operations) as [OperationName, ResolvedOperation][]) {
-    const next = applied(op, report);
-    if (success[name]) next.success = success[name];
+  const all = Object.fromEntries(
+    (Object.entries(report.profile.operations) as [OperationName, ResolvedOperation][]).map(([name, op]) => {
+      const next = applied(op, report);
+      if (success[name]) next.success = success[name];
+      return [name, next];
+    }),
+  ) as Record<OperationName, ResolvedOperation>;
+  // What every list agrees on (its paging, where its items are) is written once, under `defaults`.
+  const defaults: Record<string, unknown> = {};
+  for (const key of ["paging", "list"] as const) {
+    const values = new Set(LIST_OPERATIONS.map((name) => JSON.stringify(all[name][key])));
+    const value = all[LIST_OPERATIONS[0]][key];
+    if (
+      values.size === 1 &&
+      JSON.stringify(value) !== JSON.stringify(DEFAULT_PROFILE.operations[LIST_OPERATIONS[0]][key])
+    ) {
+      defaults[key] = value;
+    }
+  }
+  for (const [name, next] of Object.entries(all) as [OperationName, ResolvedOperation][]) {
     const base = DEFAULT_PROFILE.operations[name];
     const entry: Record<string, unknown> = {};
     for (const key of OPERATION_KEYS) {
-      if (JSON.stringify(next[key]) !== JSON.stringify(base[key])) entry[key] = next[key];
+      const listed = (LIST_OPERATIONS as readonly string[]).includes(name);
+      const expected = listed && key in defaults ? defaults[key] : base[key];
+      if (JSON.stringify(next[key]) !== JSON.stringify(expected)) entry[key] = next[key];
     }
     if (Object.keys(entry).length > 0) operations[name] = entry;
   }
@@ -74,12 +93,13 @@ export function suggestedProfile(
   return {
     name: `suggested by doctor (from ${report.profile.name})`,
     description: "written by `pulumi-embedded-connectors doctor --write-profile`",
+    ...(Object.keys(defaults).length > 0 ? { defaults } : {}),
     ...(Object.keys(operations).length > 0 ? { operations } : {}),
     ...(Object.keys(changed).length > 0 ? { semantics: changed } : {}),
   } as ServiceProfile;
 }
 
-export function writeProfile(file: string, profile: ServiceProfile): void {
-  const text = /\.json$/i.test(file) ? `${JSON.stringify(profile, null, 2)}\n` : stringify(profile);
-  writeFileSync(file, text);
+/** The profile's text for `file`: JSON for a `.json` file, else YAML. */
+export function profileText(file: string, profile: ServiceProfile): string {
+  return /\.json$/i.test(file) ? `${JSON.stringify(profile, null, 2)}\n` : stringify(profile);
 }

@@ -30,27 +30,31 @@ export class Transcript {
   constructor(private readonly accountId?: string) {}
 
   record(exchange: Exchange): void {
+    // The token's answer follows a request that carried the client secret: none of its text is shown.
+    const carriedSecrets = exchange.operation === "getToken";
     const query = Object.entries(exchange.query).map(([name, value]) =>
       PAGING.has(name) && /^\d{1,6}$/.test(value) ? `${name}=${value}` : `${name}=…`,
     );
-    const headers = (all: Record<string, string>) =>
+    const headers = (all: Record<string, string>, fromService: boolean) =>
       Object.entries(all)
-        .filter(([name]) => !HIDDEN_HEADERS.has(name.toLowerCase()))
+        .filter(([name]) => !HIDDEN_HEADERS.has(name.toLowerCase()) && !(fromService && carriedSecrets))
         .map(([name, value]) => `${name}: ${SHOWN_HEADERS.test(name) ? value : "…"}`)
         .join("; ");
     this.lines.push(
       [
         `${exchange.method} ${redactPath(exchange.path, this.accountId)}${query.length ? `?${query.join("&")}` : ""}`,
         `  status ${exchange.status} in ${exchange.latencyMs} ms`,
-        `  request headers: ${headers(exchange.requestHeaders)}`,
-        ...(exchange.requestBody === undefined ? [] : [`  request body: ${shapeOf(exchange.requestBody)}`]),
-        `  response headers: ${headers(exchange.headers)}`,
-        `  response body (${exchange.bodyBytes} bytes): ${shapeOf(exchange.body)}`,
+        ...(exchange.redirectOrigin ? [`  redirected to ${exchange.redirectOrigin} (not followed)`] : []),
+        `  request headers: ${headers(exchange.requestHeaders, false)}`,
+        ...(exchange.requestBody === undefined ? [] : [`  request body: ${shapeOf(exchange.requestBody, true)}`]),
+        `  response headers: ${headers(exchange.headers, true) || "(not shown)"}`,
+        `  response body (${exchange.bodyBytes} bytes): ${shapeOf(exchange.body, carriedSecrets)}`,
       ].join("\n"),
     );
   }
 
-  write(file: string): void {
-    writeFileSync(file, `${this.lines.join("\n\n")}\n`);
+  /** Writes the transcript through `scrub` (redact.ts), the last guard against a secret's copy. */
+  write(file: string, scrub: (text: string) => string): void {
+    writeFileSync(file, scrub(`${this.lines.join("\n\n")}\n`));
   }
 }

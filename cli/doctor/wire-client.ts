@@ -2,7 +2,9 @@
 // under a profile): it builds each request from the profile (method, path with `{accountId}` and
 // `{connectorId}`, the query under the profile's names, the body under its field names) and
 // returns the answer as it came — status, latency, headers, parsed body — without judging it.
-// Every exchange can be handed to a transcript (trace.ts), which redacts it.
+// Every exchange can be handed to a transcript (trace.ts), which redacts it. It follows no
+// redirect: a 3xx comes back as it is, with only its target's origin kept, and nothing is sent
+// there (a redirect of the token route would otherwise re-send the client secret elsewhere).
 import { Agent, fetch, type Dispatcher } from "undici";
 import type { OperationName } from "../../contract/routes";
 import type { BodyField, RequestParameter, ResolvedOperation, ResolvedProfile } from "../../contract/profile";
@@ -29,6 +31,8 @@ export interface WireAnswer {
   body: unknown;
   /** The body's length in bytes. */
   bodyBytes: number;
+  /** A 3xx's target: its origin only (scheme, host, port), never its path or query. */
+  redirectOrigin?: string;
 }
 
 export interface WireCredentials {
@@ -36,7 +40,23 @@ export interface WireCredentials {
   clientId: string;
   clientSecret: string;
   caCertificate?: string;
+  /** Each request's time limit, in milliseconds. */
+  timeoutMs?: number;
 }
+
+/** Where a 3xx points: the origin of its Location (resolved against the request), or why none. */
+function redirectOrigin(location: string | null, url: string): string {
+  if (!location) return "(no Location header)";
+  try {
+    return new URL(location, url).origin;
+  } catch {
+    return "(a Location that is not a URL)";
+  }
+}
+
+/** A token that can go in an `authorization` header as it is (visible ASCII, no space). */
+export const usableToken = (token: unknown): token is string =>
+  typeof token === "string" && /^[\x21-\x7e]{1,4096}$/.test(token);
 
 export type Exchange = WireAnswer & { requestHeaders: Record<string, string>; requestBody?: unknown };
 
@@ -57,6 +77,9 @@ export function target(op: ResolvedOperation, request: WireRequest): { path: str
   return { path, query };
 }
 
+/** A request's time limit unless --timeout says otherwise: well below undici's own 300 s. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
 export class WireClient {
   private token?: string;
   private readonly dispatcher?: Dispatcher;
@@ -65,6 +88,8 @@ export class WireClient {
     readonly profile: ResolvedProfile,
     private readonly credentials: WireCredentials,
     private readonly onExchange: (exchange: Exchange) => void = () => undefined,
+    /** Told the token once it is known, so that no text doctor writes can hold it. */
+    private readonly onToken: (token: string) => void = () => undefined,
   ) {
     if (credentials.caCertificate) this.dispatcher = new Agent({ connect: { ca: credentials.caCertificate } });
   }
@@ -77,7 +102,9 @@ export class WireClient {
     const body = answer.body as Record<string, unknown> | undefined;
     const inner = body?.[this.profile.operations.getToken.envelope.payload] as Record<string, unknown> | undefined;
     const token = body?.accessToken ?? inner?.accessToken;
-    if (typeof token === "string") this.token = token;
+    if (typeof token === "string") this.onToken(token);
+    // A token that is not a valid header value is never sent (the error would quote it).
+    if (usableToken(token)) this.token = token;
     return answer;
   }
 
@@ -107,11 +134,13 @@ export class WireClient {
       headers,
       ...(sent === undefined ? {} : { body: JSON.stringify(sent) }),
       ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
+      redirect: "manual",
+      signal: AbortSignal.timeout(this.credentials.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     }).catch((error: unknown) => {
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new Error(
-        `${op.title} (${op.method} ${op.path}): no answer from ${this.credentials.baseUrl} (${cause?.code ?? cause?.message ?? String(error)})`,
-      );
+      // The cause's code or the error's name only: an error's text can quote what was sent.
+      const e = error as { name?: string; cause?: { code?: string } };
+      const why = e.name === "TimeoutError" ? "timed out" : (e.cause?.code ?? e.name ?? "failed");
+      throw new Error(`${op.title} (${op.method} ${op.path}): no answer from ${this.credentials.baseUrl} (${why})`);
     });
     const text = await res.text();
     const latencyMs = Math.round(performance.now() - started);
@@ -131,6 +160,9 @@ export class WireClient {
       headers: Object.fromEntries(res.headers.entries()),
       body,
       bodyBytes: Buffer.byteLength(text),
+      ...(res.status >= 300 && res.status < 400
+        ? { redirectOrigin: redirectOrigin(res.headers.get("location"), url) }
+        : {}),
     };
     this.onExchange({ ...answer, requestHeaders: headers, ...(sent === undefined ? {} : { requestBody: sent }) });
     return answer;
