@@ -92,9 +92,9 @@ describe("e2e: doctor against a hostile service", function () {
     async function assertKept(where: string): Promise<void> {
       const live = await svc.outOfBand.addedIds(scratch);
       assert.ok(live.includes(FIRST) && live.includes(SECOND), `${where}: the connectors it had are still added`);
-      const unowned = proxy.writes.filter((w) =>
-        [FIRST, SECOND].some((id) => w.path.includes(id) || w.body.includes(id)),
-      );
+      const unowned = proxy.writes
+        .splice(0)
+        .filter((w) => [FIRST, SECOND].some((id) => w.path.includes(id) || w.body.includes(id)));
       assert.deepEqual(routesOf(unowned), [], `${where}: doctor wrote to a connector the sub-account already had`);
     }
 
