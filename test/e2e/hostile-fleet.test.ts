@@ -112,8 +112,7 @@ describe("e2e: the fleet against a hostile service", function () {
   for (const [what, mode] of READ_MODES) {
     it(`fleet drift (fast path) against ${what}: no connector reported gone, no canary`, async () => {
       proxy.setMode(mode);
-      const run = await fleet(["drift"]);
-      proxy.setMode({ kind: "pass" });
+      const run = await fleet(["drift"]).finally(() => proxy.setMode({ kind: "pass" }));
       const report = JSON.parse(run.reports) as FleetReport;
       const gone = report.stacks.flatMap((s) => s.resources.filter((r) => r.operation === "delete"));
       assert.deepEqual(gone, [], `fleet drift against ${what} reported connectors gone:\n${run.output}`);
@@ -138,8 +137,7 @@ describe("e2e: the fleet against a hostile service", function () {
     const fresh = svc.service.customers[0].subAccountIds[1];
     await writeStackFile(await readProject(workDir), "h002", { accountId: fresh, customer: "acme", connectors: spec });
     proxy.setMode({ kind: "quote", on: TOKEN });
-    const run = await fleet(["up"]);
-    proxy.setMode({ kind: "pass" });
+    const run = await fleet(["up"]).finally(() => proxy.setMode({ kind: "pass" }));
     assert.equal(run.code, 1, run.output);
   });
 });
