@@ -51,5 +51,7 @@ declare module "fastify" {
     customerPosition?: number;
     clientId?: string;
     faultOutcome?: "dropAfterCommit" | "reset" | "dropped";
+    /** A quoteBack fault's refusal, answered once the body is read (plugins/faults.ts). */
+    quoteBack?: { status: number; inBody: boolean };
   }
 }

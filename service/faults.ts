@@ -13,13 +13,16 @@ import { z } from "zod";
  *     route?: string,            // "METHOD /pattern" as registered, e.g. "POST /es/v2/connectors"
  *                                // or "GET /es/v2/connectors/:connectorId"; omitted or "*" = every
  *                                // public route (never /_admin/*)
- *     mode: "latency" | "error" | "rateLimit" | "reset" | "commitThenDrop" | "expireToken",
+ *     mode: "latency" | "error" | "rateLimit" | "reset" | "commitThenDrop" | "expireToken"
+ *           | "quoteBack",
  *     rate?: number,             // chance 0..1 that a matching request is hit (default 1)
  *     count?: number,            // the rule hits at most this many requests, then is spent
  *     latencyMs?: number,        // latency: delay = latencyMs + uniform[0, jitterMs)
  *     jitterMs?: number,
  *     status?: 500 | 503,        // error: the status (default: 500 or 503, drawn from the PRNG)
- *     retryAfterSeconds?: number // rateLimit: the Retry-After header (default 1)
+ *     retryAfterSeconds?: number,// rateLimit: the Retry-After header (default 1)
+ *     refusalStatus?: number,    // quoteBack: the refusal's status, 400..499 (default 400)
+ *     inBody?: boolean           // quoteBack: answered as HTTP 200 with the status in the body
  *   }]
  * }
  * ```
@@ -33,9 +36,20 @@ import { z } from "zod";
  * bearer token now, before the lifetime it was issued with: that request and
  * every later one with the token get 401 "access token expired" (a token the
  * service stops honouring before the client's own early renewal; no effect on
- * routes without a bearer token).
+ * routes without a bearer token). `quoteBack` refuses the request, once its body is read, with
+ * a text that quotes every value sent in other forms (upper-cased, truncated, base64, …:
+ * quote-back.ts), as a careless service does; `inBody` sends that refusal inside a 200, the
+ * hosted service's convention (a served profile with `errorStatusIn: body` does so already).
  */
-export const FaultModeSchema = z.enum(["latency", "error", "rateLimit", "reset", "commitThenDrop", "expireToken"]);
+export const FaultModeSchema = z.enum([
+  "latency",
+  "error",
+  "rateLimit",
+  "reset",
+  "commitThenDrop",
+  "expireToken",
+  "quoteBack",
+]);
 export const FaultRuleSchema = z
   .object({
     route: z.string().min(1).optional(),
@@ -46,6 +60,8 @@ export const FaultRuleSchema = z
     jitterMs: z.number().int().min(0).max(60_000).optional(),
     status: z.union([z.literal(500), z.literal(503)]).optional(),
     retryAfterSeconds: z.number().int().min(0).max(3600).optional(),
+    refusalStatus: z.number().int().min(400).max(499).optional(),
+    inBody: z.boolean().optional(),
   })
   .strict();
 export const FaultSettingsSchema = z
@@ -61,7 +77,8 @@ export type FaultAction =
   | { kind: "rateLimit"; retryAfterSeconds: number }
   | { kind: "reset" }
   | { kind: "commitThenDrop" }
-  | { kind: "expireToken" };
+  | { kind: "expireToken" }
+  | { kind: "quoteBack"; status: number; inBody: boolean };
 
 export interface FaultDecision {
   delayMs: number;
@@ -141,6 +158,9 @@ export class FaultInjector {
           break;
         case "expireToken":
           decision.action = { kind: "expireToken" };
+          break;
+        case "quoteBack":
+          decision.action = { kind: "quoteBack", status: rule.refusalStatus ?? 400, inBody: rule.inBody === true };
           break;
       }
     }

@@ -5,7 +5,7 @@
 import type { z } from "zod";
 import type { ResolvedOperation } from "../../contract/profile";
 import { describeShape, valueAt } from "../../contract/shape";
-import { errorFromResponse, ResponseFormatError, type EmbeddedApiError } from "./errors";
+import { errorFromResponse, ResponseFormatError, type EmbeddedApiError, type SentRequest } from "./errors";
 import { parseBody, type BodyContext } from "./schemas";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -30,9 +30,9 @@ function messageInBody(op: ResolvedOperation, body: Record<string, unknown>): st
   return undefined;
 }
 
+/** A 2xx answer's context, with the call's request (required: the error factory needs it). */
 export interface BodyErrorContext extends BodyContext {
-  secrets: readonly string[];
-  sentValues: readonly string[];
+  sent: SentRequest;
 }
 
 /**
@@ -58,8 +58,7 @@ export function errorInBody(op: ResolvedOperation, body: unknown, ctx: BodyError
       body: normalized,
       requestId: ctx.requestId,
       route: ctx.route,
-      secrets: ctx.secrets,
-      sentValues: ctx.sentValues,
+      sent: ctx.sent,
     });
   }
   return new ResponseFormatError({

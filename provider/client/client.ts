@@ -13,12 +13,11 @@ import {
   NetworkError,
   ResponseFormatError,
   ServerError,
-  sentValuesOf,
 } from "./errors";
 import { createPool, decodeResponse, newRequestId, UndiciTransport, type Transport } from "./http";
 import { Limiter } from "./limiter";
 import { linkTargetOf, refusingRepeats } from "./listing";
-import { sentKeysOf } from "./service-text";
+import { hidingAlso, queryKeysOf, sentRequestOf } from "./service-text";
 import { paginate, type PaginateOptions } from "./pagination";
 import { addResultOf, configureBodyOf, filtersOf, isSilent, pagingQuery, type ConfigureBody } from "./requests";
 import { targetOf, type OperationName, type QueryValue } from "./routes";
@@ -318,12 +317,15 @@ export class EmbeddedClient {
       ? this.linkTarget(parts.link, label)
       : targetOf(route, this.settings.url.basePath, parts.params, parts.raw);
     const body = parts.body === undefined ? undefined : JSON.stringify(parts.body);
-    // The service may quote what it was sent (a refused secretConfig value) in its message.
-    const sentValues = sentValuesOf(parts.body);
-    const sent = {
-      carriedSecrets: parts.secretBody === true,
-      sentKeys: [...sentKeysOf(parts.body), ...(parts.fieldNames ?? [])],
-    };
+    // What every error of this call may show, decided once (service-text.ts): the service may
+    // quote what it was sent, in any form, in a refusal of any form.
+    const sent = sentRequestOf({
+      body: parts.body,
+      secretBody: parts.secretBody,
+      // A next-page link's query is the service's own text, not keys this client chose.
+      otherKeys: [...(parts.link ? [] : queryKeysOf(target)), ...(parts.fieldNames ?? [])],
+      secrets: [this.settings.clientSecret],
+    });
     const started = this.now();
     let attempt = 0;
     let waits = 0;
@@ -349,12 +351,13 @@ export class EmbeddedClient {
           this.requests++;
           return this.transport.send(request);
         });
-        const secrets = [this.settings.clientSecret, ...(token ? [token] : [])];
+        const attemptSent = hidingAlso(sent, token);
         const emptyOk = route.success === "empty" || SILENT_OK.has(operation);
-        const json = decodeResponse(response, label, { secrets, sentValues, ...sent, now: this.now(), emptyOk });
-        const ctx = { route: label, requestId: response.requestId, status: response.status };
+        const json = decodeResponse(response, label, { sent: attemptSent, now: this.now(), emptyOk });
+        // Every error later built from this answer (its payload read, its shape refused) gets `sent` too.
+        const ctx = { route: label, requestId: response.requestId, status: response.status, sent: attemptSent };
         // An error status inside a 2xx body is that error (retried, renewed, reported alike).
-        const inBody = errorInBody(route, json, { ...ctx, secrets, sentValues });
+        const inBody = errorInBody(route, json, ctx);
         if (inBody) throw inBody;
         return { json, ctx, retried };
       } catch (error) {

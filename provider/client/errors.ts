@@ -2,10 +2,10 @@
 // Every message names the route and quotes `request id <id>` so that a user can hand
 // it to the service operator; no message ever contains a credential, a token, or a value
 // the request sent (the service may quote those back: they are redacted here, at the source).
-import { scrubServiceText } from "./redaction";
-import { isRecord, serviceTextOf, type FieldError, type SentRequest } from "./service-text";
+import { isRecord, serviceTextOf, SHAPE_WITHHELD, type FieldError, type SentRequest } from "./service-text";
 
 export { redact, redactSentValues, sentValuesOf } from "./redaction";
+export { NOTHING_SENT, sentRequestOf, type SentRequest } from "./service-text";
 
 export type ErrorKind =
   | "authentication"
@@ -145,9 +145,17 @@ export class ResponseFormatError extends EmbeddedApiError {
   /** Where in the body the first problem is ("response.items[0].name"); "" for the whole body. */
   readonly fieldPath: string;
 
-  constructor(init: Omit<ApiErrorInit, "statusMessage"> & { problem: string; fieldPath?: string }) {
-    super("response_format", false, { ...init, statusMessage: `the answer breaks the contract: ${init.problem}` });
-    this.fieldPath = init.fieldPath ?? "";
+  /**
+   * `sent`: the call's request (BodyContext.sent). After one that carried secrets, the problem
+   * and the field path (both built from the answer's keys and shape) are left out.
+   */
+  constructor(init: Omit<ApiErrorInit, "statusMessage"> & { problem: string; fieldPath?: string; sent?: SentRequest }) {
+    const withheld = init.sent?.carriedSecrets === true;
+    super("response_format", false, {
+      ...init,
+      statusMessage: `the answer breaks the contract: ${withheld ? SHAPE_WITHHELD : init.problem}`,
+    });
+    this.fieldPath = withheld ? "" : (init.fieldPath ?? "");
   }
 }
 
@@ -163,7 +171,7 @@ export class InvalidArgumentError extends Error {
   }
 }
 
-export interface ErrorResponse extends SentRequest {
+export interface ErrorResponse {
   status: number;
   /** The parsed JSON body, or undefined when there was none or it was not JSON. */
   body: unknown;
@@ -171,10 +179,8 @@ export interface ErrorResponse extends SentRequest {
   route: string;
   /** Retry-After already converted to milliseconds (see retry.ts parseRetryAfterMs). */
   retryAfterMs?: number;
-  /** Credentials that must never appear in a message. */
-  secrets?: readonly string[];
-  /** The values the request sent (sentValuesOf its body): never quoted back either. */
-  sentValues?: readonly string[];
+  /** The call's request, decided once per call (service-text.ts sentRequestOf): what the error may show. */
+  sent: SentRequest;
 }
 
 function count(value: unknown): number | undefined {
@@ -190,12 +196,7 @@ const joinDetail = (...parts: (string | undefined)[]) => parts.filter((p) => p !
 export function errorFromResponse(res: ErrorResponse, scrub?: (text: string) => string): EmbeddedApiError {
   const body = isRecord(res.body) ? res.body : {};
   // Everything of the answer that reaches a message goes through this.
-  const { statusMessage, fieldErrors, withheld } = serviceTextOf(
-    res.status,
-    body,
-    scrub ?? ((t) => scrubServiceText(t, res.secrets ?? [], res.sentValues ?? [])),
-    res,
-  );
+  const { statusMessage, fieldErrors, withheld } = serviceTextOf(res.status, body, scrub ?? res.sent.scrub, res.sent);
   const init: ApiErrorInit = {
     status: res.status,
     statusMessage,

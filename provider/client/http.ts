@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import type { Dispatcher, Pool as UndiciPool } from "undici";
 import { Pool, request as undiciRequest } from "./undici-parts";
-import { errorFromResponse, NetworkError, ResponseFormatError } from "./errors";
+import { errorFromResponse, NetworkError, ResponseFormatError, type SentRequest } from "./errors";
 import type { HttpMethod } from "./routes";
 import { parseRetryAfterMs } from "./retry";
 
@@ -149,14 +149,8 @@ export class UndiciTransport implements Transport {
 }
 
 export interface DecodeContext {
-  /** Credentials that must never appear in an error message. */
-  secrets: readonly string[];
-  /** The string and number values of the request body: never quoted back in a message either. */
-  sentValues?: readonly string[];
-  /** The request carried secret values: the service's own text is left out of an error (service-text.ts). */
-  carriedSecrets?: boolean;
-  /** The key paths of the request body: the field names an error may show. */
-  sentKeys?: readonly string[];
+  /** The call's request (service-text.ts sentRequestOf): what an error of this answer may show. */
+  sent: SentRequest;
   now: number;
   /** A 2xx with no body is a success that says nothing (Add, Configure, Remove): undefined, not a refusal. */
   emptyOk?: boolean;
@@ -175,7 +169,9 @@ export function decodeResponse(response: IncomingResponse, route: string, ctx: D
   let json: unknown;
   let problem: string | undefined;
   if (!isJsonType(response.contentType)) {
-    problem = `expected a JSON body, got ${response.contentType?.split(";")[0] ?? "no content type"}`;
+    // The content type is the service's text: left out after a request that carried secrets.
+    const type = ctx.sent.carriedSecrets ? "another content type" : response.contentType?.split(";")[0];
+    problem = `expected a JSON body, got ${type ?? "no content type"}`;
   } else if (body.length === 0) {
     problem = "the body is empty";
   } else {
@@ -192,13 +188,11 @@ export function decodeResponse(response: IncomingResponse, route: string, ctx: D
       requestId,
       route,
       retryAfterMs: parseRetryAfterMs(response.retryAfter, ctx.now),
-      secrets: ctx.secrets,
-      sentValues: ctx.sentValues,
-      carriedSecrets: ctx.carriedSecrets,
-      sentKeys: ctx.sentKeys,
+      sent: ctx.sent,
     });
   }
   if (ctx.emptyOk && body.length === 0) return undefined;
+  // Problems of this module's own making (no key or value of the answer): shown whatever was sent.
   if (problem !== undefined) throw new ResponseFormatError({ route, requestId, status, problem });
   return json;
 }

@@ -112,14 +112,17 @@ export {
   ResponseFormatError,
   ServerError,
   ValidationError,
+  NOTHING_SENT,
   errorFromResponse,
   mayHaveBeenApplied,
   redact,
   redactSentValues,
+  sentRequestOf,
   sentValuesOf,
   type ErrorKind,
   type ErrorResponse,
   type FieldError,
+  type SentRequest,
 } from "./errors";
 export {
   MAX_RESPONSE_BYTES,

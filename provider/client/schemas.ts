@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { loose, type Loose } from "../../contract/views";
 import { ResponseFormatError } from "./errors";
+import type { SentRequest } from "./service-text";
 
 // The value lists of the specification, for filters. Responses take any string for these
 // (a value the service adds later must not make every list unreadable), except supportedType.
@@ -44,10 +45,13 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
+/** The answer an error is about. Every BodyContext of an answer is built in client.ts call(), with `sent`. */
 export interface BodyContext {
   route: string;
   requestId: string;
   status: number;
+  /** The call's request: after one that carried secrets, a ResponseFormatError shows no shape or key of the answer. */
+  sent?: SentRequest;
 }
 
 /**

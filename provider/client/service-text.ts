@@ -1,13 +1,16 @@
 // What of the service's own text (statusMessage, errors[]) may reach an error message. Two
-// regimes (issue 31, item 6):
+// regimes (issue 31, item 6; issue 37, item 2), decided ONCE per call (SentRequest) and applied
+// to every error built for that call, whatever form the refusal takes (an HTTP status, a status
+// inside a 2xx at any of the profile's envelope paths):
 // - a request that carried no secret value: the text, scrubbed of credentials and of the
 //   values sent (redaction.ts: by exact match);
 // - a request that carried secret values (Configure, the token request): none of it. Scrubbing
 //   by exact match misses a value quoted back JSON-escaped, trimmed, truncated, upper-cased,
-//   URL-encoded or Unicode-normalised, and no list of such forms is ever complete. The error
-//   keeps the status, the request id and the names of the refused fields, and only names the
-//   request itself sent as keys (a "field" that is not one of them may be a quoted value).
+//   URL-encoded or Unicode-normalised, and no list of such forms is ever complete.
+// Either way, a field name the service gives is shown only when it is a key the request sent
+// (a "field" that is none of them may be a quoted value).
 import { STATUS_CODES } from "node:http";
+import { redact, scrubServiceText, sentValuesOf } from "./redaction";
 
 export interface FieldError {
   field: string;
@@ -21,12 +24,53 @@ export interface ServiceText {
   withheld?: string;
 }
 
-/** What errorFromResponse needs to know of the request an answer is about. */
+/**
+ * What every error of one call needs to know of its request: decided once per call (client.ts
+ * call(), sentRequestOf) and handed to the one error factory, for every answer of that call.
+ * It holds no value: the credentials and the values sent live in `scrub`'s closure only, so the
+ * object may travel with an answer (BodyContext) and be printed.
+ */
 export interface SentRequest {
   /** The request carried secret values: the service's free text is left out entirely. */
-  carriedSecrets?: boolean;
-  /** The key paths of its body (sentKeysOf): the field names an error may show. */
-  sentKeys?: readonly string[];
+  readonly carriedSecrets: boolean;
+  /** The key paths of its body and query (and field ids it was told of): the field names an error may show. */
+  readonly sentKeys: readonly string[];
+  /** The service's text cleared of the credentials and of every value sent (exact match: redaction.ts). */
+  readonly scrub: (text: string) => string;
+}
+
+/** A request with no body, no query and no credential to hide (tests, a refusal made up by hand). */
+export const NOTHING_SENT: SentRequest = { carriedSecrets: false, sentKeys: [], scrub: (text) => text };
+
+export interface RequestParts {
+  body?: unknown;
+  /** The body holds secret values (a secretConfig, the client secret). */
+  secretBody?: boolean;
+  /** Keys a refusal may name besides the body's (a query parameter, a required field not sent). */
+  otherKeys?: readonly string[];
+  /** Credentials never to show (the client secret; hidingAlso adds an attempt's token). */
+  secrets: readonly string[];
+}
+
+/** The one decision, per call, of what its errors may show. */
+export function sentRequestOf(parts: RequestParts): SentRequest {
+  const values = sentValuesOf(parts.body);
+  return {
+    carriedSecrets: parts.secretBody === true,
+    sentKeys: [...sentKeysOf(parts.body), ...(parts.otherKeys ?? [])],
+    scrub: (text) => scrubServiceText(text, parts.secrets, values),
+  };
+}
+
+/** The same request, with one more credential to hide (the bearer token of an attempt). */
+export function hidingAlso(sent: SentRequest, secret: string | undefined): SentRequest {
+  return secret === undefined ? sent : { ...sent, scrub: (text) => sent.scrub(redact(text, [secret])) };
+}
+
+/** The names of a request target's query parameters ("/x?size=5&offset=0" → size, offset). */
+export function queryKeysOf(target: string): string[] {
+  const at = target.indexOf("?");
+  return at === -1 ? [] : [...new URLSearchParams(target.slice(at + 1)).keys()];
 }
 
 /** The message of a refused field when the service's text is left out. */
@@ -54,13 +98,13 @@ export function sentFieldName(field: unknown, sentKeys: readonly string[]): stri
   return base !== "" && sentKeys.includes(base) ? field : UNNAMED_FIELD;
 }
 
-function fieldErrorsOf(body: Record<string, unknown>, clean: (text: string) => string): FieldError[] {
-  const list = body.errors;
-  if (!Array.isArray(list)) return [];
-  return list.filter(isRecord).map((entry) => ({
-    field: typeof entry.field === "string" ? clean(entry.field) : "",
-    message: typeof entry.message === "string" ? clean(entry.message) : "invalid",
-  }));
+function fieldErrorsOf(
+  body: Record<string, unknown>,
+  sentKeys: readonly string[],
+  message: (entry: Record<string, unknown>) => string,
+): FieldError[] {
+  const list = Array.isArray(body.errors) ? body.errors.filter(isRecord) : [];
+  return list.map((entry) => ({ field: sentFieldName(entry.field, sentKeys), message: message(entry) }));
 }
 
 /**
@@ -72,24 +116,23 @@ export function serviceTextOf(
   status: number,
   body: Record<string, unknown>,
   scrub: (text: string) => string,
-  sent: SentRequest = {},
+  sent: SentRequest,
 ): ServiceText {
   const generic = STATUS_CODES[status] ?? "unexpected status";
   if (sent.carriedSecrets) {
-    const list = Array.isArray(body.errors) ? body.errors.filter(isRecord) : [];
     return {
       statusMessage: generic,
-      fieldErrors: list.map((entry) => ({
-        field: sentFieldName(entry.field, sent.sentKeys ?? []),
-        message: FIELD_REFUSED,
-      })),
+      fieldErrors: fieldErrorsOf(body, sent.sentKeys, () => FIELD_REFUSED),
       withheld: "the service's text is left out (the request carried secret values)",
     };
   }
   try {
     const given = body.statusMessage;
     const statusMessage = typeof given === "string" && given.trim() !== "" ? scrub(given) : generic;
-    return { statusMessage, fieldErrors: fieldErrorsOf(body, scrub) };
+    const fieldErrors = fieldErrorsOf(body, sent.sentKeys, (entry) =>
+      typeof entry.message === "string" ? scrub(entry.message) : "invalid",
+    );
+    return { statusMessage, fieldErrors };
   } catch {
     return {
       statusMessage: generic,
@@ -98,3 +141,7 @@ export function serviceTextOf(
     };
   }
 }
+
+/** Why a ResponseFormatError's details are left out after a request that carried secrets. */
+export const SHAPE_WITHHELD =
+  "its details are left out (the request carried secret values, and an answer's keys may quote them)";

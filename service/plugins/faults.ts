@@ -1,10 +1,11 @@
 // Fault injection (service/faults.ts decides): latency, 500/503, 429, a reset socket, a
-// change committed whose answer never leaves, a token expired now. First of the checks on
+// change committed whose answer never leaves, a token expired now, a refusal quoting what was sent. First of the checks on
 // a public route: faults model the network and the server, in front of everything else.
 import type { FastifyRequest } from "fastify";
 import type { Auth } from "../domain/auth";
 import { ApiError } from "../domain/errors";
 import type { FaultInjector } from "../faults";
+import { quoteBackRefusal } from "../quote-back";
 import type { StatsRecorder } from "../stats";
 import { appPlugin, isAdminRequest, routeKey } from "./plugin";
 
@@ -43,11 +44,23 @@ export function faults(injector: FaultInjector, stats: StatsRecorder, auth: Auth
           // The auth plugin then refuses it as expired, like every later use of it.
           if (request.routeOptions.config.auth === "bearer") auth.expireNow(request.headers.authorization);
           return;
+        case "quoteBack":
+          request.quoteBack = { status: fault.action.status, inBody: fault.action.inBody };
+          return;
       }
     });
 
+    // "quote back": refused once the body is read, quoting its values (quote-back.ts).
+    app.addHook("preHandler", async (request) => {
+      if (!request.quoteBack) return;
+      const { message, errors } = quoteBackRefusal(request.body);
+      throw new ApiError(request.quoteBack.status, message, { errors });
+    });
+
     // "commit then drop": the handler has run (and committed); the answer never leaves.
-    app.addHook("onSend", async (request, _reply, payload) => {
+    app.addHook("onSend", async (request, reply, payload) => {
+      // The refusal inside a 200, its status in the body (the hosted service's convention).
+      if (request.quoteBack?.inBody && reply.statusCode >= 400) reply.code(200);
       if (request.faultOutcome === "dropAfterCommit") {
         request.faultOutcome = "dropped";
         stats.record(routeKey(request), "dropped");

@@ -10,8 +10,10 @@ import {
   ResponseFormatError,
   ServerError,
   ValidationError,
+  NOTHING_SENT,
   errorFromResponse,
   redact,
+  sentRequestOf,
 } from "../../provider/client";
 import { routeLabel } from "../../contract/routes";
 
@@ -43,6 +45,7 @@ describe("client errors: errorFromResponse", () => {
         body: envelope(status, "said the service"),
         requestId: "req-42",
         route,
+        sent: NOTHING_SENT,
       });
       assert.ok(error instanceof type);
       assert.ok(error instanceof EmbeddedApiError);
@@ -60,7 +63,7 @@ describe("client errors: errorFromResponse", () => {
 
   it("maps other statuses (413, 415, 3xx) to a final EmbeddedApiError", () => {
     for (const status of [413, 415, 302, 418]) {
-      const error = errorFromResponse({ status, body: undefined, requestId: "r", route });
+      const error = errorFromResponse({ status, body: undefined, requestId: "r", route, sent: NOTHING_SENT });
       assert.equal(error.constructor, EmbeddedApiError);
       assert.equal(error.kind, "http");
       assert.equal(error.retryable, false);
@@ -71,7 +74,7 @@ describe("client errors: errorFromResponse", () => {
     const body = envelope(409, "connector is used in connections", {
       response: { srcConnections: 2, destConnections: 1 },
     });
-    const error = errorFromResponse({ status: 409, body, requestId: "r", route });
+    const error = errorFromResponse({ status: 409, body, requestId: "r", route, sent: NOTHING_SENT });
     assert.ok(error instanceof ConflictError);
     assert.equal(error.srcConnections, 2);
     assert.equal(error.destConnections, 1);
@@ -85,7 +88,8 @@ describe("client errors: errorFromResponse", () => {
         { field: "secretConfig.limit", message: "must be at most 10, got 99" },
       ],
     });
-    const error = errorFromResponse({ status: 400, body, requestId: "r", route });
+    const sent = sentRequestOf({ body: { secretConfig: { apiKey: "k", limit: 5 } }, secrets: [] });
+    const error = errorFromResponse({ status: 400, body, requestId: "r", route, sent });
     assert.ok(error instanceof ValidationError);
     assert.deepEqual(error.fieldErrors, [
       { field: "secretConfig.apiKey", message: "is required" },
@@ -101,6 +105,7 @@ describe("client errors: errorFromResponse", () => {
       body: envelope(429, "slow down"),
       requestId: "r",
       route,
+      sent: NOTHING_SENT,
       retryAfterMs: 2000,
     });
     assert.ok(error instanceof RateLimitError);
@@ -108,10 +113,16 @@ describe("client errors: errorFromResponse", () => {
   });
 
   it("falls back to the HTTP reason for bodies that are not the envelope (HTML from a proxy)", () => {
-    const error = errorFromResponse({ status: 502, body: undefined, requestId: "r", route });
+    const error = errorFromResponse({ status: 502, body: undefined, requestId: "r", route, sent: NOTHING_SENT });
     assert.ok(error instanceof ServerError);
     assert.equal(error.statusMessage, "Bad Gateway");
-    const odd = errorFromResponse({ status: 400, body: { errors: "nope", statusMessage: 7 }, requestId: "r", route });
+    const odd = errorFromResponse({
+      status: 400,
+      body: { errors: "nope", statusMessage: 7 },
+      requestId: "r",
+      route,
+      sent: NOTHING_SENT,
+    });
     assert.ok(odd instanceof ValidationError);
     assert.deepEqual(odd.fieldErrors, []);
     assert.equal(odd.statusMessage, "Bad Request");
@@ -126,7 +137,7 @@ describe("client errors: errorFromResponse", () => {
       body,
       requestId: "r",
       route,
-      secrets: ["s3cr3t-value", "tok-abcdef"],
+      sent: sentRequestOf({ secrets: ["s3cr3t-value", "tok-abcdef"] }),
     });
     assert.doesNotMatch(error.message, /s3cr3t|tok-abcdef/);
     assert.match(error.message, /\[redacted\]/);
@@ -135,7 +146,7 @@ describe("client errors: errorFromResponse", () => {
       body: { ...body, statusCode: 400 },
       requestId: "r",
       route,
-      secrets: ["s3cr3t-value"],
+      sent: sentRequestOf({ body: { x: 1 }, secrets: ["s3cr3t-value"] }),
     });
     assert.ok(validation instanceof ValidationError);
     assert.equal(validation.fieldErrors[0].message, "[redacted]");

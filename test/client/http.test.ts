@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { MockAgent } from "undici";
 import {
+  NOTHING_SENT,
   NetworkError,
   NotFoundError,
   RateLimitError,
@@ -31,7 +32,7 @@ const request = (target = "/es/v2/connectors?accountId=a"): OutgoingRequest => (
   route,
   requestId: "client-generated-id",
 });
-const ctx = { secrets: [], now: Date.now() };
+const ctx = { sent: NOTHING_SENT, now: Date.now() };
 const raw = (status: number, body: string, contentType: string | undefined = "application/json"): IncomingResponse => ({
   status,
   requestId: "rid",

@@ -6,10 +6,12 @@ import { randomBytes } from "node:crypto";
 import { inspect } from "node:util";
 import {
   EmbeddedApiError,
+  NOTHING_SENT,
   ServerError,
   ValidationError,
   errorFromResponse,
   redactSentValues,
+  sentRequestOf,
 } from "../../provider/client";
 import { routeLabel } from "../../contract/routes";
 
@@ -78,7 +80,7 @@ describe("client: errorFromResponse whatever the scrubbing does", () => {
       body: { statusCode: 413, statusMessage: `too large: ${text} with ${password}`, response: null },
       requestId: "req-413",
       route,
-      sentValues: [password, text, "c0c0c0c0c0c0c0c0"],
+      sent: sentRequestOf({ body: [password, text, "c0c0c0c0c0c0c0c0"], secrets: [] }),
     });
     assert.ok(error instanceof EmbeddedApiError, `a typed error, got ${String(error).slice(0, 80)}`);
     assert.equal(error.status, 413);
@@ -103,6 +105,7 @@ describe("client: errorFromResponse whatever the scrubbing does", () => {
       },
       requestId: `req-${status}`,
       route,
+      sent: NOTHING_SENT,
     });
     const server = errorFromResponse(answer(503), failing);
     assert.ok(server instanceof ServerError && server.retryable, "a 503 stays a retryable ServerError");

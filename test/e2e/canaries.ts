@@ -4,6 +4,7 @@
 // each test of a describe that calls replayCanariesOnFailure), and CANARY_SEED=<seed> replays
 // the same values; a label gives the same value wherever it is drawn.
 import { createHash } from "node:crypto";
+import { QUOTED_FORMS } from "../../service/quote-back";
 import { printSeedOnFailure, seedFrom } from "../property/seed";
 
 export const CANARY_SEED = seedFrom("CANARY_SEED");
@@ -59,3 +60,15 @@ export const OPTION_CANARIES = {
   /** Multi-Select: the OAuth connectors' permissions. */
   permissions: "conversions",
 } as const;
+
+/**
+ * What of `value` quoted back by a careless service (service/quote-back.ts: upper-cased,
+ * lower-cased, truncated, base64, URL-encoded, JSON-escaped) must appear nowhere: each form's
+ * first 32 characters, enough to be telling, and found even in a line a report cut short.
+ */
+export function quotedTelltales(value: string): { form: string; telltale: string }[] {
+  return Object.entries(QUOTED_FORMS).map(([form, quote]) => ({
+    form,
+    telltale: quote(value.slice(0, 64)).replace(/…$/, "").slice(0, 32),
+  }));
+}

@@ -2,7 +2,8 @@
 // sub-accounts of two customers, one stack file each, made by the admin call that creates
 // sub-accounts. up; a changed stack file selected by --changed-since; out-of-band changes in
 // two sub-accounts reported by `fleet drift` (exit 2) and nowhere else; `fleet up` repairs
-// them; destroy empties every sub-account; no secret in any output or report.
+// them; refusals inside a 200 quoting the values sent leave no form of a secret in the reports;
+// destroy empties every sub-account; no secret in any output or report.
 //
 // FLEET_E2E_STACKS sets the number of stacks (default 50, split between the two customers: 7 min
 // on this 2-CPU machine while other work kept its load average at 5 to 9, about 7 CPU-minutes);
@@ -20,6 +21,8 @@ import { readProject } from "../../cli/fleet/project";
 import type { FleetReport } from "../../cli/fleet/report";
 import { assertNoSecret, ensureEngine, programsDir, repoRoot, type Engine } from "./harness";
 import { OutOfBandClient, S3, SEGMENT } from "./fixtures";
+import { quotedTelltales } from "./canaries";
+import { routeKey } from "../../contract/routes";
 
 const execFileAsync = promisify(execFile);
 const STACKS = Number(process.env.FLEET_E2E_STACKS ?? 50);
@@ -336,6 +339,57 @@ describe("e2e: fleet (examples/fleet, one stack per sub-account)", function () {
       ],
     );
     assert.match(failed.stacks[1].error ?? "", /customer "initech" is not in customers\.json/);
+  });
+
+  it("refusals inside a 200 quoting what was sent (the token request, Configure): both named, no form of a secret in any output or report", async () => {
+    // Issue 37, item 2: the hosted service's convention (the status in a 200's body), its text
+    // quoting the client secret and the Segment key upper-cased, truncated, base64, … (the local
+    // service's quoteBack fault). One stack at a time, so that the first token request of the
+    // run (whichever stack's) is the one refused, and the other stack reaches Configure.
+    const stacks = ["acme-001", "globex-001"];
+    const files = stacks.map((s) => path.join(workDir, `Pulumi.${s}.yaml`));
+    const before = await Promise.all(files.map((f) => fs.readFile(f, "utf8")));
+    await Promise.all(files.map((f, i) => fs.writeFile(f, before[i].replace("batchSize: 500", "batchSize: 600"))));
+    await service.setFaults({
+      rules: [
+        { route: routeKey("getToken"), mode: "quoteBack", refusalStatus: 401, inBody: true, count: 1 },
+        { route: routeKey("configure"), mode: "quoteBack", inBody: true },
+      ],
+    });
+    try {
+      const reports = ["refused.json", "refused.md", "refused.xml"].map(out);
+      const flags = ["--json", reports[0], "--markdown", reports[1], "--junit", reports[2]];
+      const run = await fleet(["up", "--stacks", stacks.join(","), "--concurrency", "1", ...flags]);
+      assert.equal(run.code, 1, `exit ${run.code}`);
+      const refused = await report("refused.json");
+      const [markdown, junit] = await Promise.all(reports.slice(1).map((f) => fs.readFile(f, "utf8")));
+      outputs.push(markdown, junit);
+      assert.deepEqual(
+        refused.stacks.map((s) => [s.stack, s.status]),
+        stacks.map((s) => [s, "failed"]),
+      );
+      const errors = refused.stacks.map((s) => s.error ?? "").join("\n");
+      // The routes and statuses only, should it fail: the rest might quote a secret.
+      const heads = (errors.match(/[A-Z]+ \/\S+: \d{3}/g) ?? []).join(", ");
+      assert.ok(/client-token: 401 Unauthorized: the service's text is left out/.test(errors), heads);
+      assert.ok(/configuration: 400 Bad Request: fields [^;]*secretConfig\.apiKey/.test(errors), heads);
+      assert.equal((junit.match(/<failure /g) ?? []).length, 2);
+      for (const secret of secrets) {
+        for (const { form, telltale } of quotedTelltales(secret)) {
+          for (const [where, text] of [
+            ["the fleet's output", run.output],
+            ["the JSON report", JSON.stringify(refused)],
+            ["the Markdown report", markdown],
+            ["the JUnit report", junit],
+          ]) {
+            assertNoSecret(text, telltale, `${where} (${form})`);
+          }
+        }
+      }
+    } finally {
+      await service.setFaults({ rules: [] });
+      await Promise.all(files.map((f, i) => fs.writeFile(f, before[i])));
+    }
   });
 
   it("fleet destroy leaves every sub-account empty; no secret in any output, report, stack file or backend file", async () => {

@@ -1,7 +1,7 @@
 // The delete guard of AddedConnector: the service's Remove refuses (409) while connections
 // use the connector; that becomes a message naming everything needed. 404 is done.
 import assert from "node:assert/strict";
-import { errorFromResponse, type EmbeddedClient } from "../../provider/client";
+import { errorFromResponse, NOTHING_SENT, type EmbeddedClient } from "../../provider/client";
 import * as impl from "../../provider/resources/added-connector-impl";
 import { CONNECTORS, callsTo, rejection, useConfig, useProviderFixture } from "./fixtures";
 import { routeKey, routeLabel } from "../../contract/routes";
@@ -81,6 +81,7 @@ describe("AddedConnector provider: delete", () => {
           body: { statusCode: 409, ...body },
           requestId: "req-409",
           route: routeLabel("removeConnector"),
+          sent: NOTHING_SENT,
         });
       },
     });
