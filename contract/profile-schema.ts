@@ -29,6 +29,7 @@ export const REQUEST_PARAMETERS = [
 export const BODY_FIELDS = ["connectorIds", "configurationId", "name", "secretName", "secretConfig"] as const;
 /** The placeholders a path template may name. */
 export const PATH_PLACEHOLDERS = ["accountId", "connectorId"] as const;
+export type PathPlaceholder = (typeof PATH_PLACEHOLDERS)[number];
 
 const wireName = z
   .string()

@@ -12,6 +12,7 @@ import {
   OPERATIONS,
   PATH_PLACEHOLDERS,
   REQUEST_PARAMETERS,
+  type PathPlaceholder,
   ServiceProfileSchema,
   type ProfileOverride,
   type ResolvedOperation,
@@ -106,17 +107,33 @@ function mergeOperation(base: ResolvedOperation, over: ProfileOverride | undefin
   };
 }
 
+/**
+ * The placeholders each operation's request can fill: the parameters it carries. A path naming
+ * another would fail at its first request, blaming the package; it is refused at load instead.
+ */
+export const FILLABLE_PLACEHOLDERS: Record<OperationName, readonly PathPlaceholder[]> = {
+  getToken: [],
+  getConnector: ["accountId", "connectorId"],
+  listConnectors: ["accountId"],
+  addConnectors: ["accountId"],
+  listAddedConnectors: ["accountId"],
+  listSupportedConnectors: ["accountId", "connectorId"],
+  getConfiguration: ["accountId", "connectorId"],
+  configure: ["accountId", "connectorId"],
+  removeConnector: ["accountId", "connectorId"],
+};
+
 function placeholderProblems(op: ResolvedOperation): string[] {
   const problems: string[] = [];
+  const fillable: readonly string[] = FILLABLE_PLACEHOLDERS[op.operation];
   for (const match of op.path.matchAll(PATH_PARAMETER)) {
     const name = match[1] ?? "";
-    if (!(PATH_PLACEHOLDERS as readonly string[]).includes(name) || (op.operation === "getToken" && name !== "")) {
-      problems.push(
-        `operations.${op.operation}.path: {${name}} is not a parameter of ${op.title}; expected ${
-          op.operation === "getToken" ? "no placeholder" : "{accountId} or {connectorId}"
-        }`,
-      );
-    }
+    if (fillable.includes(name)) continue;
+    const expected = fillable.length === 0 ? "no placeholder" : `${fillable.map((p) => `{${p}}`).join(" or ")}`;
+    const why = (PATH_PLACEHOLDERS as readonly string[]).includes(name)
+      ? `${op.title} carries no ${name}, so {${name}} cannot be filled`
+      : `{${name}} is not a parameter of ${op.title}`;
+    problems.push(`operations.${op.operation}.path: ${why}; expected ${expected}`);
   }
   return problems;
 }

@@ -5,7 +5,7 @@ import type { ResolvedProfile } from "../../contract/profile-types";
 import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUTS } from "./defaults";
 import { InvalidArgumentError } from "./errors";
 import { MAX_RESPONSE_BYTES } from "./http";
-import { MAX_PAGE_SIZE } from "./pagination";
+import { MAX_LIST_BYTES, MAX_PAGE_SIZE } from "./pagination";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
 import { parseBaseUrl } from "./validation";
 
@@ -28,6 +28,8 @@ export interface ClientSettings {
   pageSize?: number;
   /** Largest answer accepted; default 10 MiB. */
   maxResponseBytes?: number;
+  /** Largest list accepted, all its pages together; default 64 MiB (pagination.ts MAX_LIST_BYTES). */
+  maxListBytes?: number;
   /** The service's wire (docs/service-profile.md); default: the built-in profile, today's contract. */
   profile?: ResolvedProfile;
 }
@@ -71,6 +73,7 @@ export function resolveSettings(settings: ClientSettings) {
     caCertificate: settings.caCertificate || undefined,
     pageSize: positiveInt("pageSize", settings.pageSize, MAX_PAGE_SIZE, MAX_PAGE_SIZE),
     maxResponseBytes: positiveInt("maxResponseBytes", settings.maxResponseBytes, MAX_RESPONSE_BYTES),
+    maxListBytes: positiveInt("maxListBytes", settings.maxListBytes, MAX_LIST_BYTES),
     profile: settings.profile ?? DEFAULT_PROFILE,
   };
 }

@@ -11,12 +11,13 @@ import {
   EmbeddedApiError,
   gaveUpWaiting,
   NetworkError,
+  NotFoundError,
   ResponseFormatError,
   ServerError,
 } from "./errors";
 import { createPool, decodeResponse, newRequestId, UndiciTransport, type Transport } from "./http";
 import { Limiter } from "./limiter";
-import { linkTargetOf, refusingRepeats } from "./listing";
+import { linkTargetOf, listRouteNotFound, refusingUnproven } from "./listing";
 import { hidingAlso, queryKeysOf, sentRequestOf } from "./service-text";
 import { paginate, type PaginateOptions } from "./pagination";
 import { addResultOf, configureBodyOf, filtersOf, isSilent, pagingQuery, type ConfigureBody } from "./requests";
@@ -103,6 +104,8 @@ interface Answer {
   json: unknown;
   ctx: BodyContext;
   retried: boolean;
+  /** The answer's body size (a list's pages count against its byte budget). */
+  bytes: number;
 }
 
 const USER_AGENT = "pulumi-embedded-connectors (undici)";
@@ -276,16 +279,24 @@ export class EmbeddedClient {
     const pages = paginate(
       async (page, size, cursor) => {
         const raw = pagingQuery(op.paging, page, size, cursor.offset);
-        const answer = await this.call(operation, cursor.link ? { params, link: cursor.link } : { params, raw });
+        const answer = await this.call(operation, cursor.link ? { params, link: cursor.link } : { params, raw }).catch(
+          (error: unknown) => {
+            // A 404 of a list about one connector (List Supported Connectors) is about that
+            // connector; any other list's 404 says nothing of its items (listing.ts).
+            if (error instanceof NotFoundError && params?.connectorId === undefined) throw listRouteNotFound(op, error);
+            throw error;
+          },
+        );
         last = answer.ctx;
         const read = readListPage(op, items, answer.json, answer.ctx);
         // Without paging, one answer is the whole list.
-        return op.paging.style === "none" ? { ...read, total: undefined, next: null } : read;
+        const whole = op.paging.style === "none" ? { ...read, total: undefined, next: null } : read;
+        return { ...whole, bytes: answer.bytes };
       },
       pageSize,
-      options,
+      { ...options, byOffset: op.paging.style === "offset", maxBytes: this.settings.maxListBytes },
     );
-    return refusingRepeats(pages, op, () => last);
+    return refusingUnproven(pages, op, () => last);
   }
 
   /** A next-page link, as a target of this service (listing.ts). */
@@ -359,7 +370,7 @@ export class EmbeddedClient {
         // An error status inside a 2xx body is that error (retried, renewed, reported alike).
         const inBody = errorInBody(route, json, ctx);
         if (inBody) throw inBody;
-        return { json, ctx, retried };
+        return { json, ctx, retried, bytes: response.body.length };
       } catch (error) {
         if (error instanceof AuthenticationError && token !== undefined && !renewed) {
           // Expired or revoked token: refused before any processing, so renew once and repeat for free.

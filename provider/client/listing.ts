@@ -1,9 +1,9 @@
 // What the client adds to pagination.ts for a list of the service: a next-page link turned into
 // a target of the service's own origin, and a repeated or endless list refused with its route
-// and what to do (docs/service-profile.md, "Paging: what ends a list").
-import type { ResolvedOperation } from "../../contract/profile";
-import { ResponseFormatError } from "./errors";
-import { EndlessListError, RepeatedPageError } from "./pagination";
+// and what to do, and a list route's 404 refused likewise (docs/service-profile.md, "Paging: what ends a list").
+import { operationLabel, type ResolvedOperation } from "../../contract/profile";
+import { ResponseFormatError, type EmbeddedApiError } from "./errors";
+import { ListRefusal, RepeatedPageError } from "./pagination";
 import type { BodyContext } from "./schemas";
 import type { ParsedBaseUrl } from "./validation";
 
@@ -21,8 +21,23 @@ export function linkTargetOf(link: string, base: Pick<ParsedBaseUrl, "origin" | 
   return `${url.pathname}${url.search}`;
 }
 
-/** A list's pages, a repeated or endless one refused with the route and what to do. */
-export async function* refusingRepeats<T>(
+/** The paging parameters of a list route, by their wire names (for messages). */
+function pagingNames(op: ResolvedOperation): string[] {
+  if (op.paging.style === "page") return [op.paging.page, op.paging.pageSize];
+  if (op.paging.style === "offset") return [op.paging.offset, op.paging.size];
+  return [];
+}
+
+const DOCTOR =
+  "Run `pulumi-embedded-connectors doctor` to find the paging this route honours, and set it in the service " +
+  'profile (docs/service-profile.md, "Paging: what ends a list")';
+
+/**
+ * A list's pages; where its end cannot be proven (pagination.ts ListRefusal), the list is
+ * refused with the route, what was seen (counts, never values) and what to do. Nothing calls a
+ * connector gone from such a list: the operation fails and the state stays as it was.
+ */
+export async function* refusingUnproven<T>(
   pages: AsyncIterable<T>,
   op: ResolvedOperation,
   last: () => BodyContext | undefined,
@@ -30,21 +45,36 @@ export async function* refusingRepeats<T>(
   try {
     yield* pages;
   } catch (error) {
-    if (!(error instanceof RepeatedPageError || error instanceof EndlessListError)) throw error;
-    const ctx = last() ?? { route: `${op.method} ${op.path}`, requestId: "-", status: 200 };
-    const names =
-      op.paging.style === "page"
-        ? [op.paging.page, op.paging.pageSize]
-        : op.paging.style === "offset"
-          ? [op.paging.offset, op.paging.size]
-          : [];
+    if (!(error instanceof ListRefusal)) throw error;
+    const ctx = last() ?? { route: operationLabel(op), requestId: "-", status: 200 };
+    const names = pagingNames(op);
+    const paging =
+      error instanceof RepeatedPageError
+        ? `: the service seems to ignore the paging parameters (${names.join(", ")})`
+        : names.length > 0
+          ? ` (paging by ${names.join(", ")})`
+          : "";
     throw new ResponseFormatError({
       ...ctx,
       problem:
-        `${error.message}: the service seems to ignore the paging parameters (${names.join(", ")}), so the end of ` +
-        `the list cannot be told, and taking a page for the end could make a refresh see connectors as gone. ` +
-        "Run `pulumi-embedded-connectors doctor` to find the paging this route honours, and set it in the service " +
-        "profile (docs/service-profile.md)",
+        `${error.shape}${paging}: the end of the list cannot be proven, and taking a page for the end could make ` +
+        `a refresh see connectors as gone, so nothing is concluded from it. ${DOCTOR}`,
     });
   }
+}
+
+/**
+ * A list route that answers 404 (as an HTTP status, or inside a 2xx): a list answers with its
+ * items, none included, so a 404 says the route or its paging is wrong, never that an item is
+ * gone. Refused with the route and what to do; the error's kind is not "not found".
+ */
+export function listRouteNotFound(op: ResolvedOperation, error: EmbeddedApiError): ResponseFormatError {
+  return new ResponseFormatError({
+    route: error.route,
+    requestId: error.requestId,
+    status: error.status,
+    problem:
+      "the list route answered 404 (a list answers with its items, possibly none): the route, the sub-account or " +
+      `the paging of ${operationLabel(op)} is not the service's, so nothing is concluded from it. ${DOCTOR}`,
+  });
 }

@@ -2,10 +2,28 @@
 // the default profile is the contract's ONE route table, contract/routes.ts).
 import { DEFAULT_PROFILE, type RequestParameter, type ResolvedOperation } from "../../contract/profile";
 import { PATH_PARAMETER, type OperationName } from "../../contract/routes";
+import { InvalidArgumentError } from "./errors";
 
 export { ROUTES, routeLabel, type HttpMethod, type OperationName, type RouteDefinition } from "../../contract/routes";
 
 export type QueryValue = string | number | undefined;
+
+/** What a path segment may not be or hold, whatever the encoding: it could climb or leave the route. */
+const UNSAFE_SEGMENT = /^\.{1,2}$|[/\\?#]|%2e/i;
+
+/**
+ * A value that goes into the path must stay one segment of it: `.` and `..` (and an encoded dot,
+ * which a server may decode into one) would climb out of the route, `/`, `\`, `?` and `#` end it.
+ * Refused before anything is sent, whatever template the profile gives.
+ */
+export function checkPathSegment(argument: string, value: string): void {
+  if (!UNSAFE_SEGMENT.test(value)) return;
+  throw new InvalidArgumentError(
+    argument,
+    `${argument} goes into the request path and must not be "." or "..", nor hold "/", "\\", "?", "#" or an ` +
+      `encoded dot ("%2e"); got a value that does (${value.length} characters)`,
+  );
+}
 
 /**
  * The request target: base path + the profile's path with its placeholders filled (each value
@@ -24,6 +42,7 @@ export function targetOf(
     const value = parameters[name as RequestParameter];
     // A missing parameter is a bug in this package, never a user error.
     if (value === undefined) throw new Error(`internal: no value for {${name}} of ${op.method} ${op.path}`);
+    checkPathSegment(name, String(value));
     inPath.add(name);
     return encodeURIComponent(String(value));
   });

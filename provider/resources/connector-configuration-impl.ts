@@ -260,14 +260,21 @@ async function readStep(id: string, props: Props = {}): Promise<ReadResult> {
   const { accountId, connectorId } = parsed.success ? parsed.data : splitId(id);
   settleRecord(accountId, connectorId);
   const { client, settings } = currentClient();
+  const reading = `reading the configuration of connector ${connectorId} of sub-account ${accountId} failed`;
+  // Gone only on a list proven complete (the client refuses any other) or on Get's own 404 for
+  // this connector: a failed listing fails the refresh and keeps the state.
+  const listed = await runtime()
+    .added.findConfirmed(client, accountId, connectorId)
+    .catch((error: unknown) => {
+      throw failure(reading, error);
+    });
+  if (!listed || !listed.configured) return { id: "", props: {} };
   let view: ConnectorConfigurationView;
   try {
-    const listed = await runtime().added.findConfirmed(client, accountId, connectorId);
-    if (!listed || !listed.configured) return { id: "", props: {} };
     view = await runtime().readAhead.read(client, accountId, connectorId);
   } catch (error) {
     if (statusOf(error) === 404) return { id: "", props: {} };
-    throw failure(`reading the configuration of connector ${connectorId} of sub-account ${accountId} failed`, error);
+    throw failure(reading, error);
   }
   if (!view.configured) return { id: "", props: {} };
   const base: Props = parsed.success

@@ -43,15 +43,24 @@ export interface AddOutcome {
   pending?: PendingAdd;
 }
 
-/** The Add may or may not have added the connector, and no listing could say which. */
+/**
+ * The Add may or may not have added the connector, and no listing could say which. `listing`:
+ * why the listing that was to tell failed (a paging refusal, an unreadable answer), named in the
+ * message with its route, so that the cause is the real one, not "not in the list".
+ */
 export class AddOutcomeUnknownError extends Error {
   constructor(
     readonly accountId: string,
     readonly connectorId: string,
     cause: unknown,
+    readonly listing?: unknown,
   ) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`the outcome of adding connector ${connectorId} to sub-account ${accountId} is unknown: ${reason}`, {
+    const listed =
+      listing === undefined
+        ? ""
+        : `; reading the sub-account's added list to tell failed: ${listing instanceof Error ? listing.message : String(listing)}`;
+    super(`the outcome of adding connector ${connectorId} to sub-account ${accountId} is unknown: ${reason}${listed}`, {
       cause,
     });
     this.name = "AddOutcomeUnknownError";
@@ -247,7 +256,7 @@ export class AddCoalescer {
       } else if (!mayHaveBeenApplied(error)) {
         for (const member of members) this.settleAndReject(client, accountId, claims, member, error);
       } else {
-        await this.confirm(client, accountId, members, present, claims, error);
+        await this.confirm(client, accountId, members, present, claims, () => error);
       }
       return;
     }
@@ -255,12 +264,13 @@ export class AddCoalescer {
     if (result.alreadyAdded === undefined) {
       // The answer does not say which ids were already there (a service without `alreadyAdded`,
       // or no success body): a listing against the baseline tells "added by us" from "already there".
-      const unconfirmed = new ResponseFormatError({
-        route: result.answer?.route ?? "Add Connector",
-        requestId: result.answer?.requestId ?? "-",
-        status: result.answer?.status ?? 200,
-        problem: "the answer says nothing of what it added, and the connector is not in the sub-account's added list",
-      });
+      const unconfirmed = (listedWhole: boolean) =>
+        new ResponseFormatError({
+          route: result.answer?.route ?? "Add Connector",
+          requestId: result.answer?.requestId ?? "-",
+          status: result.answer?.status ?? 200,
+          problem: `the answer says nothing of what it added${listedWhole ? ", and the connector is not in the sub-account's added list" : ""}`,
+        });
       await this.confirm(client, accountId, members, present, claims, unconfirmed);
       return;
     }
@@ -293,7 +303,8 @@ export class AddCoalescer {
   /**
    * The Add failed in a way that may hide a processed call: list the sub-account now. Ids that
    * are there and were not before are ours; ids that are not there were not added (the Add is
-   * atomic), and get the Add's error.
+   * atomic), and get the Add's error. `errorOf(listedWhole)`: the Add's error, told whether a
+   * complete listing lacks the id (true) or no listing could be read (false).
    */
   private async confirm(
     client: AddingClient,
@@ -301,20 +312,21 @@ export class AddCoalescer {
     members: Member[],
     present: Set<string>,
     claims: AddClaims,
-    error: unknown,
+    errorOf: (listedWhole: boolean) => unknown,
   ): Promise<void> {
     let listing: AddedSnapshot;
     try {
       listing = await listAll(client, accountId);
-    } catch {
+    } catch (listingError) {
       for (const member of members) {
         const id = member.connectorId;
         // Present before and not ours: the Add cannot have changed that.
         if (present.has(id)) member.resolve({ owned: false, pending: claims.earlier.get(id) });
-        else member.reject(new AddOutcomeUnknownError(accountId, id, error));
+        else member.reject(new AddOutcomeUnknownError(accountId, id, errorOf(false), listingError));
       }
       return;
     }
+    const error = errorOf(true);
     for (const member of members) {
       const id = member.connectorId;
       const view = listing.get(id);

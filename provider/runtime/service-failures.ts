@@ -24,8 +24,15 @@ export function failure(context: string, error: unknown): Error {
   return new Error(withRequestId(`${context}: ${message}`, error), { cause: error });
 }
 
-/** HTTP status of a service error (404, 409, …), if any; avoids instanceof across module copies. */
+/**
+ * HTTP status of a service error (404, 409, …), if any; avoids instanceof across module copies.
+ * An answer that breaks the contract (kind "response_format": a list route's 404, a page that
+ * repeats) has none here: its status says nothing of the item, and a 404 of it must never read
+ * as "gone" (docs/service-contract.md, "the evidence of absence").
+ */
 export function statusOf(error: unknown): number | undefined {
+  if (error !== null && typeof error === "object" && (error as { kind?: unknown }).kind === "response_format")
+    return undefined;
   if (error !== null && typeof error === "object" && "status" in error) {
     const status = (error as { status?: unknown }).status;
     if (typeof status === "number") return status;

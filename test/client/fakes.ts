@@ -142,3 +142,13 @@ export function recordingSleep(): { sleep: (ms: number) => Promise<void>; delays
   const delays: number[] = [];
   return { delays, sleep: async (ms) => void delays.push(ms) };
 }
+
+/** The error a promise rejects with (a test failure if it resolves). */
+export async function refusal(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("expected a refusal");
+}

@@ -1,6 +1,16 @@
 import assert from "node:assert/strict";
 import { collect, paginate, type Page } from "../../provider/client";
-import { PAGES_AHEAD } from "../../provider/client/pagination";
+import {
+  CursorStuckError,
+  EndedBeforeTotalError,
+  EndlessListError,
+  ListTooLargeError,
+  MAX_PAGES,
+  PAGES_AHEAD,
+  RepeatedPageError,
+  ShortPageError,
+  type PageAnswer,
+} from "../../provider/client/pagination";
 
 function source(total: number, cap = Number.POSITIVE_INFINITY) {
   const calls: [number, number][] = [];
@@ -47,14 +57,82 @@ describe("client pagination", () => {
     );
   });
 
-  it("stops at an empty page even if total says more", async () => {
+  it("refuses an empty page that comes before the total is reached: the list is not proven whole", async () => {
     let calls = 0;
     const fetch = async (page: number): Promise<Page<number>> => {
       calls++;
       return { items: page === 1 ? [1, 2] : [], page, pageSize: 2, total: 10 };
     };
-    assert.deepEqual(await collect(paginate(fetch, 2)), [1, 2]);
+    await assert.rejects(collect(paginate(fetch, 2)), (error: Error) => {
+      assert.ok(error instanceof EndedBeforeTotalError);
+      assert.match(error.message, /page 2 is empty after 2 items, but the total says 10/);
+      return true;
+    });
     assert.equal(calls, 2);
+  });
+
+  it("a service that caps its pages but echoes the size asked: reads every item by counting them, never ends at page 1", async () => {
+    // Issue 37 (Medium): 120 items, pages of 50 whatever is asked, `pageSize` echoing the 200 asked.
+    const asked: [number, number][] = [];
+    const fetch = async (page: number, pageSize: number): Promise<Page<number>> => {
+      asked.push([page, pageSize]);
+      const start = (page - 1) * Math.min(pageSize, 50);
+      const items = Array.from({ length: Math.max(0, Math.min(50, pageSize, 120 - start)) }, (_, i) => start + i);
+      return { items, page, pageSize, total: 120 };
+    };
+    assert.deepEqual(
+      await collect(paginate(fetch, 200)),
+      Array.from({ length: 120 }, (_, i) => i),
+    );
+    assert.deepEqual(asked, [
+      [1, 200],
+      [2, 50],
+      [3, 50],
+    ]);
+  });
+
+  it("by page numbers, refuses a later page shorter than the ones before while the total is not reached", async () => {
+    const fetch = async (page: number): Promise<PageAnswer<number>> => {
+      const items = page === 1 ? [0, 1, 2, 3] : [4, 5];
+      return { items, total: 10 };
+    };
+    await assert.rejects(collect(paginate(fetch, 4)), (error: Error) => {
+      assert.ok(error instanceof ShortPageError);
+      assert.match(error.message, /page 2 has 2 items where the pages before had 4, after 6 of 10 items/);
+      return true;
+    });
+  });
+
+  it("by offset, a short page continues from the items seen (unambiguous) until the total", async () => {
+    const offsets: number[] = [];
+    const fetch = async (_page: number, size: number, cursor: { offset: number }): Promise<PageAnswer<number>> => {
+      offsets.push(cursor.offset);
+      const items = Array.from(
+        { length: Math.max(0, Math.min(3, size, 10 - cursor.offset)) },
+        (_, i) => cursor.offset + i,
+      );
+      return { items, total: 10 };
+    };
+    assert.equal((await collect(paginate(fetch, 5, { byOffset: true }))).length, 10);
+    assert.deepEqual(offsets, [0, 3, 6, 9]);
+  });
+
+  it("refuses a page whose items were all read before (a cycle), and a next cursor that does not move", async () => {
+    const cycle = async (page: number): Promise<PageAnswer<number>> => ({ items: page % 2 === 1 ? [1, 2] : [3, 4] });
+    await assert.rejects(collect(paginate(cycle, 2)), RepeatedPageError);
+    let n = 0;
+    const stuck = async (): Promise<PageAnswer<number>> => ({ items: [n++], next: 0 });
+    await assert.rejects(collect(paginate(stuck, 1)), CursorStuckError);
+  });
+
+  it("refuses a list past its byte budget: large pages that never end stop, counted in bytes, not pages", async () => {
+    let calls = 0;
+    const fetch = async (page: number): Promise<PageAnswer<number>> => {
+      calls++;
+      return { items: [page], bytes: 1_000_000 };
+    };
+    await assert.rejects(collect(paginate(fetch, 1, { maxBytes: 5_000_000 })), ListTooLargeError);
+    assert.equal(calls, 6);
   });
 
   it("is lazy: stopping early fetches no further page", async () => {
@@ -65,14 +143,14 @@ describe("client pagination", () => {
     assert.equal(s.calls.length, 2);
   });
 
-  it("bounds the pages when total keeps growing", async () => {
+  it("refuses a list whose total keeps growing, after a bounded number of pages, never taking it as ended", async () => {
     let calls = 0;
     const fetch = async (page: number): Promise<Page<number>> => {
       calls++;
       return { items: [page], page, pageSize: 1, total: 3 + page * 10 };
     };
-    await collect(paginate(fetch, 1));
-    assert.equal(calls, 14);
+    await assert.rejects(collect(paginate(fetch, 1)), EndlessListError);
+    assert.equal(calls, MAX_PAGES);
   });
 
   it("passes errors of a page through", async () => {
@@ -125,16 +203,17 @@ describe("client pagination", () => {
       assert.equal(s.calls.length, PAGES_AHEAD + 5);
     });
 
-    it("stops at an empty page; a page asked for and never read does not reject unhandled", async () => {
+    it("ends where the total is reached; a page asked for and never read does not reject unhandled", async () => {
       const unhandled: unknown[] = [];
       const onUnhandled = (reason: unknown) => unhandled.push(reason);
       process.on("unhandledRejection", onUnhandled);
       try {
+        // The first page says 6, the second says 3 (removed meanwhile): page 3, asked ahead, is never read.
         const fetch = async (page: number): Promise<Page<number>> => {
           if (page === 3) throw new Error("page 3 failed");
-          return { items: page === 1 ? [1, 2] : [], page, pageSize: 2, total: 6 };
+          return { items: page === 1 ? [1, 2] : [3], page, pageSize: 2, total: page === 1 ? 6 : 3 };
         };
-        assert.deepEqual(await collect(paginate(fetch, 2, { allAtOnce: true })), [1, 2]);
+        assert.deepEqual(await collect(paginate(fetch, 2, { allAtOnce: true })), [1, 2, 3]);
         await turn();
         assert.deepEqual(unhandled, []);
       } finally {

@@ -3,18 +3,25 @@
 // container and paging, and the connector's life (add, configure, read, remove) round-trips.
 import assert from "node:assert/strict";
 import path from "node:path";
-import { DEFAULT_PROFILE, loadProfile, type ResolvedProfile } from "../../contract/profile";
+import { DEFAULT_PROFILE, loadProfile, resolveProfile, type ResolvedProfile } from "../../contract/profile";
 import { closeClients, collect, getClient } from "../../provider/client";
 import { startLocalService, type LocalService } from "../../harness/local-service";
 import { CATALOGUE } from "../../service/seed/catalogue";
 
 const PROFILES = path.resolve(__dirname, "../../../profiles");
+/** A service whose pages count from 0 (issue 37): `paging.firstPage: 0`. */
+const PAGES_FROM_0 = {
+  defaults: {
+    paging: { style: "page" as const, page: "page", pageSize: "pageSize", maxSize: 200, firstPage: 0 as const },
+  },
+};
 const SEGMENT = CATALOGUE.find((c) => c.name === "Segment");
 const CASES: [string, () => ResolvedProfile][] = [
   ["default", () => DEFAULT_PROFILE],
   ["documented-conventions", () => loadProfile(path.join(PROFILES, "documented-conventions.yaml"))],
   ["account-in-path", () => loadProfile(path.join(PROFILES, "account-in-path.yaml"))],
   ["example", () => loadProfile(path.join(PROFILES, "example.yaml"))],
+  ["pages-from-0", () => resolveProfile(PAGES_FROM_0, "pages-from-0")],
 ];
 
 for (const [name, load] of CASES) {
@@ -83,5 +90,28 @@ describe("client: the built-in profile against a service that ignores page/pageS
     const { clientId, clientSecret, subAccountIds } = service.customers[0];
     const client = getClient({ baseUrl: service.baseUrl, clientId, clientSecret, pageSize: 7 });
     await assert.rejects(collect(client.listConnectors(subAccountIds[0] as string)), /doctor/);
+  });
+});
+
+describe("client: pages counted from 1 against a service whose pages count from 0", function () {
+  this.timeout(60_000);
+  let service: LocalService;
+  before(async () => {
+    service = await startLocalService({ profile: resolveProfile(PAGES_FROM_0, "pages-from-0") });
+  });
+  after(async () => {
+    await closeClients();
+    await service.stop();
+  });
+
+  it("refuses the list (its first page never comes), never reads it as whole without it", async () => {
+    const { clientId, clientSecret, subAccountIds } = service.customers[0];
+    const client = getClient({ baseUrl: service.baseUrl, clientId, clientSecret, pageSize: 7 });
+    await assert.rejects(
+      collect(client.listConnectors(subAccountIds[0] as string)),
+      (error: Error) =>
+        /^GET \/es\/v2\/connectors: .*(the total says \d+|which page comes next cannot be told)/.test(error.message) &&
+        /pulumi-embedded-connectors doctor/.test(error.message),
+    );
   });
 });

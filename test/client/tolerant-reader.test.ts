@@ -20,6 +20,7 @@ import {
   configurationPayload,
   CONNECTOR,
   ok,
+  refusal,
   ScriptedTransport,
   tokenAnswer,
   viewA,
@@ -50,15 +51,6 @@ function clientOf(
   );
   const calls = () => transport.requests.filter((r) => !r.target.includes("/oauth/"));
   return { client, calls };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a refusal");
 }
 
 describe("client: the public documentation's example answers", () => {
@@ -151,7 +143,7 @@ describe("client: tolerant reader", () => {
     assert.ok(error instanceof ResponseFormatError);
     assert.match(
       error.message,
-      /page 2 repeats page 1 \(2 items\): the service seems to ignore the paging parameters \(page, pageSize\)/,
+      /page 2 repeats items already read \(2 items\): the service seems to ignore the paging parameters \(page, pageSize\)/,
     );
     assert.match(error.message, /pulumi-embedded-connectors doctor/);
     assert.equal(calls().length, 2);

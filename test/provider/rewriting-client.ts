@@ -25,8 +25,15 @@ export function withJson(
 
 const pools: Pool[] = [];
 
-/** A client of the fixture's service and credentials whose answers go through `rewrite`. */
-export function rewritingClient(fx: ProviderFixture, rewrite: Rewrite): EmbeddedClient {
+/**
+ * A client of the fixture's service and credentials whose answers go through `rewrite`, and
+ * whose requests go through `ask` first (a service that reads them otherwise: a page capped).
+ */
+export function rewritingClient(
+  fx: ProviderFixture,
+  rewrite: Rewrite,
+  ask: (request: OutgoingRequest) => OutgoingRequest = (request) => request,
+): EmbeddedClient {
   const pool = createPool(new URL(fx.service.baseUrl).origin, { connectMs: 5_000, headersMs: 30_000, bodyMs: 30_000 });
   pools.push(pool);
   const inner = new UndiciTransport(pool);
@@ -36,7 +43,7 @@ export function rewritingClient(fx: ProviderFixture, rewrite: Rewrite): Embedded
       clientId: fx.config["embedded:clientId"] as string,
       clientSecret: fx.config["embedded:clientSecret"] as string,
     },
-    { transport: { send: async (request) => rewrite(request, await inner.send(request)) } },
+    { transport: { send: async (request) => rewrite(request, await inner.send(ask(request))) } },
   );
 }
 
