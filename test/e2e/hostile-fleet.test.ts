@@ -41,7 +41,7 @@ describe("e2e: the fleet against a hostile service", function () {
       env,
       maxBuffer: 64 * 1024 * 1024,
       // A fleet that never ends is a failure of its own (killed: the test says so), not the suite's hang.
-      timeout: 4 * 60_000,
+      timeout: 2 * 60_000,
       killSignal: "SIGKILL",
     })
       .then((r) => ({ code: 0, output: `${r.stdout}${r.stderr}` }))
@@ -51,7 +51,7 @@ describe("e2e: the fleet against a hostile service", function () {
       }));
     assertNoCanary(run.output, canaries, `fleet ${args[0]}'s output`);
     if (run.code === -1)
-      throw new Error(`fleet ${args[0]} did not end within 4 minutes (killed); it printed:\n${run.output}`);
+      throw new Error(`fleet ${args[0]} did not end within 2 minutes (killed); it printed:\n${run.output}`);
     const texts = await Promise.all(
       ["json", "markdown", "junit"].map((kind) => fs.readFile(path.join(reports(), `report.${kind}`), "utf8")),
     );
@@ -132,7 +132,7 @@ describe("e2e: the fleet against a hostile service", function () {
     assert.equal((await svc.outOfBand.addedIds(svc.accountId)).length, Object.keys(spec).length);
   });
 
-  it("fleet up of an applied and a new stack, refused inside a 200 that quotes the client secret: fails within 4 min, no canary in its output or reports", async () => {
+  it("fleet up of an applied and a new stack, refused inside a 200 that quotes the client secret: fails within 2 min, no canary in its output or reports", async () => {
     // A second stack, never applied: the first `up` of a new sub-account meets the refusal too.
     const fresh = svc.service.customers[0].subAccountIds[1];
     await writeStackFile(await readProject(workDir), "h002", { accountId: fresh, customer: "acme", connectors: spec });
