@@ -7,7 +7,7 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { getClient } from "../provider/client";
-import { digestKeyOf, digestsOfInputs } from "../provider/resources/field-digests";
+import { digestKeyOf, digestsOfInputs, hiddenFields } from "../provider/resources/field-digests";
 import { passphraseDecrypter } from "../cli/fleet/drift/passphrase";
 import type { LocalService } from "../harness/local-service";
 
@@ -130,7 +130,7 @@ export async function generateLargeFleet(o: LargeFleetOptions): Promise<string[]
           lastUpdated: view.lastUpdated,
           appliedLastUpdated: view.lastUpdated,
           secretName: view.secretName ?? r.outputs.secretName,
-          fieldDigests: digestsOfInputs(key, accountId, connectorId, secretConfig),
+          fieldDigests: digestsOfInputs(key, accountId, connectorId, secretConfig, new Set(hiddenFields(current))),
           digestKeyId: key.id,
         });
       }

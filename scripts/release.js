@@ -10,7 +10,7 @@
 //     the `node` on PATH (Node.js 20+); scripts/sea-plugin.js says why macOS gets no executable.
 //   Windows is left out (its launcher would be a .cmd);
 // - the npm tarball (npm pack), the Python wheel and sdist of sdk/python (built offline in the
-//   virtualenv of scripts/ensure-python.sh), and the Go module sdk/go as a tar.gz;
+//   virtualenv of scripts/ensure-python.sh, or RELEASE_PYTHON: the release workflow's), and the Go module sdk/go as a tar.gz;
 // - SHA256SUMS.
 // Where they are published is package.json's `pulumi.server` (the schema's pluginDownloadURL, so
 // every SDK's): for github://<api host>/<owner>/<repo>, the assets of that repository's release
@@ -145,15 +145,23 @@ async function main() {
       cwd: root,
       stdio: ["ignore", "ignore", "inherit"],
     });
-    // The wheel and sdist, built by setuptools in the suite's virtualenv (no network), from a copy.
-    const venv = execFileSync("bash", [path.join(root, "scripts", "ensure-python.sh")], { cwd: root, encoding: "utf8" })
-      .trim()
-      .split("\n")
-      .pop();
+    // The wheel and sdist, built by setuptools from a copy: with RELEASE_PYTHON's (the release
+    // workflow's virtualenv, scripts/release-requirements.txt installed by hash), else in the
+    // suite's virtualenv (no network).
+    const python =
+      process.env.RELEASE_PYTHON ||
+      path.join(
+        execFileSync("bash", [path.join(root, "scripts", "ensure-python.sh")], { cwd: root, encoding: "utf8" })
+          .trim()
+          .split("\n")
+          .pop(),
+        "bin",
+        "python",
+      );
     const copy = fs.mkdtempSync(path.join(os.tmpdir(), "embedded-sdk-python-"));
     fs.cpSync(path.join(root, "sdk", "python"), copy, { recursive: true });
     const build = `from setuptools import build_meta as b; b.build_wheel(${JSON.stringify(out)}); b.build_sdist(${JSON.stringify(out)})`;
-    execFileSync(path.join(venv, "bin", "python"), ["-W", "ignore", "-c", build], {
+    execFileSync(python, ["-W", "ignore", "-c", build], {
       cwd: copy,
       stdio: ["ignore", "ignore", "inherit"],
     });

@@ -1,7 +1,8 @@
 // The fleet's project: one Pulumi program directory whose stacks are the files
 // `Pulumi.<stack>.yaml` beside its Pulumi.yaml, one stack per sub-account.
-import { existsSync, promises as fs } from "node:fs";
+import { promises as fs } from "node:fs";
 import * as path from "node:path";
+import { findProjectFile } from "../../provider/runtime/pulumi-project";
 
 export interface FleetProject {
   /** The absolute directory holding Pulumi.yaml. */
@@ -35,29 +36,28 @@ export function stackFileName(stack: string): string {
   return `Pulumi.${stack}.yaml`;
 }
 
-/** The value of a top-level key of Pulumi.yaml (`key: value`, or `key:` with `name:` under it for runtime). */
-function topLevel(text: string, key: string): string | undefined {
-  const inline = new RegExp(`^${key}:[ \\t]*([^\\s#][^#\\n]*?)[ \\t]*(#.*)?$`, "m").exec(text);
-  if (inline) return inline[1].replace(/^["']|["']$/g, "");
-  const nested = new RegExp(`^${key}:[ \\t]*\\n[ \\t]+name:[ \\t]*(\\S+)`, "m").exec(text);
-  return nested?.[1].replace(/^["']|["']$/g, "");
+/** A string setting of the project file (`runtime` may be `{ name: … }`). */
+function setting(doc: Record<string, unknown>, key: string): string | undefined {
+  const value = doc[key];
+  if (typeof value === "string") return value;
+  const name = (value as { name?: unknown } | null | undefined)?.name;
+  return key === "runtime" && typeof name === "string" ? name : undefined;
 }
 
 export async function readProject(dir: string): Promise<FleetProject> {
   const abs = path.resolve(dir);
-  const projectFile = ["Pulumi.yaml", "Pulumi.yml"].map((f) => path.join(abs, f)).find((f) => existsSync(f));
-  if (!projectFile) {
+  const found = findProjectFile(abs);
+  if (!found || path.dirname(found.file) !== abs) {
     throw new Error(
       `no Pulumi.yaml in ${abs}: run the fleet in the program's directory, or pass --dir <program directory>`,
     );
   }
-  const text = await fs.readFile(projectFile, "utf8");
-  const name = topLevel(text, "name");
-  const runtime = topLevel(text, "runtime");
-  if (!name || !runtime) throw new Error(`${projectFile} has no ${name ? "runtime" : "name"}`);
+  const name = setting(found.doc, "name");
+  const runtime = setting(found.doc, "runtime");
+  if (!name || !runtime) throw new Error(`${found.file} has no ${name ? "runtime" : "name"}`);
   const stacks = (await fs.readdir(abs))
     .map(stackOfFile)
     .filter((s): s is string => s !== undefined)
     .sort();
-  return { dir: abs, name, runtime, main: topLevel(text, "main"), stacks };
+  return { dir: abs, name, runtime, main: setting(found.doc, "main"), stacks };
 }

@@ -14,9 +14,6 @@ export interface Customer {
   secretEnv?: string[];
 }
 
-/** The fleet's own credentials: the engine's (the state passphrase, tokens, the backend) and the default provider's. */
-const ALWAYS_REFUSED = [/^PULUMI_/i, /^EMBEDDED_CLIENT_SECRET$/i];
-
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** A glob (`*` any run of characters, `?` one) as an anchored, case-sensitive expression. */
@@ -27,6 +24,26 @@ export function globToRegExp(pattern: string): RegExp {
     .replace(/\?/g, ".");
   return new RegExp(`^${body}$`);
 }
+
+/**
+ * Never a connector's value, whatever `secretEnv` says: the fleet's own credentials (the engine's
+ * passphrase, tokens and backend, the default provider's client secret) and those of the state
+ * backend and the clouds a run holds (docs/fleet-secrets.md lists them).
+ */
+export const ALWAYS_REFUSED = [
+  "PULUMI_*",
+  "EMBEDDED_CLIENT_SECRET",
+  "AWS_*",
+  "AZURE_*",
+  "ARM_*",
+  "GOOGLE_*",
+  "GCLOUD_*",
+  "VAULT_*",
+  "GITHUB_TOKEN",
+  "ACTIONS_*",
+  "NPM_TOKEN",
+];
+const refusedAlways = ALWAYS_REFUSED.map((pattern) => new RegExp(globToRegExp(pattern).source, "i"));
 
 /**
  * Why `{ env: variable }` may not feed `where` in a stack of `customerName`, or undefined when
@@ -41,8 +58,11 @@ export function envSourceRefusal(
   if (!ENV_NAME.test(variable)) {
     return `${where}: { env: ${JSON.stringify(variable)} } is not an environment variable's name`;
   }
-  if (ALWAYS_REFUSED.some((r) => r.test(variable))) {
-    return `${where}: { env: ${variable} } is one of the fleet's own credentials (PULUMI_*, EMBEDDED_CLIENT_SECRET), never a connector's value`;
+  if (refusedAlways.some((r) => r.test(variable))) {
+    return (
+      `${where}: { env: ${variable} } is one of the fleet's own credentials or its backend's or cloud's ` +
+      `(${ALWAYS_REFUSED.join(", ")}), never a connector's value`
+    );
   }
   const owner = Object.entries(customers).find(([, c]) => c.clientSecretEnv.toUpperCase() === variable.toUpperCase());
   if (owner) {

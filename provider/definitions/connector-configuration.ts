@@ -70,11 +70,12 @@ export const CONNECTOR_CONFIGURATION = {
     fieldDigests: {
       type: { map: "string" },
       description:
-        "Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig " +
-        "(Password fields included); a refresh recomputes those of the fields the service returns from their live " +
-        "values. An HMAC-SHA256 keyed by a key derived from the provider's client secret and the secret " +
-        "`digestSalt`, which never leaves the provider: no value can be recovered or confirmed from a digest without " +
-        "both. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.",
+        "Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig but " +
+        'a Password, which gets no digest (the mark "(password: not digested)"); a refresh recomputes those of the ' +
+        "fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the " +
+        "provider's client secret and `digestSalt`: no value can be recovered from a digest, and none confirmed " +
+        "without the client secret, which the service returns every non-Password value to. Not a secret, so that " +
+        "a drift display names the field that changed: `fieldDigests.<field>`.",
     },
     digestKeyId: {
       type: "string",
@@ -87,8 +88,9 @@ export const CONNECTOR_CONFIGURATION = {
       secret: true,
       description:
         "The random salt (128 bits, drawn at create or import) the key of `fieldDigests` is derived with, besides the client " +
-        "secret. A secret: without it, the client secret alone cannot test a guessed value against a digest. Absent " +
-        "in a state written before salts, until its next write.",
+        "secret: no two resources' digests can be compared. Kept secret in the state, but every output reaches the " +
+        "program, whose SDK prints it under `pulumi up --debug`. Absent in a state written before salts, until its " +
+        "next write.",
     },
     drift: {
       type: "string",

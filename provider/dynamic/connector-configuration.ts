@@ -67,15 +67,15 @@ export interface ConnectorConfigurationOutputs {
   /** The lastUpdated our last write produced; a different lastUpdated means an out-of-band write. */
   readonly appliedLastUpdated: pulumi.Output<number>;
   /**
-   * Field id → keyed digest of its value, for every field of the applied secretConfig
-   * (Passwords included); a refresh recomputes those of the fields the service returns. Keyed
-   * by a key derived from the client secret, which never leaves the provider: no value can be
-   * recovered from a digest without it. Not a secret: a drift display names `fieldDigests.<field>`.
+   * Field id → keyed digest of its value, for every field of the applied secretConfig but a
+   * Password (marked, never digested); a refresh recomputes those of the fields the service
+   * returns. Keyed by a key derived from the client secret and `digestSalt`: no value can be
+   * recovered from a digest. Not a secret: a drift display names `fieldDigests.<field>`.
    */
   readonly fieldDigests: pulumi.Output<Record<string, string>>;
   /** A short id of the digests' key: another client secret, another id (one update re-writes the configuration). */
   readonly digestKeyId: pulumi.Output<string>;
-  /** The secret random salt of the digests' key, new at each write (absent in a state written before salts). */
+  /** The random salt of the digests' key, drawn at create (absent in a state written before salts). */
   readonly digestSalt: pulumi.Output<string | undefined>;
   /**
    * Empty when the service holds what this resource last wrote; else (after a refresh) when it

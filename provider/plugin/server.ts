@@ -159,6 +159,8 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
     }),
     diff: unary<proto.DiffRequest, proto.DiffResponse>(async (req) => {
       const type = resourceTypeOf(req.getUrn(), req.getType());
+      // A no-change `up` sends Diff alone: it is where the engine shows it holds the resource.
+      useOwner(ownerOfUrn(req.getUrn()));
       const result = await type.implementation.diff(
         req.getId(),
         fromStruct(req.getOlds()).props,

@@ -5,7 +5,14 @@
 import type { ConnectorConfigurationView } from "../client";
 import { containsUnknown } from "../definitions/checks";
 import { isRecord } from "../definitions/property";
-import { changedFields, hiddenFields, matchesDigest, type DigestKey, type FieldChange } from "./field-digests";
+import {
+  changedFields,
+  hiddenFields,
+  matchesDigest,
+  PASSWORD_MARK,
+  type DigestKey,
+  type FieldChange,
+} from "./field-digests";
 
 type Props = Record<string, unknown>;
 
@@ -28,13 +35,16 @@ function isEmpty(value: unknown): boolean {
 
 /**
  * The fields of secretConfig whose desired value differs from the stored digest, as paths
- * `secretConfig.<field>`. Without digests to compare (a state written before them, or under
- * another client secret), the whole secretConfig: the update re-writes it and records them.
+ * `secretConfig.<field>`; a Password (PASSWORD_MARK, no digest) by `changedPasswords`, what
+ * check found against the stored inputs. Without digests to compare (a state written before
+ * them, or under another client secret), the whole secretConfig: the update re-writes it and
+ * records them.
  */
 export function secretConfigChanges(
   old: StoredConfiguration,
   desired: unknown,
   key: DigestKey | undefined,
+  changedPasswords: ReadonlySet<string> = new Set(),
 ): DetailedDiff {
   const whole: DetailedDiff = { secretConfig: { kind: "update", inputDiff: true } };
   if (!isRecord(desired) || containsUnknown(desired) || !old.fieldDigests || !key || old.digestKeyId !== key.id)
@@ -45,7 +55,9 @@ export function secretConfigChanges(
     if (isEmpty(value)) continue;
     const digest = stored[fieldId];
     if (digest === undefined) changes[`secretConfig.${fieldId}`] = { kind: "add", inputDiff: true };
-    else if (!matchesDigest(key, old.accountId, old.connectorId, fieldId, value, digest))
+    else if (digest === PASSWORD_MARK) {
+      if (changedPasswords.has(fieldId)) changes[`secretConfig.${fieldId}`] = { kind: "update", inputDiff: true };
+    } else if (!matchesDigest(key, old.accountId, old.connectorId, fieldId, value, digest))
       changes[`secretConfig.${fieldId}`] = { kind: "update", inputDiff: true };
   }
   for (const fieldId of Object.keys(stored)) {

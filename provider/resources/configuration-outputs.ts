@@ -7,7 +7,14 @@ import { CONNECTOR_CONFIGURATION } from "../definitions/connector-configuration"
 import type { ValuesOf } from "../definitions/property";
 import type { ConnectorConfigurationView } from "../client";
 import { driftText } from "./configuration-drift";
-import { digestKeyOf, digestsOfInputs, liveDigests, newDigestSalt, type DigestKey } from "./field-digests";
+import {
+  digestKeyOf,
+  digestsOfInputs,
+  hiddenFields,
+  liveDigests,
+  newDigestSalt,
+  type DigestKey,
+} from "./field-digests";
 
 type Props = Record<string, unknown>;
 
@@ -35,12 +42,18 @@ export const configurationOutputs = z.looseObject({
 });
 export type ConfigurationOutputs = z.infer<typeof configurationOutputs>;
 
-/** The outputs of a write of ours: the view written, the inputs, and the digests under `key`. */
+/**
+ * The outputs of a write of ours: the view written, the inputs, and the digests under `key`.
+ * `described`: the view whose descriptors name the Password fields (read before the write),
+ * which get no digest.
+ */
 export function outputsOf(
   view: ConnectorConfigurationView,
   inputs: Inputs & { accountId: string },
   key: DigestKey,
+  described: ConnectorConfigurationView = view,
 ): ConfigurationOutputs {
+  const passwords = new Set([...hiddenFields(described), ...hiddenFields(view)]);
   const first = view.secretConfig[0];
   return {
     connectorId: inputs.connectorId,
@@ -52,7 +65,7 @@ export function outputsOf(
     // 0 when the service sends none: drift is then told by the field digests alone.
     lastUpdated: view.lastUpdated ?? 0,
     appliedLastUpdated: view.lastUpdated ?? 0,
-    fieldDigests: digestsOfInputs(key, inputs.accountId, inputs.connectorId, inputs.secretConfig),
+    fieldDigests: digestsOfInputs(key, inputs.accountId, inputs.connectorId, inputs.secretConfig, passwords),
     digestKeyId: key.id,
     ...(key.salt !== undefined ? { digestSalt: key.salt } : {}),
     drift: "", // our own write: what the service holds is what was applied

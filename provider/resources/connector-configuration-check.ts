@@ -11,6 +11,8 @@ import type { ConnectorConfigurationView } from "../client";
 import { accountIdFor, cachedConfiguration, currentClient, warnOnce } from "../runtime/runtime";
 import { statusOf, withRequestId } from "../runtime/service-failures";
 import { descriptorsOf, normalisesTo, validateSecretConfig } from "./configuration-rules";
+import { hiddenFields } from "./field-digests";
+import { notePasswords } from "./password-changes";
 import { accountIdProblem } from "./resource-ids";
 
 type Props = Record<string, unknown>;
@@ -108,6 +110,8 @@ export const check = secretAwareCheck(
       const validated = validateSecretConfig(connectorId as string, descriptorsOf(view), secretConfig as Props);
       failures.push(...validated.failures);
       inputs.secretConfig = validated.normalised;
+      // The state keeps no digest of a Password: the stored inputs tell the diff whether one changed.
+      notePasswords(accountId, connectorId, hiddenFields(view), olds.secretConfig);
     }
     return { inputs, failures };
   },

@@ -23,6 +23,7 @@ import {
 } from "./configuration-outputs";
 import { configurationKey, decideCreate } from "./configuration-ownership";
 import { digestKeyOf, newDigestSalt, type DigestKey } from "./field-digests";
+import { changedPasswords, notePasswordsWritten } from "./password-changes";
 import { IN_PLACE_KEYS, REPLACE_KEYS } from "./connector-configuration-check";
 import { splitId } from "./resource-ids";
 import { countedStep } from "../runtime/engine-steps";
@@ -49,9 +50,10 @@ export async function diff(
   news: Props,
 ): Promise<DiffResult & { detailedDiff: DetailedDiff }> {
   settleRecord(olds.accountId, olds.connectorId);
+  const passwords = changedPasswords(olds.accountId, olds.connectorId, news.secretConfig);
   return diffAgainst(olds, news, {
     fields: news.secretConfig,
-    changes: (old) => secretConfigChanges(old, news.secretConfig, currentDigestKey(old.digestSalt)),
+    changes: (old) => secretConfigChanges(old, news.secretConfig, currentDigestKey(old.digestSalt), passwords),
   });
 }
 
@@ -200,7 +202,7 @@ async function apply(props: Props, creating: boolean, salt?: string): Promise<Co
       : view;
     // The resource's salt for its life (a new one at create, or for a state written before salts):
     // its digests differ from every other resource's, and an update still shows which field moved.
-    return outputsOf(applied, inputs, digestKeyOf(settings.clientSecret, salt ?? newDigestSalt()));
+    return outputsOf(applied, inputs, digestKeyOf(settings.clientSecret, salt ?? newDigestSalt()), live);
   } catch (error) {
     cache.invalidate(client, inputs.accountId);
     // Certainly not written: the record of this create has nothing to take back.
@@ -243,7 +245,9 @@ async function createStep(inputs: Props): Promise<CreateResult> {
 async function updateStep(_id: string, olds: Props, news: Props): Promise<UpdateResult> {
   settleRecord(olds.accountId, olds.connectorId);
   const salt = typeof olds.digestSalt === "string" && olds.digestSalt !== "" ? olds.digestSalt : undefined;
-  return { outs: await apply(news, false, salt) };
+  const outs = await apply(news, false, salt);
+  notePasswordsWritten(olds.accountId, olds.connectorId, news.secretConfig); // the stored inputs are these now
+  return { outs };
 }
 
 /**

@@ -1,20 +1,22 @@
 // Per-field keyed digests of a configuration (issue 25): what the state and every drift
-// display show instead of values. Each digest is an HMAC under a key that never leaves the
-// provider (no output, no log). docs/DESIGN.md, "Field digests".
+// display show instead of values. Each digest is an HMAC under a key derived from the client
+// secret (docs/DESIGN.md, "Field digests").
 //
 // The key of a resource's digests (issue 31, item 7) is derived from the client secret AND a
 // random salt of the resource (`digestSalt`, 128 bits, drawn at its create or import), kept in
-// the state as a SECRET output (encrypted like secretConfig itself). So:
-// - no dictionary serves against two states: each resource has its own key;
-// - two stacks (or two resources) managing one connector show different digests;
-// - whoever holds the client secret but not the stack's secrets (the salt) cannot test a guess,
-//   of a Password or of the client secret, against the state: the key also needs the salt;
-//   whoever can decrypt the state reads secretConfig itself, so the digests give nothing more.
+// the state as a secret output. So no dictionary serves against two states, and two stacks (or
+// two resources) managing one connector show different digests.
+// The salt is NOT secret from everyone (issue 38, item 2): every output reaches the program, and
+// the Node.js SDK prints its RegisterResource response under `pulumi up --debug`, secret outputs
+// in plaintext. A Password therefore has no digest at all (PASSWORD_MARK): the service never
+// returns one, so a digest of it detected nothing, and it was the one value the holder of the
+// client secret could not read from the service. Each non-Password value is returned by the
+// service to that same holder; docs/DESIGN.md says what its digest still gives away and why.
 // The salt stays for the resource's life, so that an update shows which field moved (the
-// purpose of the digests); within one resource's history, equal digests still say "the same
-// value as before", never which (docs/DESIGN.md, "Field digests": why that is accepted).
+// purpose of the digests).
 // A state written before salts (no `digestSalt`) keeps its digests under the unsalted key until
-// its next write, so that a refresh or an up shows no false drift; that write re-keys it.
+// its next write, so that a refresh or an up shows no false drift; that write re-keys it. A
+// state written before issue 38 keeps its Password digests until its next write, which marks them.
 import { createHmac, randomBytes, scrypt, scryptSync } from "node:crypto";
 import type { ConnectorConfigurationView } from "../client";
 import { descriptorsOf, type FieldDescriptor } from "./configuration-rules";
@@ -141,17 +143,34 @@ export function fieldDigest(
   return createHmac("sha256", key.key).update(message).digest("hex").slice(0, DIGEST_HEX);
 }
 
-/** The digest of every (non-empty) field of a checked secretConfig, Passwords included. */
+/**
+ * What `fieldDigests` holds for a Password field (issue 38, item 2): a mark, never a digest. The
+ * service never returns a Password, so its digest could detect nothing out of band, and it was
+ * the one offline oracle of the state: whoever printed the salt (`pulumi up --debug`) and held
+ * the client secret could confirm a guessed Password. The mark keeps the field's name (a drift
+ * text names it; removing it from the program is a change); a changed Password in the program
+ * is told by check, which compares it with the stored inputs (password-changes.ts).
+ */
+export const PASSWORD_MARK = "(password: not digested)";
+
+/**
+ * The digest of every (non-empty) field of a checked secretConfig; a Password field (named in
+ * `passwords`, from the connector's descriptors) gets PASSWORD_MARK instead.
+ */
 export function digestsOfInputs(
   key: DigestKey,
   accountId: string,
   connectorId: string,
   secretConfig: Record<string, unknown>,
+  passwords: ReadonlySet<string>,
 ): Record<string, string> {
   const digests: Record<string, string> = {};
   for (const [fieldId, value] of Object.entries(secretConfig)) {
     const canonical = canonicalValue(value, ruleOf(undefined, value));
-    if (canonical !== undefined) digests[fieldId] = fieldDigest(key, accountId, connectorId, fieldId, canonical);
+    if (canonical === undefined) continue;
+    digests[fieldId] = passwords.has(fieldId)
+      ? PASSWORD_MARK
+      : fieldDigest(key, accountId, connectorId, fieldId, canonical);
   }
   return digests;
 }
@@ -190,8 +209,9 @@ function settable(field: FieldDescriptor): boolean {
 
 /**
  * The digests as the service holds the configuration now: each settable field it returns,
- * from its live value; the stored digest of each field it never returns (a Password), which
- * only a write of ours can know. A field it no longer returns has no digest.
+ * from its live value; the stored entry of each field it never returns (a Password: its mark,
+ * or the digest a state written before issue 38 holds), which only a write of ours can know.
+ * A field it no longer returns has no digest.
  */
 export function liveDigests(
   key: DigestKey,

@@ -7,11 +7,15 @@
 // makes a connector the stack's own (add-ownership.ts: someone else may have added it since);
 // it explains the "already added" refusal of the stack's next create of it, naming the run
 // that was adding it. Records expire after PENDING_ADD_MAX_AGE_MS. Files hold ids only (no
-// secrets) and live beside Pulumi's own files, in `PULUMI_HOME`.
+// secrets) and live beside Pulumi's own files, in `PULUMI_HOME`. A record names its stack by
+// `project/stack` and by a digest of its backend, secrets provider and machine
+// (stack-identity.ts): only that stack claims it. A record written before the digest (no
+// `stack`) is claimed by no one, and goes when the engine shows its stack holds the resource.
 import { createHash, randomUUID } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import * as path from "node:path";
+import { stackIdentity, type StackIdentity } from "./stack-identity";
 
 /** Where the records go: `EMBEDDED_ADD_JOURNAL_DIR`, else `$PULUMI_HOME/embedded-connectors/pending-adds`. */
 export function defaultJournalDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -38,6 +42,8 @@ export interface PendingAdd {
 /** What one record says (for people reading the directory; the file name is the key). */
 interface PendingAddRecord {
   owner: string;
+  /** The stack's identity digest (StackIdentity.key); absent in records written before it. */
+  stack?: string;
   /** The process that wrote it: a process never claims its own records (two resources, one connector). */
   session: string;
   baseUrl: string;
@@ -48,6 +54,10 @@ interface PendingAddRecord {
 }
 
 export class AddJournal {
+  /** The stack (`project/stack`) the records belong to. */
+  readonly owner: string;
+  /** Its identity: another stack of the same names elsewhere has another. */
+  private readonly identity: StackIdentity;
   /** This process's mark on the records it writes. */
   readonly session = randomUUID();
   /** A directory that cannot be written is reported once per process, not once per connector. */
@@ -62,20 +72,33 @@ export class AddJournal {
 
   /**
    * @param dir where the records live
-   * @param owner the stack (`project/stack`) the records belong to: another stack's record of
-   *   the same connector is not this stack's.
+   * @param owner the stack the records belong to (its identity, or `project/stack`, whose
+   *   identity is then this process's view of it): another stack's record of the same connector
+   *   is not this stack's.
    * @param warn where a failure to write a record is reported (the Add goes on without it)
    * @param now the clock records are dated and aged by (tests pass their own)
    */
   constructor(
     readonly dir: string,
-    readonly owner: string,
+    owner: string | StackIdentity,
     private readonly warn: (message: string) => void = () => undefined,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.identity = typeof owner === "string" ? stackIdentity(owner) : owner;
+    this.owner = this.identity.owner;
+  }
 
   private file(baseUrl: string, accountId: string, connectorId: string): string {
-    const key = createHash("sha256").update(`${this.owner}\n${baseUrl}\n${accountId}\n${connectorId}`).digest("hex");
+    return this.fileOf(this.identity.key, baseUrl, accountId, connectorId);
+  }
+
+  /** Where a record written before identities would be (keyed by `project/stack` alone). */
+  private legacyFile(baseUrl: string, accountId: string, connectorId: string): string {
+    return this.fileOf(this.owner, baseUrl, accountId, connectorId);
+  }
+
+  private fileOf(stack: string, baseUrl: string, accountId: string, connectorId: string): string {
+    const key = createHash("sha256").update(`${stack}\n${baseUrl}\n${accountId}\n${connectorId}`).digest("hex");
     return path.join(this.dir, `${key.slice(0, 32)}.json`);
   }
 
@@ -132,6 +155,7 @@ export class AddJournal {
     }
     if (
       record.owner !== this.owner ||
+      record.stack !== this.identity.key ||
       record.session === this.session ||
       record.accountId !== accountId ||
       record.connectorId !== connectorId
@@ -155,6 +179,7 @@ export class AddJournal {
     const startedAt = new Date(this.now()).toISOString();
     const record: PendingAddRecord = {
       owner: this.owner,
+      stack: this.identity.key,
       session: this.session,
       baseUrl,
       accountId,
@@ -181,15 +206,19 @@ export class AddJournal {
     }
   }
 
-  /** The engine has the resource, or the Add certainly did not add it: forget the record. */
+  /**
+   * The engine has the resource, or the Add certainly did not add it: forget the record, and
+   * the one this stack's name left before records carried identities.
+   */
   settle(baseUrl: string, accountId: string, connectorId: string): void {
-    const file = this.file(baseUrl, accountId, connectorId);
-    if (!this.mayHold(file)) return;
-    this.records?.delete(file);
-    try {
-      unlinkSync(file);
-    } catch {
-      // no record: nothing to forget
+    for (const file of [this.file(baseUrl, accountId, connectorId), this.legacyFile(baseUrl, accountId, connectorId)]) {
+      if (!this.mayHold(file)) continue;
+      this.records?.delete(file);
+      try {
+        unlinkSync(file);
+      } catch {
+        // no record: nothing to forget
+      }
     }
   }
 }

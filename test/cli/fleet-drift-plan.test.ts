@@ -101,6 +101,108 @@ describe("fleet drift: the fast path's plan, from a checkpoint", () => {
   });
 });
 
+describe("fleet drift: every reason a stack goes to the engine (issue 38 item 9b)", () => {
+  // Each case changes one thing of a stack the fast path takes; the reason names it. Without the
+  // check, the fast path would read the stack with the fleet's own credentials (and, for a
+  // second provider or another version, without the plugin's version check).
+  const SECOND_PROVIDER_URN = "urn:pulumi:s1::fleet::pulumi:providers:embedded::globex";
+  const added = (extra: Partial<StateResource> = {}): StateResource => ({
+    urn: "urn:pulumi:s1::fleet::embedded:index:AddedConnector::a01",
+    type: "embedded:index:AddedConnector",
+    custom: true,
+    id: "a/c",
+    provider: `${PROVIDER_URN}::p1`,
+    inputs: { connectorId: "c", accountId: "a" },
+    outputs: { connectorId: "c", accountId: "a" },
+    ...extra,
+  });
+  const secret = { [SIG]: "1", ciphertext: "v1:x:y" };
+  const cases: [string, StateResource[], RegExp][] = [
+    ["pending deletion", [provider(), { ...configuration(), delete: true }], /is pending deletion or replacement/],
+    [
+      "pending replacement",
+      [provider(), { ...added(), pendingReplacement: true }],
+      /is pending deletion or replacement/,
+    ],
+    [
+      "another provider's resource",
+      [provider(), added(), { urn: "urn:pulumi:s1::fleet::random:index:Id::r", type: "random:index:Id", custom: true }],
+      /another provider's resource/,
+    ],
+    [
+      "a dynamic resource",
+      [provider(), { ...added(), type: "pulumi-nodejs:dynamic/embedded-connectors:AddedConnector" }],
+      /a dynamic resource \(the fast path reads the plugin's resources\)/,
+    ],
+    ["no id", [provider(), added({ id: undefined })], /has no id or provider/],
+    ["no provider", [provider(), added({ provider: undefined })], /has no id or provider/],
+    [
+      "a provider the state does not hold",
+      [provider(), added({ provider: `${PROVIDER_URN}::p2` })],
+      /has no id or provider/,
+    ],
+    [
+      "a secret output",
+      [provider(), added({ outputs: { connectorId: "c", name: secret } })],
+      /holds a secret the fast path would have to decrypt/,
+    ],
+    [
+      "a secret input other than secretConfig",
+      [provider(), { ...configuration(), inputs: { connectorId: secret } }],
+      /holds a secret/,
+    ],
+    [
+      "a configuration from before digests",
+      [provider(), configuration({ digestKeyId: undefined })],
+      /from before field digests/,
+    ],
+    [
+      "refreshed since its apply",
+      [provider(), configuration({ appliedLastUpdated: 4 })],
+      /refreshed after its last apply/,
+    ],
+    [
+      "more than one embedded provider",
+      [
+        provider(),
+        { ...provider(), urn: SECOND_PROVIDER_URN },
+        added(),
+        added({
+          urn: "urn:pulumi:s1::fleet::embedded:index:AddedConnector::a02",
+          provider: `${SECOND_PROVIDER_URN}::p1`,
+        }),
+      ],
+      /its resources use more than one embedded provider/,
+    ],
+    [
+      "another plugin version",
+      [provider({ version: "0.0.1" }), added()],
+      new RegExp(`its provider is embedded 0\\.0\\.1, this fleet command runs ${PLUGIN_VERSION.replace(/\./g, "\\.")}`),
+    ],
+    ["no plugin version", [provider({ version: undefined }), added()], /its provider is embedded undefined/],
+    [
+      "a secret provider setting",
+      [provider({ baseUrl: secret }), added()],
+      /its provider holds a secret setting other than clientSecret/,
+    ],
+  ];
+  for (const [what, resources, expected] of cases) {
+    it(`${what}: the engine checks it`, () => {
+      assert.match(reasonOf(resources) ?? "(taken by the fast path)", expected);
+    });
+  }
+
+  it("the same stacks without that one change are taken by the fast path", () => {
+    for (const resources of [
+      [provider(), added(), configuration()],
+      [provider(), { ...provider(), urn: SECOND_PROVIDER_URN }, added()], // a second provider no resource uses
+      [provider()],
+      [],
+    ])
+      assert.equal(reasonOf(resources), undefined, JSON.stringify(resources.map((r) => r.urn)));
+  });
+});
+
 describe("fleet drift: the passphrase provider's decryption", () => {
   it("decrypts a value under the stack's salt, and refuses a wrong passphrase", async function () {
     this.timeout(60_000);

@@ -7,7 +7,13 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { parse } from "yaml";
 import { repoRoot } from "../../harness/engine";
-import { clearFieldRefusal, envSourceRefusal, globToRegExp, type Customer } from "../../examples/fleet/secret-sources";
+import {
+  ALWAYS_REFUSED,
+  clearFieldRefusal,
+  envSourceRefusal,
+  globToRegExp,
+  type Customer,
+} from "../../examples/fleet/secret-sources";
 
 const customers: Record<string, Customer> = {
   acme: { clientId: "demo-client", clientSecretEnv: "ACME_CLIENT_SECRET", secretEnv: ["ACME_*", "SHARED_KEY"] },
@@ -27,7 +33,9 @@ describe("fleet example: secret sources of a stack file", () => {
       ["pulumi_backend_url", "globex", /the fleet's own credentials/],
       ["EMBEDDED_CLIENT_SECRET", "globex", /the fleet's own credentials/],
       ["INITECH_SECRET", "globex", /customer initech's client secret/],
-      ["AWS_SECRET_ACCESS_KEY", "acme", /not in customer acme's secretEnv in customers\.json \(ACME_\*, SHARED_KEY\)/],
+      ["AWS_SECRET_ACCESS_KEY", "acme", /the fleet's own credentials or its backend's or cloud's/],
+      ["ACME_KEY_X", "initech", /not in customer initech's secretEnv in customers\.json \(none\)/],
+      ["SHARED_KEYS", "acme", /not in customer acme's secretEnv in customers\.json \(ACME_\*, SHARED_KEY\)/],
       ["XACME_KEY", "acme", /not in customer acme's secretEnv/], // patterns are anchored
       ["ACME_KEY", "initech", /not in customer initech's secretEnv in customers\.json \(none\)/],
       ["ACME_KEY", undefined, /a stack without a customer takes no environment variable/],
@@ -46,6 +54,60 @@ describe("fleet example: secret sources of a stack file", () => {
       assert.equal(refusal(name, customer), undefined, `${name} in a stack of ${customer}`);
     }
     assert.ok(globToRegExp("A?C.*").test("ABC.x") && !globToRegExp("A?C.*").test("ABCx"));
+  });
+
+  it("issue 38 item 4: the backend's, the clouds' and the CI's credentials are refused whatever secretEnv says", () => {
+    const everything: Record<string, Customer> = {
+      ...customers,
+      open: { clientId: "o", clientSecretEnv: "OPEN_SECRET", secretEnv: ["*", "AWS_SECRET_ACCESS_KEY", "?*"] },
+    };
+    const credentials = [
+      "AWS_SECRET_ACCESS_KEY",
+      "AWS_SESSION_TOKEN",
+      "aws_access_key_id",
+      "AZURE_CLIENT_SECRET",
+      "ARM_CLIENT_SECRET",
+      "GOOGLE_CREDENTIALS",
+      "GCLOUD_KEYFILE_JSON",
+      "VAULT_TOKEN",
+      "GITHUB_TOKEN",
+      "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+      "ACTIONS_RUNTIME_TOKEN",
+      "NPM_TOKEN",
+      "PULUMI_ACCESS_TOKEN",
+      "Pulumi_Config_Passphrase",
+      "EMBEDDED_CLIENT_SECRET",
+    ];
+    for (const name of credentials) {
+      const why = envSourceRefusal(name, "connector s3, field secretAccessKey", "open", everything);
+      assert.match(why ?? "(allowed)", /one of the fleet's own credentials or its backend's or cloud's/, name);
+      assert.ok(
+        why?.includes("AWS_*, AZURE_*, ARM_*, GOOGLE_*, GCLOUD_*, VAULT_*, GITHUB_TOKEN, ACTIONS_*, NPM_TOKEN"),
+      );
+    }
+    // Names that only look alike are the allow-list's to decide.
+    for (const name of ["GITHUB_TOKENS_URL", "MY_AWS_KEY", "NPM_TOKEN_HINT", "ARMS_KEY"])
+      assert.equal(envSourceRefusal(name, "field f", "open", everything), undefined, name);
+  });
+
+  it("issue 38 item 9a: an allowed name allows that name only (the pattern is anchored at both ends)", () => {
+    const acme: Record<string, Customer> = {
+      acme: { clientId: "a", clientSecretEnv: "ACME_CLIENT_SECRET", secretEnv: ["ACME_SEGMENT_API_KEY", "ACME_S3_?"] },
+    };
+    const verdict = (name: string) => envSourceRefusal(name, "field apiKey", "acme", acme);
+    assert.equal(verdict("ACME_SEGMENT_API_KEY"), undefined);
+    assert.equal(verdict("ACME_S3_A"), undefined);
+    for (const longer of [
+      "ACME_SEGMENT_API_KEY_ADMIN",
+      "X_ACME_SEGMENT_API_KEY",
+      "ACME_S3_AB",
+      "ACME_SEGMENT_API_KEY\n",
+    ])
+      assert.match(
+        verdict(longer) ?? "(allowed)",
+        /not in customer acme's secretEnv|not an environment variable's name/,
+        longer,
+      );
   });
 
   it("issue 31 item 5: a secret source feeds a Password field only (the service returns the others in clear)", () => {
@@ -99,13 +161,16 @@ describe("fleet example: secret sources of a stack file", () => {
     const stackFile = block("yaml");
     const customer = (parse(stackFile) as { config: Record<string, string> }).config["embedded-fleet:customer"];
     const lines = [...stackFile.matchAll(/(\w+): \{ env: (\w+) \} # (allowed|refused)/g)];
-    assert.equal(lines.length, 5);
+    assert.equal(lines.length, 6);
     const refused = lines.filter(([, field, variable, verdict]) => {
       const why = envSourceRefusal(variable, `field ${field}`, customer, docCustomers);
       assert.equal(why === undefined, verdict === "allowed", `${field}: { env: ${variable} } ${verdict}: ${why}`);
       return why !== undefined;
     });
-    assert.equal(refused.length, 3, "the three refused lines");
-    assert.match(doc, /naming the three refused lines/);
+    assert.equal(refused.length, 4, "the four refused lines");
+    assert.match(doc, /naming the four refused lines/);
+    // Every name the doc lists as always refused is the program's list, and the other way round.
+    const listed = new Set([...doc.matchAll(/`([A-Z_]+\*?)`/g)].map(([, name]) => name));
+    for (const pattern of ALWAYS_REFUSED) assert.ok(listed.has(pattern), `docs/fleet-secrets.md lists ${pattern}`);
   });
 });

@@ -10,6 +10,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, repoRoot } from "./harness";
 import { apiKeyFields, e2eSuite, fieldValue, SEGMENT, serviceSettings } from "./fixtures";
+import { AddJournal } from "../../provider/runtime/add-journal";
+import { configurationKey } from "../../provider/resources/configuration-ownership";
 
 const DOC = path.join(repoRoot, "docs", "configuration-ownership.md");
 
@@ -26,11 +28,15 @@ describe("e2e: a ConnectorConfiguration never overwrites a configuration this st
   const othersPassword = `canary-others-${randomBytes(6).toString("hex")}`;
   const ourPassword = `canary-ours-${randomBytes(6).toString("hex")}`;
   let programDir: string;
+  let journalDir: string;
   let othersLastUpdated = 0;
+  const sameNamed: E2EStack[] = [];
+  const scratch: string[] = [];
 
   const e2e = e2eSuite({
     stack: async (svc) => {
       programDir = await fs.mkdtemp(path.join(os.tmpdir(), "configuration-takeover-"));
+      journalDir = await fs.mkdtemp(path.join(os.tmpdir(), "configuration-takeover-records-"));
       await fs.writeFile(path.join(programDir, "Pulumi.yaml"), await docProgram());
       return E2EStack.create({
         program: "configuration-takeover",
@@ -38,7 +44,11 @@ describe("e2e: a ConnectorConfiguration never overwrites a configuration this st
         name: "takeover",
         service: serviceSettings(svc),
         secretConfig: { segmentApiKey: ourPassword },
+        env: { EMBEDDED_ADD_JOURNAL_DIR: journalDir },
       });
+    },
+    tearDown: async () => {
+      for (const stack of sameNamed) await stack.dispose();
     },
     setUp: async ({ svc }) => {
       // Another writer (stack A, a console) added Segment and saved its own configuration.
@@ -47,7 +57,9 @@ describe("e2e: a ConnectorConfiguration never overwrites a configuration this st
       othersLastUpdated = (await svc.outOfBand.getConfiguration(svc.accountId, SEGMENT)).lastUpdated;
     },
   });
-  after(() => fs.rm(programDir, { recursive: true, force: true }));
+  after(async () => {
+    for (const dir of [programDir, journalDir, ...scratch]) await fs.rm(dir, { recursive: true, force: true });
+  });
 
   it("the first up is refused, naming connector, sub-account and adoptExisting; the other writer's values stay", async () => {
     const text = await e2e.stack.expectFailure((s) => s.up());
@@ -79,10 +91,42 @@ describe("e2e: a ConnectorConfiguration never overwrites a configuration this st
     assert.equal(fieldValue(live, "workspace"), "acme");
     assert.ok(live.lastUpdated >= othersLastUpdated);
     await e2e.stack.setConfig({ adoptExisting: false });
-    await e2e.stack.preview({ expectNoChanges: true });
+    // Issue 38 item 3: a no-change `up` (Check and Diff only) settles the create's pending-Configure record.
+    await e2e.stack.up({ expectNoChanges: true });
+    assert.deepEqual(await fs.readdir(journalDir), [], "no record outlives a no-change up");
     for (const canary of [othersPassword, ourPassword]) {
       assertNoSecret(e2e.stack.engineOutput(), canary, "the engine's output");
       assertNoSecret(await e2e.stack.exportText(), canary, "pulumi stack export");
     }
+  });
+
+  it("issue 38 item 3: a stack of the same name in a second file backend does not take over a killed run's configuration", async () => {
+    const live = await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, SEGMENT);
+    // This stack's run was killed writing the configuration: its pending-Configure record stays.
+    new AddJournal(journalDir, await e2e.stack.recordIdentity("configuration-takeover")).begin(
+      e2e.svc.baseUrl,
+      e2e.svc.accountId,
+      configurationKey(SEGMENT),
+    );
+    const [record] = await fs.readdir(journalDir);
+    // The same project directory and stack name (same Pulumi.<stack>.yaml), another file backend.
+    const backend = await fs.mkdtemp(path.join(os.tmpdir(), "second-backend-"));
+    const other = await E2EStack.create({
+      program: "configuration-takeover",
+      programDir: e2e.stack.workDir,
+      name: "takeover",
+      stackName: e2e.stack.name,
+      service: serviceSettings(e2e.svc),
+      secretConfig: { segmentApiKey: ourPassword },
+      env: { EMBEDDED_ADD_JOURNAL_DIR: journalDir, PULUMI_BACKEND_URL: `file://${backend}` },
+    });
+    sameNamed.push(other);
+    scratch.push(backend);
+    const text = await other.expectFailure((s) => s.up());
+    assert.ok(text.includes(`connector ${SEGMENT} of sub-account ${e2e.svc.accountId} already has a saved`), text);
+    const now = await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, SEGMENT);
+    assert.equal(now.lastUpdated, live.lastUpdated, "nothing was written");
+    assert.deepEqual(await fs.readdir(journalDir), [record], "the record stays the killed run's");
+    assertNoSecret(text, ourPassword, "the refused up's output");
   });
 });

@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import { E2EStack, ENGINE_TIMEOUT_MS, type ProgramConfigValue } from "./harness";
 import { connectorsStack, type E2EService, e2eSuite, SEGMENT } from "./fixtures";
 import { pluginStack } from "./plugin-fixtures";
+import { confirmsGuess } from "./offline-guess";
 import {
   assertNoValue,
   assertQuiet,
@@ -87,7 +88,7 @@ for (const { host, detailedDiff, create } of hosts) {
         ),
     });
 
-    it("`pulumi up --debug` prints no secretConfig value of any type", async () => {
+    it("`pulumi up --debug` prints no secretConfig value of any type; with the state and the client secret it confirms no Password guess", async () => {
       const up = await e2e.stack.up({ debug: true });
       assert.equal(up.summary.result, "succeeded");
       const printed = `${up.stdout}\n${up.stderr}`;
@@ -97,6 +98,15 @@ for (const { host, detailedDiff, create } of hosts) {
         [apiKey, PROGRAM.workspace, "4321", "2019-03-17", "track,identify"],
         "`pulumi up --debug`",
       );
+      // Issue 38, item 2: the log, the state export and the client secret confirm no Password guess,
+      // even the right one (the SDK prints the secret digestSalt: a Password has no digest at all).
+      const texts = [printed, await e2e.stack.exportText()];
+      const target = { accountId: e2e.svc.accountId, connectorId: SEGMENT };
+      const confirms = (field: string, guess: string) =>
+        confirmsGuess(texts, e2e.svc.clientSecret, { ...target, field, guess });
+      assert.ok(!confirms("apiKey", apiKey), "the right Password is confirmed offline");
+      // The attacker's procedure works: it confirms a Text, which the service returns to the client secret's holder.
+      assert.ok(confirms("workspace", PROGRAM.workspace), "the offline guess procedure confirms nothing at all");
     });
 
     it("right after `up`, `preview --refresh --diff` shows no changed property", async () => {

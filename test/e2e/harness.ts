@@ -24,6 +24,7 @@ import {
   UpResult,
 } from "@pulumi/pulumi/automation";
 import { ensureEngine, execFileAsync, repoRoot } from "../../harness/engine";
+import { stackIdentity, type StackIdentity } from "../../provider/runtime/stack-identity";
 
 export {
   disposeEngine,
@@ -56,6 +57,11 @@ export interface StackOptions {
   programDir?: string;
   /** A short name for the stack; a random suffix keeps it unique. */
   name: string;
+  /**
+   * Exactly this stack name instead (a stack of the same name in another backend: set
+   * PULUMI_BACKEND_URL in `env`); its program copy still gets a directory of its own.
+   */
+  stackName?: string;
   service?: ServiceSettings;
   /** Program config (project namespace), set in plain text. */
   config?: Record<string, ProgramConfigValue>;
@@ -95,8 +101,9 @@ export class E2EStack {
 
   static async create(options: StackOptions): Promise<E2EStack> {
     const engine = await ensureEngine(options.cliVersion);
-    const stackName = `${options.name}-${randomBytes(4).toString("hex")}`;
-    const workDir = path.join(workRoot, stackName);
+    const suffix = randomBytes(4).toString("hex");
+    const stackName = options.stackName ?? `${options.name}-${suffix}`;
+    const workDir = path.join(workRoot, options.stackName ? `${stackName}-${suffix}` : stackName);
     await fs.mkdir(workRoot, { recursive: true });
     await fs.cp(options.programDir ?? path.join(programsDir, options.program), workDir, { recursive: true });
     if (!options.programDir) {
@@ -257,6 +264,19 @@ export class E2EStack {
   /** Everything the engine printed on this stack so far. */
   engineOutput(): string {
     return this.captured.join("");
+  }
+
+  /**
+   * The identity the provider processes of this stack's runs give it in their pending-Add and
+   * pending-Configure records (stack-identity.ts): they run in the program copy, with the
+   * engine's environment.
+   */
+  async recordIdentity(project: string): Promise<StackIdentity> {
+    const engine = await ensureEngine(this.options.cliVersion);
+    return stackIdentity(`${project}/${this.name}`, {
+      env: { ...process.env, ...engine.env, ...this.options.env },
+      cwd: this.workDir,
+    });
   }
 
   /** The stack's config file (Pulumi.<stack>.yaml of the program copy), as text. */

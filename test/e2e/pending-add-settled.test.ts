@@ -61,7 +61,7 @@ for (const { host, program, project } of HOSTS) {
       );
 
       // A long-lived runner whose directory still holds a record of this stack's Add of it.
-      new AddJournal(journalDir, `${project}/${e2e.stack.name}`).begin(e2e.svc.baseUrl, e2e.svc.accountId, S3);
+      new AddJournal(journalDir, await e2e.stack.recordIdentity(project)).begin(e2e.svc.baseUrl, e2e.svc.accountId, S3);
       const kept = await e2e.stack.expectFailure((s) => s.up());
       assert.match(
         kept,

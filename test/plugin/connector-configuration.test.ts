@@ -143,10 +143,14 @@ describe("plugin: ConnectorConfiguration", () => {
   it("Diff: the same inputs → none; a changed secret → update, not replace; another connector → replace", async () => {
     const { id, properties, inputs } = await created();
     assert.deepEqual(await plugin.diff(URN, id, properties, inputs), { changes: DIFF_NONE, replaces: [] });
-    const changed = { ...inputs, secretConfig: secret({ ...CONFIG, apiKey: "rotated" }) };
+    const changed = { ...inputs, secretConfig: secret({ ...CONFIG, workspace: "another" }) };
     assert.deepEqual(await plugin.diff(URN, id, properties, changed), { changes: DIFF_SOME, replaces: [] });
     // The detailed diff names the field the update writes (what `pulumi preview --diff` shows).
-    assert.deepEqual(await plugin.detailedDiff(URN, id, properties, changed), { "secretConfig.apiKey": "UPDATE" });
+    assert.deepEqual(await plugin.detailedDiff(URN, id, properties, changed), { "secretConfig.workspace": "UPDATE" });
+    // A Password has no digest: its Check, against the stored inputs, tells the Diff that follows it.
+    const rotated = (await plugin.check(URN, { ...inputs, secretConfig: { ...CONFIG, apiKey: "rotated" } }, inputs))
+      .inputs;
+    assert.deepEqual(await plugin.detailedDiff(URN, id, properties, rotated), { "secretConfig.apiKey": "UPDATE" });
     const other = { ...inputs, connectorId: stableId("connector", "Amplitude") };
     assert.deepEqual((await plugin.diff(URN, id, properties, other)).replaces, ["connectorId"]);
     assert.deepEqual(await plugin.detailedDiff(URN, id, properties, other), { connectorId: "UPDATE_REPLACE" });

@@ -7,7 +7,8 @@ import { CATALOGUE } from "../../service/seed/catalogue";
 import { NotFoundError, type AddConnectorsResult } from "../../provider/client";
 import { AddCoalescer, type AddingClient } from "../../provider/runtime/add-coalescer";
 import * as impl from "../../provider/resources/added-connector-impl";
-import { callsTo, useProviderFixture } from "./fixtures";
+import { callsTo, rejection, useConfig, useProviderFixture } from "./fixtures";
+import { closeRewritingClients, rewritingClient } from "./rewriting-client";
 import { routeKey } from "../../contract/routes";
 
 const ADD = routeKey("addConnectors");
@@ -19,6 +20,7 @@ const ids = (n: number, from = 0) => CATALOGUE.slice(from, from + n).map((c) => 
 
 describe("AddedConnector provider: coalesced Add", () => {
   const fx = useProviderFixture();
+  after(closeRewritingClients);
 
   it("sends 30 concurrent creates as one Add, each with its own outputs", async () => {
     const wanted = ids(30);
@@ -109,6 +111,37 @@ describe("AddedConnector provider: coalesced Add", () => {
     }
   });
 
+  it("issue 38 item 9c: a connector someone else adds between the listing and the Add is refused, and stays theirs", async () => {
+    const [contested] = ids(1, 44);
+    let raced = false;
+    useConfig(
+      fx,
+      {},
+      rewritingClient(
+        fx,
+        (_request, response) => response,
+        async (request) => {
+          // Another stack's Add lands just before ours (after this run listed the sub-account).
+          if (!raced && request.method === "POST" && /\/connectors\?/.test(request.target)) {
+            raced = true;
+            await fx.client.addConnectors(fx.accountId, [contested]);
+          }
+        },
+      ),
+    );
+    const refused = await rejection(impl.create({ connectorId: contested, accountId: fx.accountId }));
+    assert.ok(raced, "the other Add landed first");
+    assert.match(
+      refused.message,
+      new RegExp(`\\(${contested}\\) is already added to sub-account ${fx.accountId}, outside this resource`),
+    );
+    assert.deepEqual(
+      (await fx.client.addConnectors(fx.accountId, [contested])).alreadyAdded,
+      [contested],
+      "the other stack's connector is still there",
+    );
+  });
+
   it("an error of the whole call reaches every member, unsplit", async () => {
     const foreign = fx.service.customers[1].subAccountIds[0]; // 403 for this client
     const settled = await Promise.allSettled(
@@ -125,8 +158,11 @@ describe("AddedConnector provider: coalesced Add", () => {
 });
 
 describe("AddCoalescer (fake client)", () => {
-  /** Refuses any batch holding a bad id, as the service's atomic Add does. */
-  function fakeClient(bad: Set<string>): AddingClient & { batches: string[][] } {
+  /**
+   * Refuses any batch holding a bad id, as the service's atomic Add does; answers every other id
+   * "already added" (someone else added it since the empty listing), `retried` as told.
+   */
+  function fakeClient(bad: Set<string>, retried = false): AddingClient & { batches: string[][] } {
     const batches: string[][] = [];
     return {
       batches,
@@ -144,7 +180,7 @@ describe("AddCoalescer (fake client)", () => {
             route: ADD,
           });
         }
-        return { added: [], alreadyAdded: [...connectorIds], retried: false };
+        return { added: [], alreadyAdded: [...connectorIds], retried };
       },
     };
   }
@@ -183,6 +219,15 @@ describe("AddCoalescer (fake client)", () => {
       client.batches,
       all.map((id) => [id]),
     );
+  });
+
+  it("issue 38 item 9c: 'already added' to an Add sent once is someone else's, though the listing did not have it", async () => {
+    const id = stableId("connector", "added by someone else meanwhile");
+    const once = await new AddCoalescer({ windowMs: 1 }).add(fakeClient(new Set()), "acct", id);
+    assert.equal(once.owned, false, "added by someone else between our listing and our Add: not ours");
+    // Only an Add retried after an attempt that may have landed can have added it itself.
+    const retried = await new AddCoalescer({ windowMs: 1 }).add(fakeClient(new Set(), true), "acct", id);
+    assert.equal(retried.owned, true, "our own lost attempt added it");
   });
 
   it("invalidates through onWrite before and after each Add", async () => {

@@ -4,11 +4,13 @@
 // written; `adoptExisting: true` takes it over. A connector added in the same run creates
 // without a flag, and an earlier process of this stack killed mid-write does not lock it out.
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import * as impl from "../../provider/resources/connector-configuration-impl";
 import { AddJournal } from "../../provider/runtime/add-journal";
+import { stackIdentity } from "../../provider/runtime/stack-identity";
 import { runtime, useOwner } from "../../provider/runtime/runtime";
 import { configurationKey } from "../../provider/resources/configuration-ownership";
 import { routeKey } from "../../contract/routes";
@@ -18,6 +20,21 @@ type Props = Record<string, unknown>;
 const STACK_A = "proj/stack-a";
 const CONFIGURE = routeKey("configure");
 const OTHERS = { ...SEGMENT_CONFIG, apiKey: "stack-b-password-value", workspace: "stack-b" };
+
+/** A pending-Configure record as the provider wrote it before records carried the stack's identity. */
+function writeLegacyRecord(
+  dir: string,
+  owner: string,
+  baseUrl: string,
+  accountId: string,
+  connectorId: string,
+): string {
+  const key = configurationKey(connectorId);
+  const name = `${createHash("sha256").update(`${owner}\n${baseUrl}\n${accountId}\n${key}`).digest("hex").slice(0, 32)}.json`;
+  const record = { owner, session: "an earlier version", baseUrl, accountId, connectorId: key, pid: 1 };
+  writeFileSync(path.join(dir, name), JSON.stringify({ ...record, startedAt: new Date().toISOString() }));
+  return name;
+}
 
 describe("ConnectorConfiguration provider: whose configuration is it", () => {
   const fx = useProviderFixture();
@@ -123,6 +140,46 @@ describe("ConnectorConfiguration provider: whose configuration is it", () => {
     );
     runOfA();
     await rejection(impl.create(inputs()));
+  });
+
+  it("issue 38 item 3: a same-named stack in another backend does not take over the killed run's configuration", async () => {
+    await fx.client.addConnectors(fx.accountId, [CONNECTORS.segment]);
+    const inBackend = (url: string) =>
+      stackIdentity(STACK_A, { env: { PULUMI_BACKEND_URL: url }, cwd: journalDir, host: "runner" });
+    // Stack A of backend one was killed writing its configuration: its record stays, its write landed.
+    new AddJournal(journalDir, inBackend("file:///backends/one")).begin(
+      fx.client.baseUrl,
+      fx.accountId,
+      configurationKey(CONNECTORS.segment),
+    );
+    const { configurationId } = (await fx.client.getConfiguration(fx.accountId, CONNECTORS.segment)).secretConfig[0];
+    await fx.client.configure(fx.accountId, CONNECTORS.segment, { configurationId, secretConfig: OTHERS });
+    const [record] = readdirSync(journalDir);
+
+    // Stack A of backend two (same project, same stack name, same machine): refused, nothing written.
+    useOwner(STACK_A, journalDir);
+    runtime().journal = new AddJournal(journalDir, inBackend("file:///backends/two"));
+    const refused = await rejection(impl.create(inputs()));
+    assert.match(refused.message, /already has a saved configuration .*that this stack did not write/s);
+    assert.equal(await workspaceNow(), "stack-b", "the other backend's stack's configuration is untouched");
+    assert.deepEqual(readdirSync(journalDir), [record], "its record is not this stack's to settle");
+
+    // The stack that wrote it, in backend one, takes it back.
+    runtime().journal = new AddJournal(journalDir, inBackend("file:///backends/one"));
+    await impl.create(inputs());
+    assert.equal(await workspaceNow(), SEGMENT_CONFIG.workspace);
+  });
+
+  it("issue 38 item 3: a record written before identities is claimed by no one, and settles", async () => {
+    await configuredByAnotherStack();
+    runOfA();
+    const legacy = writeLegacyRecord(journalDir, STACK_A, fx.client.baseUrl, fx.accountId, CONNECTORS.segment);
+    await rejection(impl.create(inputs())); // `project/stack` alone proves nothing
+    assert.deepEqual(readdirSync(journalDir), [legacy]);
+    // Once the engine shows this stack holds the resource (its diff), the record goes.
+    const { id, outs } = await impl.create(inputs({ adoptExisting: true }));
+    await impl.diff(id, outs as Props, inputs());
+    assert.deepEqual(readdirSync(journalDir), []);
   });
 
   it("a create refused by the service (4xx) leaves no record behind", async () => {

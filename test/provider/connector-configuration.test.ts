@@ -5,6 +5,7 @@ import * as impl from "../../provider/resources/connector-configuration-impl";
 import * as addedConnector from "../../provider/resources/added-connector-impl";
 import { runtime } from "../../provider/runtime/runtime";
 import { UNKNOWN } from "../../provider/definitions/checks";
+import { PASSWORD_MARK } from "../../provider/resources/field-digests";
 import {
   captureWarnings,
   CONNECTORS,
@@ -40,7 +41,7 @@ describe("ConnectorConfiguration provider", () => {
     assert.match(error.message, /request id/);
   });
 
-  it("creates with a digest of every field (Password included), the key's id, no drift and no value", async () => {
+  it("creates with a digest of every field but the Password (marked, no digest), the key's id, no drift and no value", async () => {
     const { id, outs } = await configured();
     assert.equal(id, `${fx.accountId}/${CONNECTORS.segment}`);
     assert.equal(outs.configured, true);
@@ -48,7 +49,9 @@ describe("ConnectorConfiguration provider", () => {
     assert.equal(outs.appliedLastUpdated, outs.lastUpdated);
     const digests = outs.fieldDigests as Record<string, string>;
     assert.deepEqual(Object.keys(digests).sort(), ["apiKey", "batchSize", "dataCenter", "eventTypes", "workspace"]);
-    for (const digest of Object.values(digests)) assert.match(digest, /^[0-9a-f]{16}$/);
+    const { apiKey, ...others } = digests;
+    assert.equal(apiKey, PASSWORD_MARK, "no digest of a Password (issue 38, item 2)");
+    for (const digest of Object.values(others)) assert.match(digest, /^[0-9a-f]{16}$/);
     assert.match(String(outs.digestKeyId), /^[0-9a-f]{12}$/);
     assert.equal(outs.drift, "");
     for (const key of ["values", "fingerprint", "fingerprintSalt"]) assert.ok(!(key in outs), `no ${key} output`);
@@ -91,16 +94,34 @@ describe("ConnectorConfiguration provider", () => {
 
   it("updates (does not replace) when a secret value changes, naming that field; its digest alone changes", async () => {
     const { id, outs } = await configured();
-    const changed = inputs({ ...SEGMENT_CONFIG, apiKey: "rotated-key" });
+    const changed = inputs({ ...SEGMENT_CONFIG, workspace: "another-workspace" });
     const result = await impl.diff(id, outs, changed);
     assert.deepEqual([result.changes, result.replaces], [true, []]);
-    assert.deepEqual(result.detailedDiff, { "secretConfig.apiKey": { kind: "update", inputDiff: true } });
+    assert.deepEqual(result.detailedDiff, { "secretConfig.workspace": { kind: "update", inputDiff: true } });
     const updated = (await impl.update(id, outs, changed)).outs as Props;
     const [before, after] = [outs.fieldDigests as Props, updated.fieldDigests as Props];
-    assert.notEqual(after.apiKey, before.apiKey);
-    assert.deepEqual({ ...after, apiKey: 0 }, { ...before, apiKey: 0 }, "the other fields' digests are unchanged");
+    assert.notEqual(after.workspace, before.workspace);
+    assert.deepEqual(
+      { ...after, workspace: 0 },
+      { ...before, workspace: 0 },
+      "the other fields' entries are unchanged",
+    );
     assert.ok(Number(updated.lastUpdated) > Number(outs.lastUpdated));
     assert.equal((await impl.diff(id, updated, changed)).changes, false);
+  });
+
+  it("a Password changed in the program: check, against the stored inputs, has the diff name it (no digest of it)", async () => {
+    const { id, outs } = await configured();
+    const stored = (await impl.check({}, inputs())).inputs as Props; // the inputs the state holds
+    const rotated = (await impl.check(stored, inputs({ ...SEGMENT_CONFIG, apiKey: "rotated-key" }))).inputs as Props;
+    const result = await impl.diff(id, outs, rotated);
+    assert.deepEqual(result.detailedDiff, { "secretConfig.apiKey": { kind: "update", inputDiff: true } });
+    const updated = (await impl.update(id, outs, rotated)).outs as Props;
+    assert.equal((updated.fieldDigests as Props).apiKey, PASSWORD_MARK);
+    // The same Password again: check notes nothing, and a diff without a check before it (a refresh's) sees nothing.
+    await impl.check(rotated, rotated);
+    assert.equal((await impl.diff(id, updated, rotated)).changes, false);
+    assert.equal((await impl.diff(id, updated, rotated)).changes, false, "a diff with no check before it");
   });
 
   it("replaces on another connector or sub-account; updates on unknown values", async () => {
@@ -121,12 +142,14 @@ describe("ConnectorConfiguration provider", () => {
     await fx.client.removeConnector(fx.accountId, CONNECTORS.segment);
     const second = await configured();
     // Each resource has its own salt (issue 31, item 7): no two states' digests can be compared.
-    for (const field of Object.keys(first.outs.fieldDigests as Props))
+    const digested = (digests: unknown) =>
+      Object.keys(digests as Props).filter((field) => (digests as Props)[field] !== PASSWORD_MARK);
+    for (const field of digested(first.outs.fieldDigests))
       assert.notEqual((second.outs.fieldDigests as Props)[field], (first.outs.fieldDigests as Props)[field], field);
     await fx.client.addConnectors(fx.otherAccountId, [CONNECTORS.segment]);
     const elsewhere = (await impl.create(inputs(SEGMENT_CONFIG, { accountId: fx.otherAccountId }))).outs as Props;
     const [here, there] = [first.outs.fieldDigests as Props, elsewhere.fieldDigests as Props];
-    for (const field of Object.keys(here)) assert.notEqual(there[field], here[field], field);
+    for (const field of digested(here)) assert.notEqual(there[field], here[field], field);
   });
 
   it("detects an out-of-band write through lastUpdated, and a re-apply clears it", async () => {

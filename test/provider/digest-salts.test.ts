@@ -8,7 +8,7 @@ import { createHmac, scryptSync } from "node:crypto";
 import * as impl from "../../provider/resources/connector-configuration-impl";
 import { CONNECTOR_CONFIGURATION } from "../../provider/definitions/connector-configuration";
 import { resourceSecrets } from "../../provider/definitions/secrets";
-import { canonicalValue, fieldDigest, type DigestKey } from "../../provider/resources/field-digests";
+import { canonicalValue, fieldDigest, PASSWORD_MARK, type DigestKey } from "../../provider/resources/field-digests";
 import { CONNECTORS, SEGMENT_CONFIG, useProviderFixture } from "./fixtures";
 
 type Props = Record<string, unknown>;
@@ -49,15 +49,22 @@ describe("ConnectorConfiguration provider: salted field digests", () => {
     assert.notEqual(a.outs.digestSalt, b.outs.digestSalt);
     assert.notEqual(a.outs.digestKeyId, b.outs.digestKeyId);
     const [da, db] = [a.outs.fieldDigests as Digests, b.outs.fieldDigests as Digests];
-    for (const field of Object.keys(da)) assert.notEqual(da[field], db[field], field);
+    for (const field of Object.keys(da).filter((f) => da[f] !== PASSWORD_MARK))
+      assert.notEqual(da[field], db[field], field);
     assert.ok(resourceSecrets(CONNECTOR_CONFIGURATION).includes("digestSalt"), "the salt is a secret in both hosts");
   });
 
-  it("the client secret and the plain outputs cannot test a Password guess, nor the client secret, without the salt", async () => {
+  it("the client secret and the plain outputs cannot test a guess, nor the client secret, without the salt", async () => {
     const { outs } = await created();
-    const stored = (outs.fieldDigests as Digests).apiKey;
+    const stored = (outs.fieldDigests as Digests).workspace;
     const guess = (key: DigestKey) =>
-      fieldDigest(key, fx.accountId, CONNECTORS.segment, "apiKey", canonicalValue(SEGMENT_CONFIG.apiKey, "string")!);
+      fieldDigest(
+        key,
+        fx.accountId,
+        CONNECTORS.segment,
+        "workspace",
+        canonicalValue(SEGMENT_CONFIG.workspace, "string")!,
+      );
     // The previous version's derivation (one dictionary for every state) confirms nothing now,
     // even with the right client secret and the right Password.
     const unsalted = previousVersionKey(clientSecret());
@@ -115,7 +122,7 @@ describe("ConnectorConfiguration provider: salted field digests", () => {
       assert.equal((await impl.diff(id, read, inputs())).changes, false);
     });
 
-    it("an out-of-band change is still named by field; the next write salts the state", async () => {
+    it("an out-of-band change is still named by field; the next write salts the state and marks its Password", async () => {
       const { id, outs } = await previousVersionState();
       await fx.client.configure(fx.accountId, CONNECTORS.segment, {
         configurationId: String(outs.configurationId),
@@ -127,6 +134,7 @@ describe("ConnectorConfiguration provider: salted field digests", () => {
       assert.deepEqual(diff.detailedDiff, { "secretConfig.workspace": { kind: "update", inputDiff: true } });
       const written = (await impl.update(id, read, inputs())).outs as Props;
       assert.match(String(written.digestSalt), /^[0-9a-f]{32}$/);
+      assert.equal((written.fieldDigests as Digests).apiKey, PASSWORD_MARK, "the write drops the Password's digest");
       assert.equal(written.drift, "");
       assert.equal((await impl.diff(id, written, inputs())).changes, false);
     });

@@ -27,12 +27,13 @@ const pools: Pool[] = [];
 
 /**
  * A client of the fixture's service and credentials whose answers go through `rewrite`, and
- * whose requests go through `ask` first (a service that reads them otherwise: a page capped).
+ * whose requests go through `ask` first: it may return the request rewritten (a service that reads
+ * it otherwise: a page capped), or act ahead of it (what someone else does just before it arrives).
  */
 export function rewritingClient(
   fx: ProviderFixture,
   rewrite: Rewrite,
-  ask: (request: OutgoingRequest) => OutgoingRequest = (request) => request,
+  ask: (request: OutgoingRequest) => OutgoingRequest | void | Promise<OutgoingRequest | void> = () => undefined,
 ): EmbeddedClient {
   const pool = createPool(new URL(fx.service.baseUrl).origin, { connectMs: 5_000, headersMs: 30_000, bodyMs: 30_000 });
   pools.push(pool);
@@ -43,7 +44,14 @@ export function rewritingClient(
       clientId: fx.config["embedded:clientId"] as string,
       clientSecret: fx.config["embedded:clientSecret"] as string,
     },
-    { transport: { send: async (request) => rewrite(request, await inner.send(ask(request))) } },
+    {
+      transport: {
+        send: async (request) => {
+          const sent = (await ask(request)) ?? request;
+          return rewrite(request, await inner.send(sent));
+        },
+      },
+    },
   );
 }
 

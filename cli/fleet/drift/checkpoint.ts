@@ -4,9 +4,9 @@
 // read. Anything this reader does not know for certain (another backend, another state
 // version, a checkpoint it cannot find) is a reason, and the stack goes to the engine.
 import { existsSync, promises as fs } from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { gunzipSync } from "node:zlib";
+import { currentBackend, fileBackendPath, withoutCredentials } from "../../../provider/runtime/pulumi-project";
 
 /** A resource of the checkpoint (deployment version 3), the fields the drift check reads. */
 export interface StateResource {
@@ -29,27 +29,21 @@ export interface Checkpoint {
 
 export type CheckpointRead = { checkpoint: Checkpoint } | { reason: string };
 
-/** The file backend's directory, or why there is none to read. */
+/**
+ * The file backend's directory, or why there is none to read: the backend the CLI run in
+ * `projectDir` with `env` uses, chosen as the CLI chooses it (pulumi-project.ts). Any doubt is
+ * a reason (the engine then checks the stack): reading another backend's checkpoint would
+ * report a false "clean".
+ */
 export async function fileBackendDir(
   projectDir: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ dir: string } | { reason: string }> {
-  let url = env.PULUMI_BACKEND_URL;
-  if (!url) {
-    const project = await fs.readFile(path.join(projectDir, "Pulumi.yaml"), "utf8").catch(() => "");
-    url = /^backend:[ \t]*\n[ \t]+url:[ \t]*["']?([^"'\s#]+)/m.exec(project)?.[1];
-  }
-  if (!url) {
-    const home = env.PULUMI_HOME || path.join(os.homedir(), ".pulumi");
-    const credentials = await fs.readFile(path.join(home, "credentials.json"), "utf8").catch(() => "{}");
-    url = (JSON.parse(credentials) as { current?: string }).current;
-  }
-  if (!url) return { reason: "no backend is set (PULUMI_BACKEND_URL, Pulumi.yaml or pulumi login)" };
-  if (!url.startsWith("file://"))
-    return { reason: `the backend ${url.replace(/\/\/[^@/]*@/, "//")} is not a file:// backend` };
-  const rest = url.slice("file://".length).replace(/\?.*$/, "");
-  const dir = rest.startsWith("~") ? path.join(os.homedir(), rest.slice(1)) : rest;
-  return { dir: path.resolve(projectDir, dir) };
+  const choice = currentBackend(projectDir, env);
+  if ("reason" in choice) return choice;
+  const dir = fileBackendPath(choice.url, projectDir);
+  if (dir === undefined) return { reason: `the backend ${withoutCredentials(choice.url)} is not a file:// backend` };
+  return { dir };
 }
 
 /** The checkpoint file of a stack: project-scoped first, then the backend's legacy layout. */

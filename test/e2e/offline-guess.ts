@@ -1,0 +1,34 @@
+// The offline guess of issue 38, item 2, as an attacker makes it: with what Pulumi printed (a
+// `pulumi up --debug` log), what it stores outside its encrypted secrets (`pulumi stack export`)
+// and the client secret, try every key the provider has ever derived (written out here, not
+// taken from the provider): the unsalted one of the first field digests, and one salted by
+// each 32-hex-character string of the texts (the `digestSalt` that the Node.js SDK prints in its
+// RegisterResource response, if any). A guess is confirmed when, under one of them, it digests
+// to a 16-hex-character string of the texts.
+import { createHmac, scryptSync } from "node:crypto";
+
+const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+
+export interface GuessTarget {
+  accountId: string;
+  connectorId: string;
+  field: string;
+  /** The value guessed, as a string (a Text or a Password). */
+  guess: string;
+}
+
+/** Whether the texts and the client secret confirm the guess. */
+export function confirmsGuess(texts: readonly string[], clientSecret: string, target: GuessTarget): boolean {
+  const all = texts.join("\n");
+  const base = scryptSync(clientSecret, "pulumi-embedded-connectors/field-digest-key/v1", 32, SCRYPT);
+  const salts = new Set(all.match(/\b[0-9a-f]{32}\b/g) ?? []);
+  const keys = [
+    base,
+    ...[...salts].map((salt) =>
+      createHmac("sha256", base).update(`pulumi-embedded-connectors/field-digest-key/v2-salted\n${salt}`).digest(),
+    ),
+  ];
+  const digests = new Set(all.match(/\b[0-9a-f]{16}\b/g) ?? []);
+  const message = JSON.stringify([target.accountId, target.connectorId, target.field, `string:${target.guess}`]);
+  return keys.some((key) => digests.has(createHmac("sha256", key).update(message).digest("hex").slice(0, 16)));
+}
