@@ -5,6 +5,7 @@
 // engine's own way (they finish the step under way and release their locks).
 import type { EngineEvent, OpType, Stack, Workspace } from "@pulumi/pulumi/automation";
 import { changedOutputs } from "./drift/changed-outputs";
+import { InlineRunGuard, uncaughtText } from "./inline-errors";
 import type { Automation, InlineProgram } from "./program";
 import { nameOfUrn, type FleetCommand, type ResourceChange, type StackReport } from "./report";
 
@@ -132,7 +133,8 @@ async function runOne(
   opts: FleetRunOptions,
   workspace: Workspace,
   name: string,
-  createError?: string,
+  createError: string | undefined,
+  guard: InlineRunGuard | undefined,
 ): Promise<StackReport> {
   const started = Date.now();
   if (createError !== undefined)
@@ -144,7 +146,8 @@ async function runOne(
       error: `creating the stack failed: ${createError}`,
     };
   const recorder = new StepRecorder(opts.command === "drift");
-  const common = { onEvent: recorder.onEvent, signal: opts.signal, color: "never" as const };
+  const run = guard?.start();
+  const common = { onEvent: recorder.onEvent, signal: run?.signal ?? opts.signal, color: "never" as const };
   try {
     const stack = await stackOf(opts.automation, workspace, name);
     if (opts.command === "up") {
@@ -167,13 +170,17 @@ async function runOne(
       ...(status === "drifted" ? { repair: opts.repairCommand(name) } : {}),
     };
   } catch (err) {
+    const uncaught = run?.uncaught();
     return {
       stack: name,
       status: "failed",
       durationMs: Date.now() - started,
       resources: recorder.changes(),
-      error: errorText(err, recorder.errors),
+      // Cancelled for an uncaught error: the engine only says "update canceled".
+      error: uncaught !== undefined ? uncaughtText(uncaught) : errorText(err, recorder.errors),
     };
+  } finally {
+    run?.end();
   }
 }
 
@@ -188,6 +195,8 @@ export async function runFleet(opts: FleetRunOptions): Promise<StackReport[]> {
     opts.command === "up" || opts.command === "preview"
       ? await createMissingStacks(workspace, opts.stacks)
       : new Map<string, string>();
+  // A program run per stack needs none: its language host exits on an uncaught error itself.
+  const guard = opts.program ? new InlineRunGuard(opts.signal) : undefined;
   const queue = [...opts.stacks];
   const reports: StackReport[] = [];
   const worker = async (): Promise<void> => {
@@ -203,7 +212,7 @@ export async function runFleet(opts: FleetRunOptions): Promise<StackReport[]> {
         continue;
       }
       opts.onStart?.(name);
-      const report = await runOne(opts, workspace, name, createErrors.get(name));
+      const report = await runOne(opts, workspace, name, createErrors.get(name), guard);
       reports.push(report);
       opts.onFinish?.(report);
     }
@@ -213,13 +222,14 @@ export async function runFleet(opts: FleetRunOptions): Promise<StackReport[]> {
   if (!opts.program || workers === 1) return reports;
   // Inline programs share this process, and the Automation API hands an error one program
   // throws to every program running at that moment (its handlers of uncaught errors are
-  // process-wide). So a stack that failed beside others runs again alone: its own error
+  // process-wide; and an error no program catches cancels every inline run in flight:
+  // inline-errors.ts). So a stack that failed beside others runs again alone: its own error
   // then shows, and one broken stack file never fails its neighbours.
   for (const [index, report] of reports.entries()) {
     if (report.status !== "failed" || (opts.stop ?? opts.signal)?.aborted) continue;
     opts.onRetry?.(report.stack);
     opts.onStart?.(report.stack);
-    reports[index] = await runOne(opts, workspace, report.stack, createErrors.get(report.stack));
+    reports[index] = await runOne(opts, workspace, report.stack, createErrors.get(report.stack), guard);
     opts.onFinish?.(reports[index]);
   }
   return reports;
