@@ -139,5 +139,7 @@ describe("e2e: the fleet against a hostile service", function () {
     proxy.setMode({ kind: "quote", on: TOKEN });
     const run = await fleet(["up"]).finally(() => proxy.setMode({ kind: "pass" }));
     assert.equal(run.code, 1, run.output);
+    // The never-applied stack ends too, failed with its lookup's refusal (the route named, the text withheld).
+    assert.match(run.output, /up h002: failed \([^)]*\): [^\n]*oauth\/client-token/, run.output);
   });
 });
