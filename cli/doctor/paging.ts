@@ -68,7 +68,9 @@ export async function probePaging(
 ): Promise<PagingFinding> {
   const ask = async (rawQuery: Record<string, number>) => {
     const answer = await client.call(operation, { ...request, rawQuery });
-    return effectiveStatus(answer.status, answer.body) < 300 ? itemsOf(answer.body) : undefined;
+    return effectiveStatus(answer.status, answer.body) < 300
+      ? itemsOf(answer.body, client.profile.operations[operation].list)
+      : undefined;
   };
   const plain = await ask({});
   if (plain === undefined) return { honoured: [], undetermined: "the list could not be read" };
