@@ -191,6 +191,10 @@ function settlePaging(profile: ResolvedProfile, routes: RouteFinding[]): Operati
         "or add a connector and run doctor again";
     } else if (p.honoured.length === 0) {
       f.pagingNote = `paging: none of ${CANDIDATES.map((c) => c.label).join(", ")} is honoured`;
+    } else if (p.cap !== undefined) {
+      f.pagingNote =
+        `paging: pages hold at most ${p.cap} item(s) whatever size is asked, while the list goes on; ` +
+        `paging.maxSize ${p.cap} asks for no more`;
     } else f.pagingNote = undefined;
   }
   return undetermined;
