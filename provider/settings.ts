@@ -9,7 +9,7 @@ import {
   DEFAULT_RETRY_TIMEOUT_MS,
   DEFAULT_TIMEOUTS,
 } from "./client/defaults";
-import { parseBaseUrl } from "./client/validation";
+import { isLoopbackHost, parseBaseUrl } from "./client/validation";
 import { loadProfile, ProfileError } from "../contract/profile";
 import type { ResolvedProfile } from "../contract/profile-types";
 
@@ -231,7 +231,9 @@ function integerSetting(name: IntegerSetting, config: ConfigSource, env: NodeJS.
   if (raw === undefined) return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min) {
-    throw new SettingsError(`invalid ${where(name)}: expected an integer >= ${min}, got ${JSON.stringify(raw)}`);
+    // Never the value: an explicit provider's argument may be a secret the engine does not mark.
+    const got = Number.isInteger(value) ? `an integer below ${min}` : "a value that is not an integer";
+    throw new SettingsError(`invalid ${where(name)}: expected an integer >= ${min}, got ${got}`);
   }
   return value;
 }
@@ -239,14 +241,32 @@ function integerSetting(name: IntegerSetting, config: ConfigSource, env: NodeJS.
 /**
  * The base URL, normalised, by the client's own rule (client/validation.ts parseBaseUrl: https,
  * or plain http only to a loopback host; no credentials, query or fragment), refused with the
- * setting's names.
+ * setting's names. The refusal says which rule failed and never quotes the URL or a part of it
+ * (the client's text names its scheme or host): an explicit provider's argument may be a
+ * secret the engine does not mark as one (docs/secrets.md).
  */
 export function checkBaseUrl(baseUrl: string): string {
   try {
     return parseBaseUrl(baseUrl).normalized;
-  } catch (error) {
-    throw new SettingsError(`invalid ${where("baseUrl")}: ${error instanceof Error ? error.message : String(error)}`);
+  } catch {
+    throw new SettingsError(`invalid ${where("baseUrl")}: ${baseUrlRuleBroken(baseUrl)}`);
   }
+}
+
+/** Which of parseBaseUrl's rules the URL breaks, in words that hold none of it. */
+function baseUrlRuleBroken(baseUrl: string): string {
+  const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+  if (!url) return "it is not an absolute URL (expected https://<host>[/<path>])";
+  if (url.protocol !== "https:" && url.protocol !== "http:") return "its scheme is not https://";
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
+    return (
+      "refusing plain http:// to a host that is not loopback: credentials and tokens would travel in clear. " +
+      "Use https://, or http:// only to a loopback host (localhost, 127.0.0.0/8, ::1)"
+    );
+  }
+  if (url.username !== "" || url.password !== "") return "it holds credentials; pass clientId and clientSecret";
+  if (url.search !== "" || url.hash !== "") return "it holds a query or a fragment";
+  return "the client refuses it";
 }
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
@@ -261,7 +281,7 @@ export function checkCaCertificate(pem: string): string {
   if (blocks.length === 0) {
     throw new SettingsError(
       `invalid ${where("caCertificate")}: expected the PEM text of a certificate (-----BEGIN CERTIFICATE----- … ` +
-        `-----END CERTIFICATE-----), got ${pem.length} characters without one; to pass a file, use ` +
+        `-----END CERTIFICATE-----), got text without one; to pass a file, use ` +
         `\`pulumi config set ${SETTINGS.caCertificate.key} -- "$(cat ca.pem)"\``,
     );
   }
@@ -290,7 +310,8 @@ function optionalProfile(config: ConfigSource, env: NodeJS.ProcessEnv): Resolved
     return loadProfile(file);
   } catch (error) {
     if (!(error instanceof ProfileError)) throw error;
-    throw new SettingsError(`invalid ${where("serviceProfile")}: ${error.message}`);
+    // The problems only: the error's own text starts with the file's path, the setting's value.
+    throw new SettingsError(`invalid ${where("serviceProfile")}: ${error.problems.join("; ")}`);
   }
 }
 
@@ -367,6 +388,19 @@ export function resolveAccountId(
     throw new SettingsError(`missing accountId: pass it, or set ${where("accountId")} as the default sub-account`);
   }
   return fallback;
+}
+
+/**
+ * The warning about a secret setting (the client secret) set in plain text in the stack config:
+ * the command that encrypts it, never the value. Both hosts give it (plugin/provider-config.ts,
+ * dynamic/stack-config-secrets.ts).
+ */
+export function plainSecretSettingWarning(name: SettingName): string {
+  const { key } = SETTINGS[name];
+  return (
+    `${key} is stored in plain text in the stack's config file (Pulumi.<stack>.yaml): ` +
+    `encrypt it with \`pulumi config set --secret ${key}\` (it prompts for the value)`
+  );
 }
 
 /** Maps provider settings onto the client's knobs. */

@@ -12,6 +12,7 @@ import { readProject } from "./project";
 import { renderJUnit, renderMarkdown, renderTable } from "./render";
 import { fastDrift } from "./drift";
 import { buildReport, type FleetCommand, type StackReport } from "./report";
+import { plainSecretRefusals } from "./plain-secrets";
 import { runFleet } from "./run";
 import { selectStacks, type Selection } from "./select";
 
@@ -49,10 +50,12 @@ function repairCommand(dir: string): (stack: string) => string {
 async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void> {
   const startedAt = new Date();
   const project = await readProject(flags.dir);
-  const selected = await selectStacks(project, flags);
+  const chosen = await selectStacks(project, flags);
+  const refused = await plainSecretRefusals(project, chosen.stacks);
+  const selected = { ...chosen, stacks: chosen.stacks.filter((s) => !refused.has(s)) };
   // drift runs no program: it compares each sub-account with the stack's last apply.
   const loaded = selected.stacks.length > 0 && command !== "drift" ? await loadProgram(project, flags.inline) : {};
-  const progress = createProgress(command, selected.stacks.length);
+  const progress = createProgress(command, chosen.stacks.length);
   const how =
     command === "drift"
       ? flags.engine
@@ -60,7 +63,8 @@ async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void>
         : "from their checkpoints (the engine for those it cannot read)"
       : `program ${loaded.program ? "loaded once (inline)" : `run per stack (${loaded.perStackBecause ?? "no stacks"})`}`;
   process.stderr.write(
-    `fleet ${command}: ${selected.stacks.length} of ${project.stacks.length} stack(s) of ${project.name} (${selected.reason}), ` +
+    `fleet ${command}: ${selected.stacks.length} of ${project.stacks.length} stack(s) of ${project.name} (${selected.reason}` +
+      `${refused.size > 0 ? `; ${refused.size} refused: a secret in plain text` : ""}), ` +
       `${Math.min(flags.concurrency, Math.max(1, selected.stacks.length))} at a time; ${how}\n`,
   );
   // Ctrl-C / SIGTERM: no further stack starts, and the stacks not started are reported as not
@@ -82,7 +86,11 @@ async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void>
   const sigterm = () => onSignal("SIGTERM");
   process.on("SIGINT", sigint);
   process.on("SIGTERM", sigterm);
-  let stacks: StackReport[] = [];
+  let stacks: StackReport[] = [...refused].map(([stack, error]) => {
+    const report: StackReport = { stack, status: "failed", durationMs: 0, resources: [], error };
+    progress.finish(report);
+    return report;
+  });
   try {
     let engineStacks = selected.stacks;
     const engineBecause = new Map<string, string>();
@@ -98,7 +106,7 @@ async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void>
           onFinish: (r) => progress.finish(r),
           stop: stop.signal,
         });
-        stacks = fast.reports;
+        stacks = [...stacks, ...fast.reports];
         for (const [s, reason] of fast.toEngine) engineBecause.set(s, reason);
         engineStacks = selected.stacks.filter((s) => engineBecause.has(s));
         if (engineStacks.length > 0)

@@ -117,7 +117,12 @@ export function secretIdRefusal(name: string): InputFailure {
       `${name} is a secret, but it is part of the resource's id (<accountId>/<connectorId>), which Pulumi ` +
       `keeps in plaintext in the state, its history and its messages: an id cannot be secret. Pass ${name} ` +
       `as a plain value (e.g. config.require, not config.requireSecret; or pulumi.unsecret(...) when it is ` +
-      `not secret in fact); see docs/secrets.md`,
+      `not secret in fact)` +
+      (name === "accountId"
+        ? "; a default sub-account of the stack config is set again without --secret: " +
+          "`pulumi config set embedded:accountId <id>`"
+        : "") +
+      `; see docs/secrets.md`,
   };
 }
 

@@ -6,8 +6,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import { SECRET_INPUTS } from "./checks";
 import { secretKeys, type ResourceDefinition } from "./property";
+import { defaultAccountIsSecret, warnOfPlainSecretSettings } from "../dynamic/stack-config-secrets";
 
 export function resourceProps(definition: ResourceDefinition, args: object | undefined): pulumi.Inputs {
+  // Both hosts: the plugin cannot tell (the engine hands it the client secret as a secret,
+  // following the schema, whatever the stack file holds).
+  warnOfPlainSecretSettings();
   const given = (args ?? {}) as Record<string, unknown>;
   const props: pulumi.Inputs = {};
   for (const [name, property] of Object.entries(definition.inputs)) {
@@ -26,9 +30,12 @@ export function resourceProps(definition: ResourceDefinition, args: object | und
 export function dynamicResourceProps(definition: ResourceDefinition, args: object | undefined): pulumi.Inputs {
   const props = resourceProps(definition, args);
   const names = Object.keys(definition.inputs).filter((name) => props[name] !== undefined);
+  // The default sub-account stands in for an accountId not given: a secret one is refused as a secret id.
+  const defaulted = Object.hasOwn(definition.inputs, "accountId") && props.accountId === undefined;
+  const fromConfig = defaulted && defaultAccountIsSecret() ? ["accountId"] : [];
   const secret = Promise.all(
     names.map(async (name) => ((await pulumi.isSecret(pulumi.output(props[name]))) ? [name] : [])),
-  );
+  ).then((found) => [...found, fromConfig]);
   return { ...props, [SECRET_INPUTS]: pulumi.output(secret.then((found) => found.flat())) };
 }
 

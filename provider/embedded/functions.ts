@@ -30,6 +30,7 @@ import type {
 import type { GetConnectorResult, InputArgs } from "../functions/types";
 import { asRefusal } from "../functions/refusal";
 import { outputForm, promiseResult } from "../functions/result-forms";
+import { refusalWithoutArguments, SECRET_ARGUMENTS_KEY, secretArgumentsOf } from "../functions/secret-arguments";
 import { withPluginOptions } from "./provider";
 
 /**
@@ -46,9 +47,29 @@ function pluginFunction<A extends object, R>(definition: FunctionDefinition) {
     );
   const call = async (args: A, opts?: pulumi.InvokeOptions): Promise<R> =>
     promiseResult(definition, await invoke(args, opts));
+  // The arguments that arrived secret go to the plugin as secrets again: its refusal then
+  // names them, never their values (functions/secret-arguments.ts).
   const output = (args: InputArgs<A>, opts?: pulumi.InvokeOptions): pulumi.Output<R> =>
-    outputForm(definition, (resolved: A) => invoke(resolved, opts))(args);
+    outputForm(definition, (resolved: A) =>
+      invoke(asSecrets(resolved), opts).catch((error: unknown) => {
+        throw refusalWithoutArguments(error, resolved as Record<string, unknown>, secretArgumentsOf(resolved));
+      }),
+    )(args);
   return [call, output] as const;
+}
+
+/**
+ * The resolved arguments, each that arrived secret wrapped as a secret again, and named in the
+ * hidden argument the plugin reads (the engine hands a function's arguments on without their
+ * secretness).
+ */
+function asSecrets<A extends object>(resolved: A): A {
+  const secret = secretArgumentsOf(resolved);
+  const args: Record<string, unknown> = Object.fromEntries(
+    Object.entries(resolved).map(([name, value]) => [name, secret.has(name) ? pulumi.secret(value) : value]),
+  );
+  if (secret.size > 0) args[SECRET_ARGUMENTS_KEY] = [...secret];
+  return args as A;
 }
 
 type Call<A, R> = (args: A, opts?: pulumi.InvokeOptions) => Promise<R>;

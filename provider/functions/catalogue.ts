@@ -15,7 +15,7 @@ export interface GetConnectorArgs {
 
 /** One connector of the catalogue (Get Connector, view G). */
 export async function getConnector(args: GetConnectorArgs): Promise<GetConnectorResult> {
-  return inProgram((ctx) => lookups.getConnector(ctx, args));
+  return inProgram(args, (ctx) => lookups.getConnector(ctx, args));
 }
 /** {@link getConnector} taking Inputs. */
 export const getConnectorOutput: (args: InputArgs<GetConnectorArgs>) => pulumi.Output<GetConnectorResult> = outputForm(
@@ -36,7 +36,7 @@ export interface ListConnectorsResult {
 
 /** The catalogue (List Connectors, view L), filtered by the service (no filter: everything), all pages. */
 export async function listConnectors(args: ListConnectorsArgs = {}): Promise<ListConnectorsResult> {
-  return inProgram((ctx) => lookups.listConnectors(ctx, args));
+  return inProgram(args, (ctx) => lookups.listConnectors(ctx, args));
 }
 /** {@link listConnectors} taking Inputs. */
 export const listConnectorsOutput: (args: InputArgs<ListConnectorsArgs>) => pulumi.Output<ListConnectorsResult> =
@@ -56,7 +56,7 @@ export type FindConnectorResult = CatalogueConnector;
 
 /** The one catalogue connector with this exact name and side; an error listing near matches otherwise. */
 export async function findConnector(args: FindConnectorArgs): Promise<FindConnectorResult> {
-  return inProgram((ctx) => lookups.findConnector(ctx, args));
+  return inProgram(args, (ctx) => lookups.findConnector(ctx, args));
 }
 /** {@link findConnector} taking Inputs: `findConnectorOutput({ … }).connectorId` is an `Output<string>`. */
 export const findConnectorOutput: (args: InputArgs<FindConnectorArgs>) => pulumi.Output<FindConnectorResult> =

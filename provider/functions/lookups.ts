@@ -2,6 +2,7 @@
 // provider (connectors.ts, sub-account.ts: settings from the stack config) and the plugin's
 // Invoke (settings from its provider). Nothing here loads @pulumi/pulumi.
 import { collect, type ConnectorConfigurationView, type EmbeddedClient } from "../client";
+import { argumentShown } from "./secret-arguments";
 import type {
   AddedConnectorSummary,
   CatalogueConnector,
@@ -17,6 +18,8 @@ export interface LookupContext {
   client: EmbeddedClient;
   /** The explicit sub-account, else the default setting; throws SettingsError when neither. */
   accountId(explicit: string | undefined): string;
+  /** The arguments that arrived secret: a refusal names them, never their values. */
+  secretArguments?: ReadonlySet<string>;
 }
 
 export async function getConnector(
@@ -46,18 +49,25 @@ export async function findConnector(
   const other = args.supportedType === "Source" ? "Destination" : "Source";
   const exact = sameSide.filter((c) => c.name === args.name && c.supportedType !== other);
   if (exact.length === 1) return exact[0];
-  const wanted = `connector named ${JSON.stringify(args.name)} with supportedType ${args.supportedType}`;
+  const secret = ctx.secretArguments ?? new Set<string>();
+  const wanted =
+    `connector named ${argumentShown("name", args.name, secret)} ` +
+    `with supportedType ${secret.has("supportedType") ? argumentShown("supportedType", "", secret) : args.supportedType}`;
   if (exact.length > 1) {
     throw new Error(
       `more than one ${wanted}: ${exact.map((c) => c.connectorId).join(", ")}; use getConnector with an id`,
     );
   }
-  const near = nearMatches(
-    args.name,
-    sameSide.map((c) => c.name),
-  );
+  // Near matches of a secret name would tell what it is like.
+  const near = secret.has("name")
+    ? []
+    : nearMatches(
+        args.name,
+        sameSide.map((c) => c.name),
+      );
   const hint = near.length > 0 ? `; near matches: ${near.map((n) => JSON.stringify(n)).join(", ")}` : "";
-  throw new Error(`no ${wanted} in the catalogue of sub-account ${accountId}${hint}`);
+  const account = secret.has("accountId") ? argumentShown("accountId", "", secret) : accountId;
+  throw new Error(`no ${wanted} in the catalogue of sub-account ${account}${hint}`);
 }
 
 export async function listAddedConnectors(

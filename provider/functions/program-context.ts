@@ -11,7 +11,9 @@ import {
 import type { LookupContext } from "./lookups";
 import { configSourceFromNamespace, resolveAccountId, resolveSettings, toClientSettings } from "../settings";
 import type { ConnectorFilters, DataType, DataTypeCategory, PlatformType } from "./types";
+import { warnOfPlainSecretSettings } from "../dynamic/stack-config-secrets";
 import { asRefusal } from "./refusal";
+import { refusalWithoutArguments, secretArgumentsOf } from "./secret-arguments";
 
 // The public value lists and filters (types.ts) are written out; these fail to compile when
 // they drift from the client's.
@@ -29,19 +31,25 @@ function stackConfig() {
 }
 
 /** The program process's lookups: the client and default sub-account of the stack config `embedded:*`. */
-function programContext(): LookupContext {
+function programContext(secretArguments: ReadonlySet<string>): LookupContext {
+  warnOfPlainSecretSettings();
   const config = stackConfig();
   return {
     client: getClient(toClientSettings(resolveSettings(config))),
     accountId: (explicit) => resolveAccountId(explicit, config),
+    secretArguments,
   };
 }
 
-/** Runs a lookup in the program process; a refusal rejects as one message (refusal.ts). */
-export async function inProgram<R>(lookup: (ctx: LookupContext) => Promise<R>): Promise<R> {
+/**
+ * Runs a lookup in the program process; a refusal rejects as one message (refusal.ts), without
+ * the value of any argument that arrived secret (secret-arguments.ts).
+ */
+export async function inProgram<R>(args: object, lookup: (ctx: LookupContext) => Promise<R>): Promise<R> {
+  const secrets = secretArgumentsOf(args);
   try {
-    return await lookup(programContext());
+    return await lookup(programContext(secrets));
   } catch (error) {
-    throw asRefusal(error);
+    throw asRefusal(refusalWithoutArguments(error, args as Record<string, unknown>, secrets));
   }
 }

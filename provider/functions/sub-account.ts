@@ -31,7 +31,7 @@ export interface ListAddedConnectorsResult {
 
 /** The connectors added to a sub-account (List Added Connectors), all pages. */
 export async function listAddedConnectors(args: ListAddedConnectorsArgs = {}): Promise<ListAddedConnectorsResult> {
-  return inProgram((ctx) => lookups.listAddedConnectors(ctx, args));
+  return inProgram(args, (ctx) => lookups.listAddedConnectors(ctx, args));
 }
 /** {@link listAddedConnectors} taking Inputs. */
 export const listAddedConnectorsOutput: (
@@ -57,7 +57,7 @@ export interface ListSupportedConnectorsResult {
 export async function listSupportedConnectors(
   args: ListSupportedConnectorsArgs,
 ): Promise<ListSupportedConnectorsResult> {
-  return inProgram((ctx) => lookups.listSupportedConnectors(ctx, args));
+  return inProgram(args, (ctx) => lookups.listSupportedConnectors(ctx, args));
 }
 /** {@link listSupportedConnectors} taking Inputs. */
 export const listSupportedConnectorsOutput: (
@@ -72,7 +72,7 @@ export interface GetConnectorConfigurationArgs {
 }
 
 function withValues(args: GetConnectorConfigurationArgs): Promise<GetConnectorConfigurationResult> {
-  return inProgram((ctx) => lookups.getConnectorConfiguration(ctx, args));
+  return inProgram(args, (ctx) => lookups.getConnectorConfiguration(ctx, args));
 }
 
 /**

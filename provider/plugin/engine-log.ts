@@ -12,15 +12,19 @@ export class EngineLog {
     if (address) this.client = new EngineClient(address, grpc.credentials.createInsecure());
   }
 
-  warn(message: string, urn = ""): void {
+  /** Resolves once the engine has the warning (a caller about to fail waits, or the engine may never show it). */
+  warn(message: string, urn = ""): Promise<void> {
     const client = this.client;
     if (!client) {
       process.stderr.write(`warning: ${message}\n`);
-      return;
+      return Promise.resolve();
     }
     const request = new LogRequest().setSeverity(LogSeverity.WARNING).setMessage(message).setUrn(urn);
-    client.log(request, (error) => {
-      if (error) process.stderr.write(`warning: ${message}\n`);
+    return new Promise((resolve) => {
+      client.log(request, (error) => {
+        if (error) process.stderr.write(`warning: ${message}\n`);
+        resolve();
+      });
     });
   }
 

@@ -13,6 +13,7 @@ import {
 import { token } from "../definitions/package-schema";
 import { hasType, typeName, type FunctionDefinition } from "../definitions/property";
 import { functionSecrets, withoutSecretValues } from "../definitions/secrets";
+import { refusalWithoutArguments, splitSecretArguments } from "../functions/secret-arguments";
 import { accountIdFor, currentClient } from "../runtime/runtime";
 import type { Outgoing } from "./outgoing";
 import type { Props } from "./wire";
@@ -67,7 +68,19 @@ export function argumentFailures(definition: FunctionDefinition, args: Props): I
   return failures;
 }
 
-export async function invoke(functionToken: string, args: Props): Promise<InvokeResult> {
+/**
+ * `secretArguments`: the arguments that arrived secret; a refusal names them, never their
+ * values (functions/secret-arguments.ts).
+ */
+export async function invoke(
+  functionToken: string,
+  given: Props,
+  arrivedSecret: ReadonlySet<string> = new Set(),
+): Promise<InvokeResult> {
+  // The engine hands a function's arguments on without their secretness: the plugin's TypeScript
+  // SDK names the secret ones in a hidden argument (functions/secret-arguments.ts).
+  const { args, named } = splitSecretArguments(given);
+  const secretArguments = new Set([...arrivedSecret, ...named]);
   const lookup = LOOKUPS.get(functionToken);
   if (!lookup)
     throw new Error(
@@ -79,9 +92,12 @@ export async function invoke(functionToken: string, args: Props): Promise<Invoke
   // What the definition marks secret (a field's saved value) never crosses the engine: the Node
   // SDK's `--debug` line prints every Invoke response as it arrived, secret wrappers and all,
   // and the Python and Go SDKs' plain forms unwrap or refuse secrets.
-  const result = withoutSecretValues(
-    lookup.definition.outputs,
-    await lookup.run({ client, accountId: accountIdFor }, args as never),
-  );
+  let found: object;
+  try {
+    found = await lookup.run({ client, accountId: accountIdFor, secretArguments }, args as never);
+  } catch (error) {
+    throw refusalWithoutArguments(error, args, secretArguments);
+  }
+  const result = withoutSecretValues(lookup.definition.outputs, found);
   return { result, failures: [], kind: lookup };
 }

@@ -2,13 +2,17 @@
 // provider (`new embedded.Provider(...)`, `pulumi:providers:embedded` in YAML) passes them as
 // its arguments; the default provider gets the stack config `embedded:*`. Unset ones fall back
 // to the EMBEDDED_* environment, as in the dynamic provider (provider/settings.ts).
-import { SETTINGS, settingsProblems, type ConfigSource, type SettingName } from "../settings";
+import {
+  plainSecretSettingWarning,
+  SETTINGS,
+  settingsProblems,
+  type ConfigSource,
+  type SettingName,
+} from "../settings";
 import { UNKNOWN, unresolvable } from "../definitions/checks";
-import { secretKeys } from "../definitions/property";
 import type { Props } from "./wire";
 
 const NAMES = Object.keys(SETTINGS) as SettingName[];
-const SECRET_SETTINGS: readonly string[] = secretKeys(SETTINGS);
 /** What the engine adds to every provider's inputs. */
 const ENGINE_KEYS = new Set(["version", "pluginDownloadURL"]);
 
@@ -36,15 +40,15 @@ export interface ConfigCheck {
 /**
  * Every problem at once: unknown names (a typo would otherwise be ignored), numbers that are
  * not integers, and what the settings' own rules refuse (missing credentials, plain http).
- * Numbers given as text (stack config) become numbers; unknown values (preview) pass. A failure
- * about a setting that is secret (clientSecret) or arrived secret (`secrets`) leaves `property`
- * empty: the engine would print the value beside it (definitions/checks.ts, `unresolvable`).
+ * Numbers given as text (stack config) become numbers; unknown values (preview) pass.
+ *
+ * Every argument is treated as a secret: the engine does not mark an explicit provider's
+ * arguments secret in CheckConfig (a `pulumi.secret(...)` argument arrives plain), and it
+ * prints a failure with a property as `property <name> value <value> has a problem`. So no
+ * failure has a property: each names its argument first in its reason, and no reason quotes a
+ * value (settings.ts words its refusals so).
  */
-export function checkConfig(
-  news: Props,
-  env: NodeJS.ProcessEnv = process.env,
-  secrets: ReadonlySet<string> = new Set(),
-): ConfigCheck {
+export function checkConfig(news: Props, env: NodeJS.ProcessEnv = process.env): ConfigCheck {
   const inputs: Props = {};
   const failures: ConfigCheck["failures"] = [];
   for (const [name, value] of Object.entries(news)) {
@@ -78,10 +82,52 @@ export function checkConfig(
       failures.push({ property: problem.name, reason: problem.message });
     }
   }
-  // A missing value cannot be printed: its failure keeps its property.
-  const secret = (name: string) =>
-    secrets.has(name) || (SECRET_SETTINGS.includes(name) && news[name] !== undefined && news[name] !== null);
-  return { inputs, failures: failures.map((failure) => unresolvable(failure, secret)) };
+  return { inputs, failures: failures.map((failure) => unresolvable(failure, () => true)) };
+}
+
+/** The settings that are part of every resource's id (`<accountId>/<connectorId>`) when a resource names none. */
+const ID_SETTINGS: readonly SettingName[] = ["accountId"];
+
+/** Whether a provider's URN is a default provider's (`…::pulumi:providers:embedded::default…`): its arguments are stack config. */
+export function isDefaultProvider(urn: string): boolean {
+  return (urn.split("::").pop() ?? "").startsWith("default");
+}
+
+/**
+ * What Configure, the one call that tells which arguments are secret (CheckConfig's never are),
+ * says of them. `refusal`: an id setting given secret (the README's promise: an id cannot be
+ * secret). `warnings`: a secret setting given in plain text (the client secret set without
+ * --secret is in clear in Pulumi.<stack>.yaml), with the command that fixes it, never the value.
+ */
+export function configureVerdict(
+  settings: Props,
+  secrets: ReadonlySet<string>,
+  urn: string,
+): { refusal?: string; warnings: string[] } {
+  const byConfig = isDefaultProvider(urn);
+  const secretIds = ID_SETTINGS.filter((name) => secrets.has(name) && settings[name] !== UNKNOWN);
+  const refusal = secretIds
+    .map(
+      (name) =>
+        `${name} is a secret, but it is the default ${name} of every resource, part of the resource's id ` +
+        `(<accountId>/<connectorId>), which Pulumi keeps in plaintext in the state, its history and its messages: ` +
+        `an id cannot be secret. ` +
+        (byConfig
+          ? `Set it again as plain config: \`pulumi config set ${SETTINGS[name].key} <id>\` (without --secret)`
+          : `Pass it to the provider as a plain value (config.require, not config.requireSecret)`) +
+        `; see docs/secrets.md`,
+    )
+    .join("; ");
+  const plain = (Object.keys(SETTINGS) as SettingName[]).filter(
+    (name) => SETTINGS[name].secret && typeof settings[name] === "string" && !secrets.has(name),
+  );
+  const warnings = plain.map((name) =>
+    byConfig
+      ? plainSecretSettingWarning(name)
+      : `the provider's ${name} was passed as a plain value: pass it as a secret ` +
+        `(config.requireSecret("${name}")), or leave it out and set ${SETTINGS[name].env}`,
+  );
+  return { ...(refusal ? { refusal } : {}), warnings };
 }
 
 /** The settings that differ (secrets compared unwrapped; engine keys ignored). */

@@ -44,8 +44,11 @@ export interface ResourceType extends Outgoing {
   /** The provider's own outputs (unknown in a preview). */
   outputs: readonly string[];
   implementation: Implementation;
-  /** Read without properties: the resource as it is now, with inputs; throws when it does not exist. */
-  importExisting(id: string): Promise<{ id: string; props: Props; inputs: Props }>;
+  /**
+   * Read without properties: the resource as it is now, with inputs; throws when it does not
+   * exist. `notice`: what the user must know of the import (shown under the resource).
+   */
+  importExisting(id: string): Promise<{ id: string; props: Props; inputs: Props; notice?: string }>;
 }
 
 function checkImportId(type: string, id: string): { accountId: string; connectorId: string } {
@@ -71,7 +74,7 @@ async function importAddedConnector(id: string): Promise<{ id: string; props: Pr
   return { id: found.id, props: found.props, inputs: found.inputs ?? { connectorId, accountId, adoptExisting: false } };
 }
 
-async function importConfiguration(id: string): Promise<{ id: string; props: Props; inputs: Props }> {
+async function importConfiguration(id: string): ReturnType<ResourceType["importExisting"]> {
   checkImportId("ConnectorConfiguration", id);
   return connectorConfiguration.importExisting(id);
 }

@@ -16,7 +16,8 @@ import { isProgrammingError } from "../runtime/service-failures";
 import { useConfig, useHost, useOwner } from "../runtime/runtime";
 import { EngineLog } from "./engine-log";
 import { invoke } from "./invoke";
-import { changedSettings, checkConfig, configSourceOf } from "./provider-config";
+import { changedSettings, checkConfig, configSourceOf, configureVerdict, isDefaultProvider } from "./provider-config";
+import { SettingsError } from "../settings";
 import { outgoing, previewOutputs, PROVIDER_SETTINGS } from "./outgoing";
 import { resourceTypeOf, withInputs } from "./resources";
 import { fromStruct, ownerOfUrn, type Props } from "./wire";
@@ -101,7 +102,7 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
 
     checkConfig: unary<proto.CheckRequest, proto.CheckResponse>(async (req) => {
       const news = fromStruct(req.getNews());
-      const { inputs, failures } = checkConfig(news.props, process.env, news.secrets);
+      const { inputs, failures } = checkConfig(news.props);
       return new proto.CheckResponse()
         .setInputs(outgoing(PROVIDER_SETTINGS, inputs, [news], "inputs"))
         .setFailuresList(checkFailures(failures));
@@ -118,7 +119,16 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
     configure: unary<proto.ConfigureRequest, proto.ConfigureResponse>(async (req) => {
       let settings: Props;
       if (req.hasArgs()) {
-        settings = fromStruct(req.getArgs()).props;
+        // The one call whose arguments keep their secretness (CheckConfig's never do).
+        const args = fromStruct(req.getArgs());
+        settings = args.props;
+        const urn = req.getUrn() ?? "";
+        const verdict = configureVerdict(settings, args.secrets, urn);
+        // Delivered before a refusal fails the run, or the engine would not show them; not under
+        // a default provider, whose messages the engine's display leaves out with it.
+        const under = isDefaultProvider(urn) ? "" : urn;
+        await Promise.all(verdict.warnings.map((warning) => log.warn(warning, under)));
+        if (verdict.refusal) throw new SettingsError(verdict.refusal);
       } else {
         // Older engines: `embedded:config:<name>` variables.
         settings = {};
@@ -140,7 +150,7 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
 
     invoke: unary<proto.InvokeRequest, proto.InvokeResponse>(async (req) => {
       const args = fromStruct(req.getArgs());
-      const { result, failures, kind } = await invoke(req.getTok(), args.props);
+      const { result, failures, kind } = await invoke(req.getTok(), args.props, args.secrets);
       const response = new proto.InvokeResponse().setFailuresList(checkFailures(failures));
       return result && kind ? response.setReturn(outgoing(kind, result as Props, [args], "outputs")) : response;
     }),
@@ -220,6 +230,7 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
       if (Object.keys(state.props).length === 0) {
         // `pulumi import`, the import option, or `.get()`: nothing is known but the id.
         const found = await type.importExisting(req.getId());
+        if (found.notice) void log.warn(found.notice, req.getUrn());
         return new proto.ReadResponse()
           .setId(found.id)
           .setProperties(outgoing(type, found.props, arrived, "outputs"))

@@ -14,6 +14,7 @@ import { descriptorsOf, normalisesTo, validateSecretConfig } from "./configurati
 import { hiddenFields } from "./field-digests";
 import { notePasswords } from "./password-changes";
 import { accountIdProblem } from "./resource-ids";
+import { undeclaredImportedFields } from "./configuration-import";
 
 type Props = Record<string, unknown>;
 
@@ -57,6 +58,8 @@ export const check = secretAwareCheck(
         reason: `secretConfig must be an object of field id to value, got ${Array.isArray(secretConfig) ? "a list" : typeof secretConfig}`,
       });
     }
+    const undeclared = configOk ? undeclaredImportedFields(olds, news) : undefined;
+    if (undeclared) failures.push({ property: "secretConfig", reason: undeclared });
     if (failures.length > 0 || !idOk || typeof accountId !== "string" || isUnknown(accountId))
       return { inputs, failures };
     if (sameAsApplied(olds, inputs)) {

@@ -26,6 +26,7 @@ import { digestKeyOf, newDigestSalt, type DigestKey } from "./field-digests";
 import { changedPasswords, notePasswordsWritten } from "./password-changes";
 import { IN_PLACE_KEYS, REPLACE_KEYS } from "./connector-configuration-check";
 import { splitId } from "./resource-ids";
+import { importedInputs, importNotice } from "./configuration-import";
 import { countedStep } from "../runtime/engine-steps";
 
 export { configureFromRequest } from "../runtime/runtime";
@@ -303,12 +304,12 @@ async function readStep(id: string, props: Props = {}): Promise<ReadResult> {
 }
 
 /**
- * `pulumi import` of a saved configuration: its inputs are what the service returns (the
- * non-Password values, in the form check stores them), never a Password value, which the
- * service does not return. The digests cover exactly those inputs, so a program that
- * adds the Password fields shows one update, which writes them (README, "Import").
+ * `pulumi import` of a saved configuration: no value in its inputs (configuration-import.ts:
+ * the engine prints its code from them), the fields the service holds named in a hidden input;
+ * its outputs' digests are of the non-Password values the service returns, so a program that
+ * declares them and adds the Password fields shows one update, which writes them (docs/import.md).
  */
-async function importStep(id: string): Promise<{ id: string; props: Props; inputs: Props }> {
+async function importStep(id: string): Promise<{ id: string; props: Props; inputs: Props; notice?: string }> {
   const { accountId, connectorId } = splitId(id);
   const { client, settings } = currentClient();
   let view: ConnectorConfigurationView;
@@ -330,13 +331,13 @@ async function importStep(id: string): Promise<{ id: string; props: Props; input
     Object.entries(valuesOf(view)).filter(([id]) => settable.some((field) => field.id === id)),
   );
   const secretConfig = validateSecretConfig(connectorId, settable, values).normalised as Inputs["secretConfig"];
-  const inputs: Props = { connectorId, accountId, configurationId, secretConfig };
   const outs = outputsOf(
     view,
     { connectorId, accountId, configurationId, secretConfig },
     digestKeyOf(settings.clientSecret, newDigestSalt()),
   );
-  return { id: `${accountId}/${connectorId}`, props: outs, inputs };
+  const inputs = importedInputs(view, { connectorId, accountId, configurationId }, secretConfig);
+  return { id: `${accountId}/${connectorId}`, props: outs, inputs, notice: importNotice(inputs) };
 }
 
 /**

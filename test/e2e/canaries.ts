@@ -61,6 +61,31 @@ export const OPTION_CANARIES = {
   permissions: "conversions",
 } as const;
 
+/** The forms a value takes in an output: as it is, JSON-escaped, URL-encoded, base64 (matched in any case). */
+function formsOf(value: string): [string, string][] {
+  const forms: [string, string][] = [
+    ["as it is", value],
+    ["JSON-escaped", JSON.stringify(value).slice(1, -1)],
+    ["URL-encoded", encodeURIComponent(value)],
+    ["base64", Buffer.from(value).toString("base64").replace(/=+$/, "")],
+    ["base64url", Buffer.from(value).toString("base64url")],
+    ["hex", Buffer.from(value).toString("hex")],
+  ];
+  return forms.filter(([, form]) => form.length > 0);
+}
+
+/** Which form of the value the text holds, in any case; undefined when none. */
+export function leakedForm(text: string, value: string): string | undefined {
+  const lower = text.toLowerCase();
+  return formsOf(value).find(([, form]) => lower.includes(form.toLowerCase()))?.[0];
+}
+
+/** Fails when the text holds the value in any case or encoding, naming the form and where, never the value. */
+export function assertNoCanary(text: string, value: string, where: string): void {
+  const form = leakedForm(text, value);
+  if (form !== undefined) throw new Error(`a secret value appears (${form}, in some case) in ${where}`);
+}
+
 /**
  * What of `value` quoted back by a careless service (service/quote-back.ts: upper-cased,
  * lower-cased, truncated, base64, URL-encoded, JSON-escaped) must appear nowhere: each form's

@@ -88,11 +88,14 @@ describe("e2e: plugin import (pulumi import, the import option)", function () {
     const config = resources.get("segmentConfig");
     assert.equal(config?.type, CONFIGURATION_TYPE);
     assert.equal(config?.id, `${e2e.svc.accountId}/${SEGMENT}`);
-    // The non-Password values the service returns became the inputs; the Password did not.
+    // Issue 38, item 5: no value in the inputs (the engine prints its import code from them):
+    // an empty secretConfig, and the fields to declare named in a hidden input.
     const secretConfig = revealed(config?.inputs?.secretConfig) as Record<string, unknown> | undefined;
-    // Exactly the values set by hand: no Password (the service never returns it), and no
-    // read-only field (apiBaseUrl: the service's to set, which a program may not declare).
-    assert.deepEqual(secretConfig, HAND_VALUES);
+    assert.deepEqual(secretConfig, {});
+    assert.deepEqual(config?.inputs?.__importedFields, {
+      fields: Object.keys(HAND_VALUES).sort(),
+      passwords: ["apiKey"],
+    });
     assert.equal(config?.inputs?.configurationId, config?.outputs?.configurationId);
     importedInputs = { ...config?.inputs, secretConfig };
     const exported = await e2e.stack.exportText();
@@ -105,6 +108,7 @@ describe("e2e: plugin import (pulumi import, the import option)", function () {
       /ciphertext/,
       "the imported secretConfig is a secret",
     );
+    assert.ok(!JSON.stringify(exportedConfig?.inputs).includes("by-hand"), "a hand-set value in the state's inputs");
   });
 
   it("declared as imported: no change for the AddedConnector; adding the Password is one update, then clean", async () => {
@@ -114,25 +118,31 @@ describe("e2e: plugin import (pulumi import, the import option)", function () {
     assert.deepEqual({ ...preview.changeSummary }, { same: 2, delete: 1 }, JSON.stringify(preview.changeSummary));
     assert.doesNotMatch(preview.stdout, /AddedConnector\s+segment\s+(update|replace|create|delete)/);
 
-    // The program declares the imported inputs as they are, and adds the Password.
-    const { configurationId, secretConfig } = importedInputs;
+    // The program as `pulumi import` would print it (secretConfig: {}): refused, naming the
+    // fields to declare; nothing is written (an empty secretConfig would clear them).
+    const { configurationId } = importedInputs;
     assert.equal(typeof configurationId, "string");
-    await e2e.stack.setConfig(
-      {
-        connectors: [{ key: "segment", connectorId: SEGMENT }],
-        configurations: [
-          {
-            key: "segmentConfig",
-            connectorId: SEGMENT,
-            configurationId,
-            after: "segment",
-            secretConfig,
-            secretRefs: { apiKey: "segmentKey" },
-          },
-        ],
-      },
-      { secretValues: { segmentKey: programKey } },
-    );
+    const declared = (secretConfig: object) => ({
+      connectors: [{ key: "segment", connectorId: SEGMENT }],
+      configurations: [
+        {
+          key: "segmentConfig",
+          connectorId: SEGMENT,
+          configurationId,
+          after: "segment",
+          secretConfig,
+          secretRefs: { apiKey: "segmentKey" },
+        },
+      ],
+    });
+    await e2e.stack.setConfig(declared({}), { secretValues: { segmentKey: programKey } });
+    const configuresAtFirst = callsTo(await e2e.svc.service.stats(), CONFIGURE_ROUTE);
+    const refused = await engineFailure(() => e2e.stack.preview());
+    assert.match(refused.stdout, /secretConfig does not declare batchSize, dataCenter, eventTypes, workspace/);
+    assert.equal(callsTo(await e2e.svc.service.stats(), CONFIGURE_ROUTE), configuresAtFirst, "nothing written");
+
+    // The program declares the values set by hand, and adds the Password.
+    await e2e.stack.setConfig(declared(HAND_VALUES), { secretValues: { segmentKey: programKey } });
     const withPassword = await e2e.stack.preview();
     assert.deepEqual(
       { ...withPassword.changeSummary },

@@ -43,8 +43,10 @@ export interface SecretsStack {
   stop(): Promise<void>;
   /** The program config and secret program config the stack was created with (the failure paths add to them). */
   initial: { config: Record<string, ProgramConfigValue>; secretConfig: Record<string, ProgramConfigValue> };
-  /** `pulumi import` arguments (the plugin: the dynamic resources cannot be imported by the CLI). */
-  importArgs?: string[];
+  /** `pulumi import` arguments of a configuration of the first service. */
+  importArgs: string[];
+  /** How the import fails (the dynamic resources cannot be imported by the CLI); undefined: it succeeds. */
+  importFails?: RegExp;
   /** Secret program config that makes an explicit provider's CheckConfig fail (plugin only), and its canary. */
   badProvider?: { config: Record<string, ProgramConfigValue>; secretConfig: Record<string, ProgramConfigValue> };
 }
@@ -141,6 +143,12 @@ export const dynamicHost: SecretsHost = {
     });
     return {
       stack,
+      importArgs: [
+        "pulumi-nodejs:dynamic/embedded-connectors:ConnectorConfiguration",
+        "importedSegment",
+        `${svc.accountId}/${SEGMENT}`,
+      ],
+      importFails: /Cannot read properties of undefined \(reading 'toJavaScript'\)/,
       canaries: [
         ["the client secret", svc.clientSecret],
         ["a Password from secret config", v.fromSecretConfig],

@@ -8,7 +8,7 @@ import { apiKeyFields, FACEBOOK, fieldValue, S3, SEGMENT, startService, storageF
 import { CONFIGURATION_TYPE, customer, pluginStack, PROVIDER_TYPE } from "./plugin-fixtures";
 import { canary, dateCanary, numberCanary } from "./canaries";
 import { assertStored, type SecretsHost } from "./secrets-hosts";
-import { WHOLE_SECRET_CONFIG } from "./secrets-failures";
+import { SECRET_BASE_URL, WHOLE_SECRET_CONFIG } from "./secrets-failures";
 
 const values = {
   // Passwords
@@ -154,9 +154,20 @@ export const pluginHost: SecretsHost = {
       importArgs: [CONFIGURATION_TYPE, "importedSegment", `${svc.accountId}/${SEGMENT}`],
       badProvider: {
         config: {
-          providers: [...providers, { key: "bad", clientId: other.clientId, clientSecretRef: "badNumber" }],
+          providers: [
+            ...providers,
+            {
+              key: "bad",
+              clientId: other.clientId,
+              clientSecretRef: "badNumber",
+              // Issue 38: an argument made secret (pulumi.secret) that CheckConfig refuses.
+              secretArgRefs: { baseUrl: "badBaseUrl" },
+            },
+          ],
         },
-        secretConfig: { secretValues: { ...secretValues, badNumber: Number(badProviderSecret) } },
+        secretConfig: {
+          secretValues: { ...secretValues, badNumber: Number(badProviderSecret), badBaseUrl: SECRET_BASE_URL },
+        },
       },
       services: [
         ["the first service", svc],

@@ -3,14 +3,23 @@
 // appear in `pulumi stack export`, the backend's files, the stack's config file, anything the
 // engine printed, or any service's log.
 import { strict as assert } from "node:assert";
-import { replayCanariesOnFailure } from "./canaries";
-import { assertNoSecret, ENGINE_TIMEOUT_MS } from "./harness";
+import { assertNoCanary, replayCanariesOnFailure } from "./canaries";
+import { assertNoSecret as assertNoExact, ENGINE_TIMEOUT_MS } from "./harness";
 import { e2eSuite } from "./fixtures";
 import { dynamicHost, type SecretsHost, type SecretsStack } from "./secrets-hosts";
 import { pluginHost } from "./secrets-plugin-host";
 import { FAILURE_CANARIES, runFailurePaths } from "./secrets-failures";
 
 const HOSTS: SecretsHost[] = [dynamicHost, pluginHost];
+
+/**
+ * No canary in the text: in any case or encoding (issue 38, item 8); the short Select and
+ * Multi-Select option canaries ("parquet") as they are, since other words hold them in some case.
+ */
+function assertNoSecret(text: string, value: string, where: string): void {
+  if (value.length >= 12) assertNoCanary(text, value, where);
+  else assertNoExact(text, value, where);
+}
 
 for (const host of HOSTS) {
   describe(`e2e: ${host.name}: secrets (stack export, backend files, engine output, service logs)`, function () {
@@ -45,10 +54,19 @@ for (const host of HOSTS) {
       const update = await e2e.stack.up({ diff: true, debug: true });
       assert.equal(update.summary.resourceChanges?.update, 1, JSON.stringify(update.summary.resourceChanges));
       assert.match(e2e.stack.engineOutput(), /RegisterResource RPC finished/, "the SDK's debug lines were printed");
-      if (made.importArgs) {
-        // Not in the program: the next up deletes it (which leaves the service's configuration).
-        const flags = ["--yes", "--generate-code=false", "--protect=false"];
-        await e2e.stack.cli(["import", ...made.importArgs, ...flags, "--diff", "--debug"]);
+      // Issue 38, item 8: `pulumi import --debug` on both hosts (the dynamic resources cannot be
+      // imported by the CLI: the engine fails, docs/import.md); the suite scans what it printed.
+      // The plugin's import is not in the program: the next up deletes it (which leaves the
+      // service's configuration).
+      const flags = ["--yes", "--generate-code=false", "--protect=false"];
+      const imported = () => e2e.stack.cli(["import", ...made.importArgs, ...flags, "--diff", "--debug"]);
+      if (made.importFails) {
+        const failed = await e2e.stack.expectFailure(imported);
+        assert.ok(made.importFails.test(failed), `the dynamic import failed otherwise (${failed.length} characters)`);
+      } else {
+        const { stdout, stderr } = await imported();
+        // With --diff the CLI writes the warnings to stderr.
+        assert.match(`${stdout}${stderr}`, /imported without its values/, "the import's notice");
       }
     });
 

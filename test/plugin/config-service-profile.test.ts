@@ -28,13 +28,16 @@ describe("plugin: CheckConfig of serviceProfile", () => {
   it("accepts a profile file, and refuses a missing or invalid one naming the setting and the key", async () => {
     assert.deepEqual((await plugin.checkConfig({ ...valid, serviceProfile: EXAMPLE })).failures, []);
     const missing = await plugin.checkConfig({ ...valid, serviceProfile: "/nonexistent/profile.yaml" });
-    assert.equal(missing.failures[0]?.property, "serviceProfile");
+    assert.equal(missing.failures[0]?.property, "");
     assert.match(
       missing.failures[0]?.reason ?? "",
-      /^invalid embedded:serviceProfile .*cannot read the file \(ENOENT\)/,
+      /^serviceProfile: invalid embedded:serviceProfile .*cannot read the file \(ENOENT\)/,
     );
     const bad = await plugin.checkConfig({ ...valid, serviceProfile: BAD });
-    assert.match(bad.failures[0]?.reason ?? "", /service profile .*ca\.pem: \(top\): /);
+    assert.match(bad.failures[0]?.reason ?? "", /^serviceProfile: invalid embedded:serviceProfile .*: \(top\): /);
+    // The path is the argument's value: never quoted (an explicit provider's argument may be a secret).
+    for (const { reason } of [...missing.failures, ...bad.failures])
+      assert.ok(!reason.includes("nonexistent") && !reason.includes("ca.pem"), reason);
   });
 
   it("two providers with the same credentials and different profiles get different clients", () => {

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { stableId } from "../../service/domain/ids";
+import { assertNoCanary } from "../e2e/canaries";
 import { startLocalService, type LocalService } from "../../harness/local-service";
 import {
   grpcError,
@@ -213,29 +214,44 @@ describe("plugin: ConnectorConfiguration", () => {
     return plugin.read(urnOf("ConnectorConfiguration", "imported"), id);
   }
 
-  it("import (Read with empty properties) returns properties and inputs, secrets wrapped, no Password value", async () => {
+  it("import (issue 38, item 5): no value in the inputs the engine prints its code from; the fields to declare named, also under the resource", async () => {
+    engine.logs.length = 0;
     const found = await imported();
     assert.equal(found.id, `${accountId}/${SEGMENT}`);
-    const secretConfig = unwrapped(found.inputs.secretConfig, "inputs.secretConfig") as Props;
+    assert.deepEqual(unwrapped(found.inputs.secretConfig, "inputs.secretConfig"), {}, "no value imported");
     const { apiKey: _password, ...visible } = CONFIG;
-    for (const [key, value] of Object.entries(visible)) assert.deepEqual(secretConfig[key], value, key);
-    assert.ok(!("apiKey" in secretConfig), "no Password field");
+    assert.deepEqual(found.inputs.__importedFields, { fields: Object.keys(visible).sort(), passwords: ["apiKey"] });
     assert.equal(found.inputs.connectorId, SEGMENT);
     assert.equal(found.inputs.accountId, accountId);
     for (const name of PLAIN) assert.ok(!isSecret(found.properties[name]), `properties.${name} is plain`);
-    assert.ok(!JSON.stringify(found).includes(API_KEY));
+    const text = JSON.stringify(found);
+    for (const value of [API_KEY, "acme", "track"]) assertNoCanary(text, value, "the import's answer");
+    // The notice: under the resource, naming the fields and never a value.
+    const deadline = Date.now() + 5000;
+    while (engine.logs.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    const notice = engine.logs.find((log) => /imported without its values/.test(log.message));
+    assert.ok(notice, JSON.stringify(engine.logs));
+    assert.equal(notice.urn, urnOf("ConnectorConfiguration", "imported"));
+    assert.match(notice.message, /batchSize, dataCenter, eventTypes, workspace; and its Password fields \(apiKey\)/);
+    assertNoCanary(notice.message, "acme", "the notice");
   });
 
-  it("the imported inputs are ones Check accepts: no read-only field (apiBaseUrl) in secretConfig", async () => {
+  it("an imported configuration: Check refuses a program that leaves a field out (nothing is written); one that declares them all passes", async () => {
     const found = await imported();
-    const secretConfig = unwrapped(found.inputs.secretConfig, "inputs.secretConfig") as Props;
-    // What the user notices: after the import, changing one value in the generated program fails the preview.
-    const edited = { ...found.inputs, secretConfig: { ...secretConfig, apiKey: "new-key", batchSize: 200 } };
+    // The import's own Check (the engine runs it on the imported inputs): no failure.
+    assert.deepEqual((await plugin.check(URN, found.inputs, found.inputs)).failures, []);
+    // The generated code as it is: secretConfig {}.
+    const { __importedFields: _hidden, ...generated } = found.inputs;
+    for (const secretConfig of [{}, { workspace: "acme", apiKey: "new-key" }]) {
+      const { failures } = await plugin.check(URN, { ...generated, secretConfig }, found.inputs);
+      assert.equal(failures.length, 1, JSON.stringify(failures));
+      assert.equal(failures[0].property, "", "secretConfig is secret: the engine would print it");
+      assert.match(failures[0].reason, /^secretConfig does not declare batchSize, dataCenter, eventTypes/);
+      assert.match(failures[0].reason, /imported without its values/);
+    }
+    // Every field declared (what the user copies from the service, with the Password): accepted.
+    const edited = { ...generated, secretConfig: { ...CONFIG, apiKey: "new-key", batchSize: 200 } };
     assert.deepEqual((await plugin.check(URN, edited, found.inputs)).failures, []);
-    assert.ok(
-      !("apiBaseUrl" in secretConfig),
-      `read-only field imported as an input: ${JSON.stringify(Object.keys(secretConfig))}`,
-    );
   });
 
   it("every secret leaves wrapped exactly once: Check, Create, Read, Update and import", async () => {

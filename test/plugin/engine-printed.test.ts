@@ -154,11 +154,11 @@ describe("plugin: what the engine prints of its answers (issue 31)", () => {
     const typo = await fx.plugin.checkConfig({ ...valid, clientSecret: "x", baseurl: secret(CANARY) });
     assert.deepEqual(printable(typo.failures, ["baseurl"]), []);
     assert.match(typo.failures[0]?.reason ?? "", /^baseurl: unknown setting "baseurl"/);
-    // A missing clientSecret cannot be printed: its failure keeps the property.
+    // Every CheckConfig failure has no property (issue 38: a missing one too), and names its argument.
     const missing = await fx.plugin.checkConfig(valid);
     assert.deepEqual(
-      missing.failures.map((f) => f.property),
-      ["clientSecret"],
+      missing.failures.map((f) => [f.property, f.reason.split(":")[0]]),
+      [["", "clientSecret"]],
     );
   });
 

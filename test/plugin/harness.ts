@@ -131,9 +131,10 @@ export class Plugin {
     return rpc<proto.DiffResponse>((done) => this.client.diffConfig(request, done));
   }
 
-  /** Configure as current engines send it: the provider's inputs as `args`. */
-  async configure(args: Props): Promise<proto.ConfigureResponse> {
+  /** Configure as current engines send it: the provider's inputs as `args` (and its URN, when given). */
+  async configure(args: Props, urn?: string): Promise<proto.ConfigureResponse> {
     const request = new proto.ConfigureRequest().setArgs(struct(args)).setAcceptsecrets(true);
+    if (urn !== undefined) request.setUrn(urn);
     return rpc<proto.ConfigureResponse>((done) => this.client.configure(request, done));
   }
 

@@ -2,7 +2,6 @@
 // a malformed id, sub-account or filter is refused with an error naming the argument, before
 // any request reaches the service (not even a token).
 import assert from "node:assert/strict";
-import * as pulumi from "@pulumi/pulumi";
 import fc from "fast-check";
 import {
   findConnector,
@@ -13,7 +12,7 @@ import {
   listSupportedConnectors,
 } from "../../provider";
 import type { Stats } from "../../harness/local-service";
-import { CONNECTORS, startFixture, type ProviderFixture } from "../provider/fixtures";
+import { CONNECTORS, useLookupFixture } from "../provider/fixtures";
 import { anyValue, invalidId } from "./arbitraries";
 import { printSeedOnFailure, PROPERTY_SEED, propertyRuns } from "./seed";
 
@@ -59,19 +58,7 @@ async function refusal(promise: Promise<unknown>): Promise<Error & { argument?: 
 
 describe("property: lookup functions refuse malformed arguments before any request", () => {
   printSeedOnFailure("PROPERTY_SEED", PROPERTY_SEED);
-  let fx: ProviderFixture;
-  before(async () => {
-    fx = await startFixture();
-    const config: Record<string, string> = {};
-    for (const [key, value] of Object.entries(fx.config)) if (value !== undefined) config[key] = value;
-    pulumi.runtime.setAllConfig({ ...pulumi.runtime.allConfig(), ...config });
-  });
-  after(async () => {
-    pulumi.runtime.setAllConfig(
-      Object.fromEntries(Object.entries(pulumi.runtime.allConfig()).filter(([k]) => !k.startsWith("embedded:"))),
-    );
-    await fx.service.stop();
-  });
+  const fx = useLookupFixture();
 
   for (const [name, call] of byId) {
     it(`${name}: a malformed connectorId is refused naming connectorId, with no request`, async () => {

@@ -1,5 +1,6 @@
 // Shared set-up of the provider tests: a local service, the provider runtime pointed at it,
 // the seeded connector ids, and request counts from the service's stats.
+import * as pulumi from "@pulumi/pulumi";
 import { getClient, type EmbeddedClient } from "../../provider/client";
 import { configureRuntime, runtime } from "../../provider/runtime/runtime";
 import { configSourceFromGetter, resolveSettings, SETTINGS, toClientSettings } from "../../provider/settings";
@@ -69,6 +70,28 @@ export function useProviderFixture(): ProviderFixture {
   beforeEach(async () => {
     await fx.service.reset();
     useConfig(fx);
+  });
+  return fx;
+}
+
+/**
+ * The hooks of a lookup suite (the program process's lookups read the stack config): one local
+ * service for the suite, its settings as the program's stack config `embedded:*` while the
+ * suite runs. Call it in a `describe`; the fixture's fields are set once `before` has run.
+ */
+export function useLookupFixture(): ProviderFixture {
+  const fx = {} as ProviderFixture;
+  before(async () => {
+    Object.assign(fx, await startFixture());
+    const config: Record<string, string> = {};
+    for (const [key, value] of Object.entries(fx.config)) if (value !== undefined) config[key] = value;
+    pulumi.runtime.setAllConfig({ ...pulumi.runtime.allConfig(), ...config });
+  });
+  after(async () => {
+    pulumi.runtime.setAllConfig(
+      Object.fromEntries(Object.entries(pulumi.runtime.allConfig()).filter(([k]) => !k.startsWith("embedded:"))),
+    );
+    await fx.service.stop();
   });
   return fx;
 }

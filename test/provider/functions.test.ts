@@ -12,27 +12,14 @@ import {
   listSupportedConnectors,
 } from "../../provider";
 import { SEED_ROWS } from "../../service/seed/connectors";
-import { CONNECTORS, rejection, SEGMENT_CONFIG, startFixture, type ProviderFixture } from "./fixtures";
+import { CONNECTORS, rejection, SEGMENT_CONFIG, useLookupFixture } from "./fixtures";
 
 function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
   return new Promise((resolve) => output.apply((value) => resolve(value)));
 }
 
 describe("lookup functions", () => {
-  let fx: ProviderFixture;
-  before(async () => {
-    fx = await startFixture();
-    const config: Record<string, string> = {};
-    for (const [key, value] of Object.entries(fx.config)) if (value !== undefined) config[key] = value;
-    pulumi.runtime.setAllConfig({ ...pulumi.runtime.allConfig(), ...config });
-  });
-  after(async () => {
-    const rest = Object.fromEntries(
-      Object.entries(pulumi.runtime.allConfig()).filter(([k]) => !k.startsWith("embedded:")),
-    );
-    pulumi.runtime.setAllConfig(rest);
-    await fx.service.stop();
-  });
+  const fx = useLookupFixture();
 
   it("getConnector reads one connector of the default sub-account", async () => {
     const connector = await getConnector({ connectorId: CONNECTORS.segment });

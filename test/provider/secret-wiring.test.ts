@@ -68,6 +68,26 @@ describe("secrets applied on the program side (mocks)", () => {
     assert.deepEqual([...(await registration("config")).inputs[SECRET_INPUTS]].sort(), ["connectorId", "secretConfig"]);
   });
 
+  it("issue 38, item 6: a default sub-account set with --secret makes a resource without accountId name it secret (its check refuses)", async () => {
+    const before = pulumi.runtime.allConfig();
+    pulumi.runtime.setAllConfig({ ...before, "embedded:accountId": "acct-secret" }, ["embedded:accountId"]);
+    try {
+      new AddedConnector("defaulted-secret-account", { connectorId: CONNECTORS.segment });
+      new AddedConnector("own-account", { connectorId: CONNECTORS.segment, accountId: "acct-1" });
+    } finally {
+      pulumi.runtime.setAllConfig(before);
+    }
+    pulumi.runtime.setAllConfig({ ...before, "embedded:accountId": "acct-plain" });
+    try {
+      new AddedConnector("defaulted-plain-account", { connectorId: CONNECTORS.segment });
+    } finally {
+      pulumi.runtime.setAllConfig(before);
+    }
+    assert.deepEqual((await registration("defaulted-secret-account")).inputs[SECRET_INPUTS], ["accountId"]);
+    assert.deepEqual((await registration("own-account")).inputs[SECRET_INPUTS], []);
+    assert.deepEqual((await registration("defaulted-plain-account")).inputs[SECRET_INPUTS], []);
+  });
+
   it("the plugin's getConnectorConfiguration: no field value in the Promise form", async () => {
     const result = await embedded.getConnectorConfiguration({ connectorId: CONNECTORS.segment });
     assert.equal(result.configured, true);

@@ -99,7 +99,7 @@ describe("provider settings: plain http only to a loopback host", () => {
     for (const baseUrl of ["http://anything.localhost:8080", "http://api.localhost/"]) {
       assert.throws(
         () => checkBaseUrl(baseUrl),
-        /invalid embedded:baseUrl .*refusing plain http:\/\/ to [a-z]+\.localhost/,
+        /invalid embedded:baseUrl .*refusing plain http:\/\/ to a host that is not loopback/,
         baseUrl,
       );
     }

@@ -5,13 +5,17 @@
 // and keeps it in the state as the provider's inputs.) Every resource is exported with all its
 // outputs.
 import * as ec from "pulumi-embedded-connectors";
-import { accountIdOf, configurationSpecs, connectorSpecs, secretConfigOf } from "./program-config";
+import { accountIdOf, configurationSpecs, connectorSpecs, findArgsOf, secretConfigOf } from "./program-config";
 
 const added: Record<string, ec.AddedConnector> = {};
 for (const spec of connectorSpecs) {
+  // `find`: the connector id looked up by name (the name maybe a secret).
+  const connectorId = spec.find
+    ? ec.findConnectorOutput(findArgsOf(spec.find)).connectorId
+    : (spec.connectorId as string);
   added[spec.key] = new ec.AddedConnector(
     spec.key,
-    { connectorId: spec.connectorId as string, accountId: spec.accountId, adoptExisting: spec.adoptExisting },
+    { connectorId, accountId: spec.accountId, adoptExisting: spec.adoptExisting },
     { retainOnDelete: spec.retainOnDelete },
   );
 }

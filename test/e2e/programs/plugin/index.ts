@@ -15,7 +15,9 @@ import {
   accountIdOf,
   configurationSpecs,
   connectorSpecs,
+  findArgsOf,
   providerSpecs,
+  secretArgsOf,
   secretConfigOf,
   secretValues,
 } from "./program-config";
@@ -31,6 +33,7 @@ for (const spec of providerSpecs) {
       ? new pulumi.Config().requireSecret(spec.clientSecretKey)
       : secretValues.apply((values) => values[spec.clientSecretRef ?? ""]),
     accountId: spec.accountId,
+    ...secretArgsOf(spec),
   });
 }
 
@@ -52,7 +55,7 @@ for (const spec of connectorSpecs) {
   let connectorId: pulumi.Input<string> | undefined = spec.connectorId;
   if (spec.find) {
     found[spec.key] = embedded.findConnectorOutput(
-      { ...spec.find, ...(spec.accountId ? { accountId: spec.accountId } : {}) },
+      { ...findArgsOf(spec.find), ...(spec.accountId ? { accountId: spec.accountId } : {}) },
       { provider },
     ).connectorId;
     connectorId = found[spec.key];

@@ -33,12 +33,15 @@ export interface ProviderSpec {
   clientSecretKey?: string;
   baseUrl?: string;
   accountId?: string;
+  /** Arguments given as secrets: argument name → a key of `secretValues`. */
+  secretArgRefs?: Record<string, string>;
 }
 
 export interface ConnectorSpec {
   key: string;
   connectorId?: string;
-  find?: { name: string; supportedType: "Source" | "Destination" };
+  /** A lookup of the connector id by name; `nameRef`: the name given as a secret (a key of `secretValues`). */
+  find?: { name?: string; nameRef?: string; supportedType: "Source" | "Destination" };
   accountId?: string;
   adoptExisting?: boolean;
   provider?: string;
@@ -106,4 +109,21 @@ export function secretConfigOf(spec: ConfigurationSpec): pulumi.Input<Record<str
     }
     return merged;
   });
+}
+
+/** A lookup's arguments: the name given plainly, or as a secret (`nameRef`). */
+export function findArgsOf(find: NonNullable<ConnectorSpec["find"]>): {
+  name: pulumi.Input<string>;
+  supportedType: "Source" | "Destination";
+} {
+  const ref = find.nameRef;
+  const name = ref ? secretValues.apply((values) => values[ref] ?? "") : (find.name ?? "");
+  return { name, supportedType: find.supportedType };
+}
+
+/** An explicit provider's arguments given as secrets (`secretArgRefs`). */
+export function secretArgsOf(spec: ProviderSpec): Record<string, pulumi.Output<string>> {
+  return Object.fromEntries(
+    Object.entries(spec.secretArgRefs ?? {}).map(([arg, ref]) => [arg, secretValues.apply((values) => values[ref])]),
+  );
 }
