@@ -117,7 +117,7 @@ export async function doctor(
   const settings = resolveDoctorSettings(flags);
   const secrets = new Secrets([settings.clientSecret]);
   const out = (text: string) => print(secrets.scrub(text));
-  const transcript = flags.trace ? new Transcript(settings.accountId) : undefined;
+  const transcript = flags.trace ? new Transcript(settings.profile, settings.accountId) : undefined;
   const client = new WireClient(
     settings.profile,
     { ...settings, timeoutMs: timeoutMs(flags.timeout) },

@@ -7,6 +7,7 @@ import type { ResolvedProfile } from "../../contract/profile";
 import type { OperationName } from "../../contract/routes";
 import { CANDIDATES, inferPaging, pagingReads, probePaging, settled, type PagingFinding } from "./paging";
 import {
+  knownKeys,
   effectiveStatus,
   envelopeMismatches,
   envelopeOf,
@@ -65,7 +66,8 @@ function finding(profile: ResolvedProfile, answer: WireAnswer, isList: boolean):
     httpStatus: answer.status,
     status,
     latencyMs: answer.latencyMs,
-    shape: shapeOf(answer.body, answer.operation === "getToken"),
+    // Every answer is the token's or follows a request that carried it: only known keys are named.
+    shape: shapeOf(answer.body, knownKeys(profile)),
     keys,
     notes,
   };
@@ -98,7 +100,7 @@ function finding(profile: ResolvedProfile, answer: WireAnswer, isList: boolean):
   result.envelope = envelopeOf(answer.body);
   keys.push(...envelopeMismatches(op, result.envelope).map(at));
   if (isList) {
-    result.list = listOf(payloadOf(answer.body));
+    result.list = listOf(payloadOf(answer.body), op.list);
     keys.push(...listMismatches(op, result.list).map(at));
   }
   return result;
@@ -126,12 +128,14 @@ export async function runDoctor(client: WireClient, accountId: string): Promise<
 
   const catalogueAnswer = await client.call("listConnectors", { ...account, rawQuery: small("listConnectors") });
   const catalogue = record(catalogueAnswer, true);
-  const firstId = idOf(itemsOf(catalogueAnswer.body)?.[0]);
+  const firstId = idOf(itemsOf(catalogueAnswer.body, profile.operations.listConnectors.list)?.[0]);
   if (firstId) record(await client.call("getConnector", { params: { accountId, connectorId: firstId } }));
 
   const addedAnswer = await client.call("listAddedConnectors", { ...account, rawQuery: small("listAddedConnectors") });
   const added = record(addedAnswer, true);
-  const addedIds = (itemsOf(addedAnswer.body) ?? []).map(idOf).filter((id): id is string => id !== undefined);
+  const addedIds = (itemsOf(addedAnswer.body, profile.operations.listAddedConnectors.list) ?? [])
+    .map(idOf)
+    .filter((id): id is string => id !== undefined);
 
   if (firstId) {
     const supported = { params: { accountId, connectorId: firstId } };
@@ -154,7 +158,9 @@ export async function runDoctor(client: WireClient, accountId: string): Promise<
     semantics.errorStatusIn = unknown.status === 404 ? "http" : "body";
   }
   // Get Configuration of a connector not added: readable, or 404.
-  const notAdded = (itemsOf(catalogueAnswer.body) ?? []).map(idOf).find((id) => id && !addedIds.includes(id));
+  const notAdded = (itemsOf(catalogueAnswer.body, profile.operations.listConnectors.list) ?? [])
+    .map(idOf)
+    .find((id) => id && !addedIds.includes(id));
   if (notAdded) {
     const answer = await client.call("getConfiguration", { params: { accountId, connectorId: notAdded } });
     const status = effectiveStatus(answer.status, answer.body);
@@ -185,6 +191,10 @@ function settlePaging(profile: ResolvedProfile, routes: RouteFinding[]): Operati
         "or add a connector and run doctor again";
     } else if (p.honoured.length === 0) {
       f.pagingNote = `paging: none of ${CANDIDATES.map((c) => c.label).join(", ")} is honoured`;
+    } else if (p.cap !== undefined) {
+      f.pagingNote =
+        `paging: pages hold at most ${p.cap} item(s) whatever size is asked, while the list goes on; ` +
+        `paging.maxSize ${p.cap} asks for no more`;
     } else f.pagingNote = undefined;
   }
   return undetermined;

@@ -56,7 +56,12 @@ export interface PagingFinding {
   possible?: PagingCandidate[];
   /** The style taken from the other lists, when this one could not tell, and which lists. */
   inferred?: { candidate: PagingCandidate; from: OperationName[] };
+  /** The most items a page holds whatever is asked, when the service caps pages below the size asked. */
+  cap?: number;
 }
+
+/** The page size asked when looking for a cap: more than any list here holds per page by default. */
+const CAP_PROBE = 50;
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -68,7 +73,9 @@ export async function probePaging(
 ): Promise<PagingFinding> {
   const ask = async (rawQuery: Record<string, number>) => {
     const answer = await client.call(operation, { ...request, rawQuery });
-    return effectiveStatus(answer.status, answer.body) < 300 ? itemsOf(answer.body) : undefined;
+    return effectiveStatus(answer.status, answer.body) < 300
+      ? itemsOf(answer.body, client.profile.operations[operation].list)
+      : undefined;
   };
   const plain = await ask({});
   if (plain === undefined) return { honoured: [], undetermined: "the list could not be read" };
@@ -93,7 +100,27 @@ export async function probePaging(
       undetermined: "1 item: offsets honoured, too few to tell size from limit",
     };
   }
-  return { honoured, defaultPageLength: n };
+  const cap = honoured[0] ? await pageCap(ask, honoured[0]) : undefined;
+  if (cap === undefined) return { honoured, defaultPageLength: n };
+  // Pages capped below the size asked: the profile asks for no more than the service sends.
+  const capped = honoured.map((c) => ({ ...c, style: { ...c.style, maxSize: cap } as PagingStyle }));
+  return { honoured: capped, defaultPageLength: n, cap };
+}
+
+/**
+ * The cap of a service that sends fewer items than asked although the list goes on (a page of
+ * CAP_PROBE holds m items, and the page after those m is not empty); undefined when pages hold
+ * what is asked. A client that took such a page for the last one would read the list short.
+ */
+async function pageCap(
+  ask: (rawQuery: Record<string, number>) => Promise<unknown[] | undefined>,
+  style: PagingCandidate,
+): Promise<number | undefined> {
+  const first = await ask(style.ask(0, CAP_PROBE));
+  const m = first?.length ?? 0;
+  if (!first || m === 0 || m >= CAP_PROBE) return undefined;
+  const next = await ask(style.ask(m, m));
+  return next && next.length > 0 && !same(next[0], first[0]) ? m : undefined;
 }
 
 /** The style a finding settles on: proven, else inferred; undefined when it could not tell. */
@@ -126,6 +153,8 @@ export function inferPaging(lists: readonly ListPaging[]): void {
 
 /** Whether the operation's paging is one the finding settles on (names and first page included). */
 export function pagingReads(op: ResolvedOperation, finding: PagingFinding): boolean {
+  const p = op.paging;
+  if (finding.cap !== undefined && p.style !== "none" && p.maxSize > finding.cap) return false;
   if (finding.undetermined === undefined) return finding.honoured.some((c) => samePaging(op.paging, c.style));
   return finding.inferred ? samePaging(op.paging, finding.inferred.candidate.style) : true;
 }

@@ -1,7 +1,8 @@
 // What doctor may show of an answer: its shape, types and lengths only, never a value; and
 // what it can tell from a body: where the envelope's status and payload are, where a list's
 // items, total and next page are, and whether the current profile reads it that way.
-import type { ResolvedOperation } from "../../contract/profile";
+import type { ResolvedOperation, ResolvedProfile } from "../../contract/profile";
+import { strict } from "../../contract/views";
 
 /** `a.b.c` of a body: "" is the body itself. */
 export function getPath(value: unknown, path: string): unknown {
@@ -17,7 +18,7 @@ export function getPath(value: unknown, path: string): unknown {
 const SECRET_KEY = /secret|token|password|authorization|apikey|credential/i;
 
 /** The keys shown of an answer to a request that carried a secret (the token's): any other key is only counted. */
-const TOKEN_KEYS = new Set([
+export const TOKEN_KEYS: ReadonlySet<string> = new Set([
   "accessToken",
   "access_token",
   "expiresIn",
@@ -37,10 +38,16 @@ const TOKEN_KEYS = new Set([
 
 /**
  * `{statusCode: number, response: array(3) of {connectorId: string(16), …}}`: types and lengths only.
- * With `carriedSecrets` (the answer to a request that sent one), a key outside TOKEN_KEYS is not
- * named either: a service can make any text a key, and this one could quote what was sent.
+ * With `carriedSecrets` (the answer to a request that sent one: true for TOKEN_KEYS, or the keys
+ * that may be named), any other key is only counted: a service can make any text a key, and this
+ * one could quote what was sent.
  */
-export function shapeOf(value: unknown, carriedSecrets = false, key = "", depth = 0): string {
+export function shapeOf(
+  value: unknown,
+  carriedSecrets: boolean | ReadonlySet<string> = false,
+  key = "",
+  depth = 0,
+): string {
   if (value === null) return "null";
   if (value === undefined) return "nothing";
   if (typeof value === "string") return SECRET_KEY.test(key) ? "string" : `string(${value.length})`;
@@ -52,10 +59,26 @@ export function shapeOf(value: unknown, carriedSecrets = false, key = "", depth 
       : `array(${value.length}) of ${shapeOf(value[0], carriedSecrets, key, depth + 1)}`;
   }
   const entries = Object.entries(value);
-  const named = carriedSecrets ? entries.filter(([k]) => TOKEN_KEYS.has(k)) : entries;
+  const known = carriedSecrets === true ? TOKEN_KEYS : carriedSecrets || undefined;
+  const named = known ? entries.filter(([k]) => known.has(k)) : entries;
   const shown = named.slice(0, 6).map(([k, v]) => `${k}: ${shapeOf(v, carriedSecrets, k, depth + 1)}`);
   if (entries.length > shown.length) shown.push(`… ${entries.length - shown.length} more`);
   return `{${shown.join(", ")}}`;
+}
+
+/** The key names doctor may show of an answer (report, trace): the contract's views', the envelope's, the lists' and the profile's. */
+export function knownKeys(profile: ResolvedProfile): ReadonlySet<string> {
+  const keys = new Set([...TOKEN_KEYS, ...TOTAL_KEYS, ...NEXT_KEYS, "items"]);
+  for (const view of Object.values(strict)) {
+    if ("shape" in view) for (const key of Object.keys(view.shape)) keys.add(key);
+  }
+  for (const op of Object.values(profile.operations)) {
+    const paths = [op.list.items, op.list.total, op.list.next, op.envelope.payload];
+    for (const key of [...paths.flatMap((p) => p?.split(".") ?? []), ...op.envelope.status, ...op.envelope.message]) {
+      keys.add(key);
+    }
+  }
+  return keys;
 }
 
 const STATUS_KEYS = ["statusCode", "code", "status"];
@@ -103,45 +126,83 @@ export interface ListSeen {
   count: number;
   total?: string;
   next?: string;
+  /** Where two arrays could each be the list (then `items` is undefined: doctor reads neither). */
+  ambiguous?: string[];
 }
 
-/** Where a list's items (an array of objects with a connectorId), total and next page are in a payload. */
-export function listOf(payload: unknown): ListSeen {
+/** Where the profile says a list is (`list.items`, `list.total`, `list.next`). */
+export type ListSpec = ResolvedOperation["list"];
+
+export const TOTAL_KEYS = ["total", "totalCount", "count"];
+export const NEXT_KEYS = ["next", "nextOffset", "nextPage", "nextLink"];
+
+function parentOf(path: string): string {
+  return path.includes(".") ? path.slice(0, path.lastIndexOf(".")) : "";
+}
+
+/** `path` names a key that is there (even when its value is null). */
+function present(payload: unknown, path: string): boolean {
+  const holder = getPath(payload, parentOf(path));
+  return isObject(holder) && path.slice(path.lastIndexOf(".") + 1) in holder;
+}
+
+/**
+ * Where a list's items (an array of objects with a connectorId), total and next page are in a
+ * payload. The profile's `list` is read first when its array is there; else the one array that
+ * could be the list: a non-empty one before an empty one (a decoy `warnings: []` is not an empty
+ * list), and none at all when two could be.
+ */
+export function listOf(payload: unknown, spec?: ListSpec): ListSeen {
   if (Array.isArray(payload)) return { items: "", count: payload.length };
-  const found = findArray(payload, "", 0);
-  if (found === undefined) return { count: 0 };
-  const parent = found.path.includes(".") ? found.path.slice(0, found.path.lastIndexOf(".")) : "";
+  const own = spec ? getPath(payload, spec.items) : undefined;
+  if (spec && Array.isArray(own)) {
+    const total = spec.total !== null && typeof getPath(payload, spec.total) === "number" ? spec.total : undefined;
+    const next = spec.next !== null && present(payload, spec.next) ? spec.next : undefined;
+    return { ...heldBy(payload, spec.items, own.length), ...(total ? { total } : {}), ...(next ? { next } : {}) };
+  }
+  const arrays = findArrays(payload, "", 0);
+  const full = arrays.filter((a) => a.length > 0);
+  const withIds = full.filter((a) => hasConnectorId(getPath(payload, a.path)));
+  const pick = full.length === 1 ? full : full.length > 1 ? (withIds.length === 1 ? withIds : full) : arrays;
+  if (pick.length === 0) return { count: 0 };
+  if (pick.length > 1) return { count: 0, ambiguous: pick.map((a) => a.path) };
+  return heldBy(payload, pick[0].path, pick[0].length);
+}
+
+/** The list at `path` with the total and next its holder carries under a known name. */
+function heldBy(payload: unknown, path: string, count: number): ListSeen {
+  const parent = parentOf(path);
   const holder = getPath(payload, parent);
   const join = (k: string) => (parent ? `${parent}.${k}` : k);
-  const total = isObject(holder)
-    ? ["total", "totalCount", "count"].find((k) => typeof holder[k] === "number")
-    : undefined;
-  const next = isObject(holder) ? ["next", "nextOffset", "nextPage", "nextLink"].find((k) => k in holder) : undefined;
+  const total = isObject(holder) ? TOTAL_KEYS.find((k) => typeof holder[k] === "number") : undefined;
+  const next = isObject(holder) ? NEXT_KEYS.find((k) => k in holder) : undefined;
   return {
-    items: found.path,
-    count: found.length,
+    items: path,
+    count,
     ...(total ? { total: join(total) } : {}),
     ...(next ? { next: join(next) } : {}),
   };
 }
 
-function findArray(value: unknown, path: string, depth: number): { path: string; length: number } | undefined {
-  if (!isObject(value) || depth > 2) return undefined;
+const hasConnectorId = (value: unknown) =>
+  Array.isArray(value) && isObject(value[0]) && typeof value[0].connectorId === "string";
+
+/** Every array of objects (or empty) up to two levels down, shallowest first. */
+function findArrays(value: unknown, path: string, depth: number): { path: string; length: number }[] {
+  if (!isObject(value) || depth > 2) return [];
+  const found: { path: string; length: number }[] = [];
   for (const [k, v] of Object.entries(value)) {
     const p = path ? `${path}.${k}` : k;
-    if (Array.isArray(v) && (v.length === 0 || isObject(v[0]))) return { path: p, length: v.length };
+    if (Array.isArray(v) && (v.length === 0 || isObject(v[0]))) found.push({ path: p, length: v.length });
   }
-  for (const [k, v] of Object.entries(value)) {
-    const deeper = findArray(v, path ? `${path}.${k}` : k, depth + 1);
-    if (deeper) return deeper;
-  }
-  return undefined;
+  for (const [k, v] of Object.entries(value)) found.push(...findArrays(v, path ? `${path}.${k}` : k, depth + 1));
+  return found;
 }
 
 /** The items of a list answer as the service sent them (for comparing pages), or undefined. */
-export function itemsOf(body: unknown): unknown[] | undefined {
+export function itemsOf(body: unknown, spec?: ListSpec): unknown[] | undefined {
   const payload = payloadOf(body);
-  const seen = listOf(payload);
+  const seen = listOf(payload, spec);
   if (seen.items === undefined) return undefined;
   const items = getPath(payload, seen.items);
   return Array.isArray(items) ? items : undefined;

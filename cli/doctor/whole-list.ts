@@ -1,8 +1,9 @@
 // A list read whole, for `--write-check`, by the project's one rule for the evidence of absence:
 // the list is complete only when a total is reached with every item seen, a `next` ends, or an
-// empty page follows pages that advanced (no item seen twice). Anything else — an answer it
-// cannot read, a refusal, a page that repeats, no end after MAX_PAGES — is a refusal that names
-// the route and the shape seen, never a value.
+// empty page follows pages that advanced (no item seen twice) — and never while a total the
+// answer gives is not reached. Anything else — an answer it cannot read (or two arrays that could
+// each be the list), a refusal, a page that repeats, no end after MAX_PAGES — is a refusal that
+// names the route and the shape seen, never a value.
 import type { PagingStyle } from "../../contract/profile";
 import type { OperationName } from "../../contract/routes";
 import { effectiveStatus, getPath, listOf, payloadOf, shapeOf } from "./shapes";
@@ -35,11 +36,24 @@ export async function readWholeList(
     const status = effectiveStatus(answer.status, answer.body);
     if (status >= 300) return { refused: `${route} answered ${status}` };
     const payload = payloadOf(answer.body);
-    const seen = listOf(payload);
+    const seen = listOf(payload, client.profile.operations[operation].list);
     const items = seen.items === undefined ? undefined : getPath(payload, seen.items);
-    if (!Array.isArray(items)) return { refused: `${route}: an answer it cannot read (${shapeOf(answer.body)})` };
+    if (!Array.isArray(items)) {
+      const which = seen.ambiguous ? `; ${seen.ambiguous.length} arrays could each be the list` : "";
+      return { refused: `${route}: an answer it cannot read (${shapeOf(answer.body)}${which})` };
+    }
+    const total = seen.total === undefined ? undefined : getPath(payload, seen.total);
+    // An end that a total contradicts proves nothing: the list is not known whole.
+    const end = (): WholeList =>
+      typeof total === "number" && ids.length < total
+        ? {
+            refused:
+              `${route}: the list ended after ${ids.length} item(s) but its total says ${total}; ` +
+              "run `doctor` without --write-check to see how this list pages, and set the profile's paging and list keys",
+          }
+        : { ids };
     // An empty page after pages that advanced (or a first page that is empty): the end.
-    if (items.length === 0) return { ids };
+    if (items.length === 0) return end();
     for (const item of items) {
       const id = (item as { connectorId?: unknown } | null)?.connectorId;
       if (typeof id !== "string") return { refused: `${route}: an item without a connectorId` };
@@ -50,11 +64,10 @@ export async function readWholeList(
       }
       ids.push(id);
     }
-    const total = seen.total === undefined ? undefined : getPath(payload, seen.total);
     if (typeof total === "number" && ids.length >= total) return { ids };
     if (seen.next !== undefined) {
       const next = getPath(payload, seen.next);
-      if (next === null || next === undefined || next === "" || next === false) return { ids };
+      if (next === null || next === undefined || next === "" || next === false) return end();
     }
     if (paging.style === "none") {
       return { refused: `${route}: one unpaged answer with neither a total nor a next to prove it whole` };

@@ -7,6 +7,7 @@
 // there (a redirect of the token route would otherwise re-send the client secret elsewhere).
 import { Agent, fetch, type Dispatcher } from "undici";
 import type { OperationName } from "../../contract/routes";
+import { checkPathSegment } from "../../provider/client/routes";
 import type { BodyField, RequestParameter, ResolvedOperation, ResolvedProfile } from "../../contract/profile";
 
 export interface WireRequest {
@@ -66,6 +67,8 @@ export function target(op: ResolvedOperation, request: WireRequest): { path: str
   const path = op.path.replace(/\{([A-Za-z]+)\}/g, (_m, name: string) => {
     const value = params[name as RequestParameter];
     if (value === undefined) throw new Error(`internal: no value for {${name}} of ${op.method} ${op.path}`);
+    // The client's own check: `..` or a `/` would make the request climb out of the route.
+    checkPathSegment(name, value);
     return encodeURIComponent(value);
   });
   const query: Record<string, string> = {};

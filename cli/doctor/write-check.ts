@@ -4,12 +4,13 @@
 // added list's paging while the connector is there, adds it again (does Add report
 // `alreadyAdded`?), removes it, reads again and removes again (404 after Remove?). It removes only
 // what it added: never a connector the list held before, nor one whose Add answered
-// `alreadyAdded`. When an Add's outcome is unknown (no answer, a 5xx) it reads the list back and
+// `alreadyAdded`, nor one it did not see absent from a complete list and then present in one
+// (a silent Add of a connector the list hid is left alone). When an Add's outcome is unknown (no answer, a 5xx) it reads the list back and
 // removes the connector only if it is there now and was not before; what it leaves, it names by id.
 import type { PagingStyle, ResolvedProfile } from "../../contract/profile";
 import type { OperationName } from "../../contract/routes";
 import { probePaging, type PagingFinding } from "./paging";
-import { effectiveStatus, itemsOf, payloadOf, shapeOf } from "./shapes";
+import { effectiveStatus, itemsOf, payloadOf, shapeOf, type ListSpec } from "./shapes";
 import { readWholeList, type WholeList } from "./whole-list";
 import type { WireAnswer, WireClient } from "./wire-client";
 
@@ -24,8 +25,8 @@ export interface WriteCheck {
   paging?: PagingFinding;
 }
 
-const idsOf = (body: unknown) =>
-  (itemsOf(body) ?? [])
+const idsOf = (body: unknown, spec: ListSpec) =>
+  (itemsOf(body, spec) ?? [])
     .map((i) => (i as { connectorId?: unknown } | null)?.connectorId)
     .filter((id): id is string => typeof id === "string");
 
@@ -63,7 +64,9 @@ export async function writeCheck(
   // The whole catalogue when it can be read so; else its first page.
   const catalogue = await readWholeList(client, "listConnectors", account, pagingOf("listConnectors"));
   const offered =
-    catalogue.refused === undefined ? catalogue.ids : idsOf((await client.call("listConnectors", account)).body);
+    catalogue.refused === undefined
+      ? catalogue.ids
+      : idsOf((await client.call("listConnectors", account)).body, profile.operations.listConnectors.list);
   const candidate = offered.find((id) => !before.ids.includes(id));
   if (!candidate) return fail("no catalogue connector is free to add to this sub-account");
   check.connectorId = candidate;
@@ -87,12 +90,15 @@ export async function writeCheck(
         "the added list may not be whole under this paging",
     );
   }
+  // Removed only once seen absent from the complete list (before) and then present in one (back).
+  let seenAdded = false;
   try {
     check.success.addConnectors =
       addPayload && typeof addPayload === "object" && "added" in addPayload ? "view" : "empty";
     const back = await listAll();
     const listed = back.refused === undefined && back.ids.includes(candidate);
     say(`read back: ${back.refused ?? (listed ? "listed as added" : "NOT listed as added")}`);
+    seenAdded = listed;
     if (!listed) check.ok = false;
     check.paging = await probePaging(client, "listAddedConnectors", account);
     const again = await attempt(() => client.call("addConnectors", { ...account, body: ids }));
@@ -106,17 +112,25 @@ export async function writeCheck(
       );
     }
   } finally {
-    const removed = await remove();
-    if ("lost" in removed) fail(`Remove: no answer (${removed.lost}); ${await settle()}`);
-    else {
-      const removeStatus = effectiveStatus(removed.status, removed.body);
-      say(`Remove: status ${removeStatus}, answer ${shapeOf(removed.body)}`);
-      if (removeStatus >= 300) fail(`left connector ${candidate} in sub-account ${accountId}: remove it by hand`);
-      const payload = payloadOf(removed.body);
-      check.success.removeConnector =
-        payload !== undefined && payload !== null && typeof payload === "object" ? "view" : "empty";
+    if (!seenAdded) {
+      fail(
+        `left connector ${candidate} in sub-account ${accountId}: doctor did not see it added, so removes nothing; ` +
+          "check the sub-account and remove it by hand if it was not there before",
+      );
+    } else {
+      const removed = await remove();
+      if ("lost" in removed) fail(`Remove: no answer (${removed.lost}); ${await settle()}`);
+      else {
+        const removeStatus = effectiveStatus(removed.status, removed.body);
+        say(`Remove: status ${removeStatus}, answer ${shapeOf(removed.body)}`);
+        if (removeStatus >= 300) fail(`left connector ${candidate} in sub-account ${accountId}: remove it by hand`);
+        const payload = payloadOf(removed.body);
+        check.success.removeConnector =
+          payload !== undefined && payload !== null && typeof payload === "object" ? "view" : "empty";
+      }
     }
   }
+  if (!seenAdded) return check;
   const after = await listAll();
   const gone = after.refused === undefined && !after.ids.includes(candidate);
   say(`read again: ${after.refused ?? (gone ? "no longer listed" : "STILL listed")}`);

@@ -15,7 +15,7 @@ import {
   ResponseFormatError,
   ServerError,
 } from "./errors";
-import { createPool, decodeResponse, newRequestId, UndiciTransport, type Transport } from "./http";
+import { createPool, decodeResponse, newRequestId, shownRequestId, UndiciTransport, type Transport } from "./http";
 import { Limiter } from "./limiter";
 import { linkTargetOf, listRouteNotFound, refusingUnproven } from "./listing";
 import { hidingAlso, queryKeysOf, sentRequestOf } from "./service-text";
@@ -360,13 +360,16 @@ export class EmbeddedClient {
       };
       try {
         const queuedAt = this.now();
-        const response = await this.limiter.run(() => {
+        const answered = await this.limiter.run(() => {
           // Time held back by the limiter (another call's 429 pause) is waiting, not trying.
           waitedMs += this.now() - queuedAt;
           this.requests++;
           return this.transport.send(request);
         });
         const attemptSent = hidingAlso(sent, token);
+        // The service's x-request-id may quote what it was sent: every error shows it only when safe.
+        const requestId = shownRequestId(answered.requestId, request.requestId, attemptSent);
+        const response = { ...answered, requestId };
         const emptyOk = route.success === "empty" || SILENT_OK.has(operation);
         const json = decodeResponse(response, label, { sent: attemptSent, now: this.now(), emptyOk, target });
         // Every error later built from this answer (its payload read, its shape refused) gets `sent` too.

@@ -108,12 +108,13 @@ export class UndiciTransport implements Transport {
     } catch (error) {
       throw networkError(error, request);
     }
+    // The service's id, for the client to show only when safe (shownRequestId); this module's own errors show ours.
     const requestId = header(answer.headers, "x-request-id") || request.requestId;
     const declared = Number(header(answer.headers, "content-length"));
     const tooLarge = () =>
       new ResponseFormatError({
         route: request.route,
-        requestId,
+        requestId: request.requestId,
         status: answer.statusCode,
         problem: `the body is larger than ${this.maxResponseBytes} bytes`,
       });
@@ -136,7 +137,7 @@ export class UndiciTransport implements Transport {
     } catch (error) {
       if (error instanceof ResponseFormatError) throw error;
       // Cut off mid-body (reset, body timeout): no usable answer.
-      throw networkError(error, { route: request.route, requestId });
+      throw networkError(error, request);
     }
     return {
       status: answer.statusCode,
@@ -162,6 +163,34 @@ function isJsonType(contentType: string | undefined): boolean {
   return contentType === undefined || /[/+]json\b/i.test(contentType);
 }
 
+// The service's headers are its text too: shown only in a strict form, and unchanged by the
+// call's scrub (a credential or a value sent, quoted back, fails it) (issue 37, F3 and F8).
+const SERVICE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+// After a request that carried secrets, only an id that cannot be a quoted value (a UUID, hex digits).
+const OPAQUE_ID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{16,64})$/i;
+const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,63}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,63}$/;
+
+function scrubLeaves(text: string, sent: SentRequest): boolean {
+  try {
+    return sent.scrub(text) === text;
+  } catch {
+    return false;
+  }
+}
+
+/** The request id an error shows: the service's when it is safe to print (see above), else our own (`ours`). */
+export function shownRequestId(given: string, ours: string, sent: SentRequest): string {
+  const safe = SERVICE_ID.test(given) && scrubLeaves(given, sent) && (!sent.carriedSecrets || OPAQUE_ID.test(given));
+  return safe ? given : ours;
+}
+
+/** An answer's content type as an error shows it: `type/subtype` in a strict form, passing the scrub. */
+function shownContentType(contentType: string | undefined, sent: SentRequest): string {
+  if (contentType === undefined) return "no content type";
+  const type = contentType.split(";")[0].trim();
+  return !sent.carriedSecrets && MIME_TYPE.test(type) && scrubLeaves(type, sent) ? type : "an unexpected content type";
+}
+
 /**
  * The JSON body of a 2xx answer; for any other status, the typed error of the one factory.
  * The body text itself never goes into a message (it may hold a token).
@@ -172,8 +201,7 @@ export function decodeResponse(response: IncomingResponse, route: string, ctx: D
   let problem: string | undefined;
   if (!isJsonType(response.contentType)) {
     // The content type is the service's text: left out after a request that carried secrets.
-    const type = ctx.sent.carriedSecrets ? "another content type" : response.contentType?.split(";")[0];
-    problem = `expected a JSON body, got ${type ?? "no content type"}`;
+    problem = `expected a JSON body, got ${shownContentType(response.contentType, ctx.sent)}`;
   } else if (body.length === 0) {
     problem = "the body is empty";
   } else {

@@ -6,7 +6,10 @@
 // One rule decides where a list ends (docs/service-profile.md, "Paging: what ends a list";
 // docs/service-contract.md, assumption A13): only a list PROVEN complete ends, since a list
 // taken for whole when it is not makes a refresh see connectors as gone. Proof is one of:
-// - a `total` reached, counting the items seen (never pages × the size a page claims);
+// - a `total` reached, counting the DISTINCT items seen (never pages × the size a page claims):
+//   pages that overlap (an item inserted before the cursor between two pages) would reach the
+//   total counting a duplicate while an item is never read, so a page that partly repeats is
+//   refused, as is a total that changes during the list (a smaller one would end it early);
 // - a `next` field that says there is no next page;
 // - an empty page (no total, or the total reached): the first, or one after pages that advanced.
 // Anything else is refused (a ListRefusal, which the client turns into an error naming the route):
@@ -61,6 +64,8 @@ export interface PaginateOptions {
   byOffset?: boolean;
   /** The byte budget of the list (default MAX_LIST_BYTES). */
   maxBytes?: number;
+  /** What identifies an item (default: its `connectorId`, else its JSON): only new keys count towards the total. */
+  keyOf?: (item: unknown) => string;
 }
 
 /**
@@ -82,6 +87,26 @@ export class RepeatedPageError extends ListRefusal {
   ) {
     super(`page ${page} repeats items already read (${items} items)`);
   }
+}
+
+/** Page `page` holds some items already read and some new: the list moved under the pages, an item may be unread. */
+export class PartlyRepeatedPageError extends ListRefusal {
+  constructor(page: number, repeated: number, items: number) {
+    super(`page ${page} repeats ${repeated} of its ${items} items already read (the pages overlap)`);
+  }
+}
+
+/** A page says another total than the pages before: the list changed while it was read. */
+export class TotalChangedError extends ListRefusal {
+  constructor(page: number, totals: readonly number[]) {
+    super(`page ${page} changes the list's total (totals seen: ${totals.join(", ")})`);
+  }
+}
+
+/** An item's key: its `connectorId` when it has one, else its JSON. */
+function defaultKeyOf(item: unknown): string {
+  const id = item !== null && typeof item === "object" ? (item as { connectorId?: unknown }).connectorId : undefined;
+  return typeof id === "string" ? `id:${id}` : JSON.stringify(item);
 }
 
 /** More pages than any list should have, none ending it: the service never ends the list. */
@@ -124,10 +149,11 @@ export async function* paginate<T>(
   let number = 1;
   let size = pageSize;
   let cursor: PageCursor = { offset: 0 };
-  // The latest total a page said (a page that says none keeps the one before).
+  // The total the pages say (all the same, or the list is refused).
   let total: number | undefined;
-  // Each item read, as JSON: a page of items all read before does not advance.
+  // Each item read, by key: a page of items all read before does not advance.
   const read = new Set<string>();
+  const keyOf = options.keyOf ?? defaultKeyOf;
   const ahead: Ahead<T> = new Map();
   for (let requests = 1; requests <= MAX_PAGES; requests++) {
     const prefetched = ahead.get(number);
@@ -136,12 +162,16 @@ export async function* paginate<T>(
       ? prefetched.answer
       : fetchPage(number, size, cursor));
     const { items } = result;
+    if (result.total !== undefined && total !== undefined && result.total !== total)
+      throw new TotalChangedError(requests, [total, result.total]);
     total = result.total ?? total;
     bytes += result.bytes ?? 0;
     if (bytes > maxBytes)
       throw new ListTooLargeError(`the list passed its budget of ${maxBytes} bytes at page ${requests}`);
-    const keys = items.map((item) => JSON.stringify(item));
-    if (items.length > 0 && keys.every((key) => read.has(key))) throw new RepeatedPageError(requests, items.length);
+    const keys = items.map(keyOf);
+    const fresh = new Set(keys.filter((key) => !read.has(key)));
+    if (items.length > 0 && fresh.size === 0) throw new RepeatedPageError(requests, items.length);
+    if (fresh.size < items.length) throw new PartlyRepeatedPageError(requests, items.length - fresh.size, items.length);
     const full = items.length >= size;
     if (options.allAtOnce && total !== undefined && result.next === undefined && full)
       prefetch(ahead, fetchPage, number, size, Math.ceil(total / size));

@@ -219,4 +219,56 @@ describe(`doctor against a misbehaving service (CANARY_SEED=${seed})`, function 
       assertNoForm(content, token, where);
     }
   });
+  it("F4 the token echoed as hex, base64 of `Bearer <token>` or reversed, in a header and a key: not in the output or trace", async () => {
+    const token = canary("token");
+    const echoes = [
+      Buffer.from(token).toString("hex"),
+      Buffer.from(`Bearer ${token}`).toString("base64"),
+      [...token].reverse().join(""),
+    ];
+    const { target } = await stub({
+      accessToken: token,
+      intercept: (r) =>
+        r.path === "/es/v2/connectors/added"
+          ? {
+              status: 200,
+              headers: { "x-request-id": echoes.join("-") },
+              body: {
+                statusCode: 200,
+                response: { items: [], total: 0, ...Object.fromEntries(echoes.map((e) => [e, 1])) },
+              },
+            }
+          : undefined,
+    });
+    const trace = path.join(dir, "encoded-echo-trace.txt");
+    const { text, progress } = await runDoctor(target, { trace });
+    const traced = readFileSync(trace, "utf8");
+    assert.match(traced, /x-request-id: …/, "the header is named, its value is not shown");
+    for (const echo of echoes) {
+      for (const [where, content] of [
+        ["the output", text],
+        ["the progress lines", progress],
+        ["the trace", traced],
+      ]) {
+        assert.ok(!content.includes(echo), `an encoded token in ${where} (replay with CANARY_SEED=${seed})`);
+      }
+    }
+  });
+
+  it("F5 --account-id `..` with {accountId} in a profile's path: refused before it is sent, naming the parameter", async () => {
+    const { stub: s, target } = await stub();
+    const profile = path.join(dir, "account-in-path.json");
+    writeFileSync(
+      profile,
+      JSON.stringify({ operations: { listAddedConnectors: { path: "/es/v2/accounts/{accountId}/connectors/added" } } }),
+    );
+    await assert.rejects(
+      runDoctor({ ...target, accountId: ".." }, { profile }),
+      /accountId goes into the request path/,
+    );
+    assert.ok(
+      !s.requests.some((r) => r.path.endsWith("/added")),
+      s.requests.map((r) => `${r.method} ${r.path}`).join("\n"),
+    );
+  });
 });

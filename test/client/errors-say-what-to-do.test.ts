@@ -38,7 +38,8 @@ describe("client: errors that say what to do", () => {
     ])
       assert.ok(error.message.includes(name), `names ${name}: ${error.message}`);
     assert.match(error.message, new RegExp(`^POST ${TOKEN_PATH}: 401 Unauthorized: `), "the route and status first");
-    assert.match(error.message, /\(request id srv-401\)$/);
+    // The token request carried the client secret: our own id, not the service's "srv-401" (issue 37, F3).
+    assert.match(error.message, /\(request id [0-9a-f]{8}-[0-9a-f-]{27}\)$/);
     assert.ok(!error.message.includes(SECRET), "never the secret");
     assert.equal(transport.requests.length, 1, "a refused secret is not retried");
   });

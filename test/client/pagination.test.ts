@@ -7,8 +7,10 @@ import {
   ListTooLargeError,
   MAX_PAGES,
   PAGES_AHEAD,
+  PartlyRepeatedPageError,
   RepeatedPageError,
   ShortPageError,
+  TotalChangedError,
   type PageAnswer,
 } from "../../provider/client/pagination";
 
@@ -143,14 +145,41 @@ describe("client pagination", () => {
     assert.equal(s.calls.length, 2);
   });
 
-  it("refuses a list whose total keeps growing, after a bounded number of pages, never taking it as ended", async () => {
+  it("refuses a list whose total keeps growing, at the first change, never taking it as ended", async () => {
     let calls = 0;
     const fetch = async (page: number): Promise<Page<number>> => {
       calls++;
       return { items: [page], page, pageSize: 1, total: 3 + page * 10 };
     };
+    await assert.rejects(collect(paginate(fetch, 1)), TotalChangedError);
+    assert.equal(calls, 2);
+  });
+
+  it("refuses a list without a total that never ends, after a bounded number of pages", async () => {
+    let calls = 0;
+    const fetch = async (page: number): Promise<PageAnswer<number>> => {
+      calls++;
+      return { items: [page], pageSize: 1 };
+    };
     await assert.rejects(collect(paginate(fetch, 1)), EndlessListError);
     assert.equal(calls, MAX_PAGES);
+  });
+
+  it("refuses pages that partly overlap rather than reach the total counting a duplicate (issue 37, F1)", async () => {
+    // Page 2 starts one item back (an item inserted before the cursor): 6 items read = the total, item 6 unread.
+    const fetch = async (page: number): Promise<Page<{ connectorId: string }>> => {
+      const ids = page === 1 ? [1, 2, 3] : [3, 4, 5];
+      return { items: ids.map((n) => ({ connectorId: `c${n}` })), page, pageSize: 3, total: 6 };
+    };
+    await assert.rejects(collect(paginate(fetch, 3)), PartlyRepeatedPageError);
+  });
+
+  it("counts items by their connectorId, not their JSON: a repeated id with new fields is a repeat", async () => {
+    const fetch = async (page: number): Promise<Page<{ connectorId: string; n: number }>> => {
+      const ids = page === 1 ? [1, 2] : [2, 3];
+      return { items: ids.map((n) => ({ connectorId: `c${n}`, n: n * page })), page, pageSize: 2, total: 4 };
+    };
+    await assert.rejects(collect(paginate(fetch, 2)), /page 2 repeats 1 of its 2 items already read/);
   });
 
   it("passes errors of a page through", async () => {
@@ -203,7 +232,7 @@ describe("client pagination", () => {
       assert.equal(s.calls.length, PAGES_AHEAD + 5);
     });
 
-    it("ends where the total is reached; a page asked for and never read does not reject unhandled", async () => {
+    it("refuses a total that shrinks; a page asked for and never read does not reject unhandled", async () => {
       const unhandled: unknown[] = [];
       const onUnhandled = (reason: unknown) => unhandled.push(reason);
       process.on("unhandledRejection", onUnhandled);
@@ -213,7 +242,7 @@ describe("client pagination", () => {
           if (page === 3) throw new Error("page 3 failed");
           return { items: page === 1 ? [1, 2] : [3], page, pageSize: 2, total: page === 1 ? 6 : 3 };
         };
-        assert.deepEqual(await collect(paginate(fetch, 2, { allAtOnce: true })), [1, 2, 3]);
+        await assert.rejects(collect(paginate(fetch, 2, { allAtOnce: true })), TotalChangedError);
         await turn();
         assert.deepEqual(unhandled, []);
       } finally {

@@ -124,7 +124,7 @@ describe(`client: secrets quoted back in another form (seed ${SEED}, QUOTED_SEED
                   { field: `secretConfig.${quoted}`, message: "unknown field" },
                 ],
               },
-              { requestId: "req-quoted-400" },
+              { requestId: "0123456789abcdef0400" },
             ),
       );
       const error = await failed(client.configure(ACCOUNT, CONNECTOR, body));
@@ -133,10 +133,10 @@ describe(`client: secrets quoted back in another form (seed ${SEED}, QUOTED_SEED
       assert.ok(!all.includes("is revoked") && !all.includes("is not a live key"), `service text kept: ${all}`);
       assert.ok(error instanceof ValidationError, all);
       assert.equal(error.status, 400);
-      assert.equal(error.requestId, "req-quoted-400");
+      assert.equal(error.requestId, "0123456789abcdef0400");
       assert.match(error.message, /400 Bad Request: fields secretConfig\.password, \(unnamed field\)/);
       assert.match(error.message, /the service's text is left out \(the request carried secret values\)/);
-      assert.match(error.message, /\(request id req-quoted-400\)$/);
+      assert.match(error.message, /\(request id 0123456789abcdef0400\)$/);
       assert.deepEqual(
         error.fieldErrors.map((e) => e.field),
         ["secretConfig.password", "(unnamed field)"],

@@ -44,7 +44,7 @@ const CASES: { name: string; answer: Answer; expect: RegExp }[] = [
       res.end("<html><body>Service Unavailable - maintenance</body></html>");
     },
     // Configure carried secrets: its error leaves the service's content type out.
-    expect: /expected a JSON body, got (text\/html|another content type)/,
+    expect: /expected a JSON body, got (text\/html|an unexpected content type)/,
   },
   {
     name: "an HTML error page with a 502",
