@@ -10,8 +10,8 @@
 export interface GuardedRun {
   /** Aborted by the fleet's signal, or by an error no program caught during this run. */
   readonly signal: AbortSignal;
-  /** The uncaught error that cancelled this run, if one did. */
-  uncaught(): unknown;
+  /** The uncaught error that cancelled this run, if one did (boxed: a program may reject with `undefined`). */
+  uncaught(): { error: unknown } | undefined;
   /** The run is over: it no longer listens. */
   end(): void;
 }
@@ -19,21 +19,21 @@ export interface GuardedRun {
 const EVENTS = ["unhandledRejection", "uncaughtException"] as const;
 
 export class InlineRunGuard {
-  private readonly running = new Map<AbortController, { error?: unknown }>();
+  private readonly running = new Map<AbortController, { uncaught?: { error: unknown } }>();
 
   /** The fleet's signal (Ctrl-C, SIGTERM): it cancels every run too. */
   constructor(private readonly outer?: AbortSignal) {}
 
   private readonly onError = (error: unknown): void => {
     for (const [controller, run] of this.running) {
-      if (!("error" in run)) run.error = error;
+      run.uncaught ??= { error };
       controller.abort();
     }
   };
 
   start(): GuardedRun {
     const controller = new AbortController();
-    const run: { error?: unknown } = {};
+    const run: { uncaught?: { error: unknown } } = {};
     const abort = () => controller.abort();
     if (this.outer?.aborted) controller.abort();
     this.outer?.addEventListener("abort", abort);
@@ -42,7 +42,7 @@ export class InlineRunGuard {
     this.running.set(controller, run);
     return {
       signal: controller.signal,
-      uncaught: () => run.error,
+      uncaught: () => run.uncaught,
       end: () => {
         this.outer?.removeEventListener("abort", abort);
         if (!this.running.delete(controller) || this.running.size > 0) return;

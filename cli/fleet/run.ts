@@ -177,7 +177,7 @@ async function runOne(
       durationMs: Date.now() - started,
       resources: recorder.changes(),
       // Cancelled for an uncaught error: the engine only says "update canceled".
-      error: uncaught !== undefined ? uncaughtText(uncaught) : errorText(err, recorder.errors),
+      error: uncaught ? uncaughtText(uncaught.error) : errorText(err, recorder.errors),
     };
   } finally {
     run?.end();
