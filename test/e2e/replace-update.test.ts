@@ -1,8 +1,9 @@
-// Issue 4, item 7: a changed secret value is an update (the `fieldDigests` output
-// changes, the plaintext never shows); a changed connectorId is a replace.
+// Issue 4, item 7: a changed secret value is an update (a Password keeps its mark in `fieldDigests`,
+// the plaintext never shows); a changed connectorId is a replace.
 import { strict as assert } from "node:assert";
 import { randomBytes } from "node:crypto";
 import { assertNoSecret, ENGINE_TIMEOUT_MS, resourceName } from "./harness";
+import { PASSWORD_MARK } from "../../provider/resources/field-digests";
 import { apiKeyFields, connectorsStack, e2eSuite, MIXPANEL, SEGMENT } from "./fixtures";
 
 type Props = Record<string, unknown>;
@@ -37,7 +38,7 @@ describe("e2e: update vs replace", function () {
     },
   });
 
-  it("a changed secret value updates in place; its field's digest changes; the plaintext never shows", async () => {
+  it("a changed secret value (a Password) updates in place; no digest of it is kept; the plaintext never shows", async () => {
     const before = await configurationOutputs();
     const liveBefore = await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, SEGMENT);
     const urnsBefore = (await e2e.stack.resources()).map((r) => r.urn).sort();
@@ -55,7 +56,9 @@ describe("e2e: update vs replace", function () {
       after.fieldDigests as Record<string, string>,
     ];
     const moved = Object.keys(digestsAfter).filter((field) => digestsAfter[field] !== digestsBefore[field]);
-    assert.equal(moved.length, 1, `one field's digest changed: ${moved.join(", ")}`);
+    // A Password is never digested (issue 38, item 2): the update and lastUpdated show the write.
+    assert.deepEqual(moved, [], `no field's digest changed: ${moved.join(", ")}`);
+    assert.equal(digestsAfter.apiKey, PASSWORD_MARK, "the Password keeps its mark, not a digest");
     const liveAfter = await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, SEGMENT);
     assert.ok(liveAfter.lastUpdated > liveBefore.lastUpdated, "the service saw a new write");
     assert.equal(after.lastUpdated, liveAfter.lastUpdated);
