@@ -5,7 +5,7 @@
 // engine's own way (they finish the step under way and release their locks).
 import type { EngineEvent, OpType, Stack, Workspace } from "@pulumi/pulumi/automation";
 import { changedOutputs } from "./drift/changed-outputs";
-import { InlineRunGuard, uncaughtText } from "./inline-errors";
+import { RunGuard, uncaughtText } from "./inline-errors";
 import type { Automation, InlineProgram } from "./program";
 import { nameOfUrn, type FleetCommand, type ResourceChange, type StackReport } from "./report";
 
@@ -134,7 +134,7 @@ async function runOne(
   workspace: Workspace,
   name: string,
   createError: string | undefined,
-  guard: InlineRunGuard | undefined,
+  guard: RunGuard,
 ): Promise<StackReport> {
   const started = Date.now();
   if (createError !== undefined)
@@ -146,8 +146,12 @@ async function runOne(
       error: `creating the stack failed: ${createError}`,
     };
   const recorder = new StepRecorder(opts.command === "drift");
-  const run = guard?.start();
-  const common = { onEvent: recorder.onEvent, signal: run?.signal ?? opts.signal, color: "never" as const };
+  const run = guard.start();
+  const onEvent = (event: EngineEvent): void => {
+    run.onEvent(event);
+    recorder.onEvent(event);
+  };
+  const common = { onEvent, signal: run.signal, color: "never" as const };
   try {
     const stack = await stackOf(opts.automation, workspace, name);
     if (opts.command === "up") {
@@ -170,7 +174,7 @@ async function runOne(
       ...(status === "drifted" ? { repair: opts.repairCommand(name) } : {}),
     };
   } catch (err) {
-    const uncaught = run?.uncaught();
+    const uncaught = run.uncaught();
     return {
       stack: name,
       status: "failed",
@@ -180,7 +184,7 @@ async function runOne(
       error: uncaught ? uncaughtText(uncaught.error) : errorText(err, recorder.errors),
     };
   } finally {
-    run?.end();
+    run.end();
   }
 }
 
@@ -195,8 +199,8 @@ export async function runFleet(opts: FleetRunOptions): Promise<StackReport[]> {
     opts.command === "up" || opts.command === "preview"
       ? await createMissingStacks(workspace, opts.stacks)
       : new Map<string, string>();
-  // A program run per stack needs none: its language host exits on an uncaught error itself.
-  const guard = opts.program ? new InlineRunGuard(opts.signal) : undefined;
+  // A program run per stack leaves uncaught errors to its language host, which exits on them.
+  const guard = new RunGuard(opts.signal, opts.program !== undefined);
   const queue = [...opts.stacks];
   const reports: StackReport[] = [];
   const worker = async (): Promise<void> => {
