@@ -43,6 +43,18 @@ export const CONNECTOR_CONFIGURATION = {
         "that names the connector and the sub-account; adopt it with this flag, or with `pulumi import` when using " +
         "the plugin). A connector this stack adds in the same run has none. Changing it alone changes nothing.",
     },
+    heldByService: {
+      type: { array: "string" },
+      inputOnly: true,
+      description:
+        "Password fields whose values the service holds and this stack does not (a customer's own key, entered in " +
+        "the service's UI): never sent, so never cleared, and never in the state. Each must be a Password field of " +
+        "the connector, absent from `secretConfig`. Drift still covers every other field by digest, and a write of a " +
+        "held Password shows through `lastUpdated`. Where the service replaces the whole configuration on Configure " +
+        "(the contract's; service profile `semantics.configureWrites: whole`), any write would clear them, so a " +
+        "change that writes is refused at preview; where it keeps the fields a Configure leaves out (`given`), only " +
+        "the given fields are sent. Default: none (the configuration holds exactly `secretConfig`).",
+    },
     secretConfig: {
       type: { map: { oneOf: ["string", "number", { array: "string" }] } },
       required: true,

@@ -40,6 +40,14 @@ export interface ConnectorConfigurationArgs {
    */
   adoptExisting?: pulumi.Input<boolean>;
   /**
+   * Password fields whose values the service holds and this stack does not (a customer's own
+   * key): never sent, so never cleared, and never in the state; each a Password field of the
+   * connector, absent from secretConfig. Where the service replaces the whole configuration on
+   * Configure (the contract's), a change that writes is refused at preview
+   * (docs/configuration-ownership.md). Default: none.
+   */
+  heldByService?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
    * Field id → value, validated against the connector's live field descriptors at preview
    * ("" and [] count as missing). Required. Always stored as a secret, whatever is passed.
    */
@@ -85,12 +93,13 @@ export interface ConnectorConfigurationOutputs {
 }
 
 // The interfaces name exactly the definition's inputs and outputs (a mismatch fails to compile);
-// secretConfig is an input only (definitions/connector-configuration.ts, `inputOnly`).
+// secretConfig and heldByService are inputs only (definitions/connector-configuration.ts, `inputOnly`).
 const interfacesMatchDefinition: [
   SameKeys<ConnectorConfigurationArgs, typeof CONNECTOR_CONFIGURATION.inputs>,
   SameKeys<
     ConnectorConfigurationOutputs,
-    Omit<typeof CONNECTOR_CONFIGURATION.inputs, "secretConfig"> & typeof CONNECTOR_CONFIGURATION.outputs
+    Omit<typeof CONNECTOR_CONFIGURATION.inputs, "secretConfig" | "heldByService"> &
+      typeof CONNECTOR_CONFIGURATION.outputs
   >,
 ] = [true, true];
 void interfacesMatchDefinition;

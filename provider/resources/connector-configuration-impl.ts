@@ -28,6 +28,7 @@ import { IN_PLACE_KEYS, REPLACE_KEYS } from "./connector-configuration-check";
 import { splitId } from "./resource-ids";
 import { importedInputs, importNotice } from "./configuration-import";
 import { countedStep } from "../runtime/engine-steps";
+import { configureWrites, heldFields, heldPasswordsRefusal } from "./held-passwords";
 
 export { configureFromRequest } from "../runtime/runtime";
 export { check } from "./connector-configuration-check";
@@ -52,10 +53,26 @@ export async function diff(
 ): Promise<DiffResult & { detailedDiff: DetailedDiff }> {
   settleRecord(olds.accountId, olds.connectorId);
   const passwords = changedPasswords(olds.accountId, olds.connectorId, news.secretConfig);
-  return diffAgainst(olds, news, {
+  const result = await diffAgainst(olds, news, {
     fields: news.secretConfig,
     changes: (old) => secretConfigChanges(old, news.secretConfig, currentDigestKey(old.digestSalt), passwords),
   });
+  // What check cannot see: a write to restore what was changed out of band (the program is the same).
+  const held = heldFields(news.heldByService);
+  if (result.changes && (result.replaces ?? []).length === 0 && held.length > 0 && writesWhole()) {
+    const where = `connector ${String(olds.connectorId)} of sub-account ${String(olds.accountId)}`;
+    throw new Error(heldPasswordsRefusal(where, held, "restoring"));
+  }
+  return result;
+}
+
+/** Whether Configure replaces the whole configuration (unknown settings: assumed, the safe side). */
+function writesWhole(): boolean {
+  try {
+    return configureWrites(currentClient().settings) === "whole";
+  } catch {
+    return true;
+  }
 }
 
 /**
@@ -114,8 +131,13 @@ async function diffAgainst(
   const fieldsNamed = Object.keys(detailedDiff).some((path) => path.startsWith("secretConfig"));
   // Written out of band since our last write, and no field tells how: a Password, or the same values.
   const descriptors = () => currentConfiguration(old.accountId, old.connectorId);
-  if (old.lastUpdated !== old.appliedLastUpdated && !fieldsNamed)
-    Object.assign(detailedDiff, await hiddenFieldChanges(desired.fields, descriptors));
+  if (old.lastUpdated !== old.appliedLastUpdated && !fieldsNamed) {
+    const hidden = await hiddenFieldChanges(desired.fields, descriptors);
+    // With Passwords the service holds, a write that changed no field of this stack's is theirs
+    // (a customer's new key): it shows through lastUpdated and `drift`, and there is nothing to restore.
+    const theirs = heldFields(news.heldByService).length > 0 && Object.hasOwn(hidden, "lastUpdated");
+    if (!theirs) Object.assign(detailedDiff, hidden);
+  }
   const changes = replaces.length > 0 || Object.keys(detailedDiff).length > 0;
   return { changes, replaces, deleteBeforeReplace: false, detailedDiff };
 }
@@ -150,6 +172,10 @@ async function apply(props: Props, creating: boolean, salt?: string): Promise<Co
   const where = `connector ${inputs.connectorId} of sub-account ${inputs.accountId}`;
   const state = runtime();
   const at = { accountId: inputs.accountId, connectorId: inputs.connectorId, baseUrl: settings.baseUrl };
+  // Check refused it at preview; this holds for any caller (an up that skipped the preview).
+  const held = inputs.heldByService ?? [];
+  if (held.length > 0 && configureWrites(settings) === "whole")
+    throw new Error(heldPasswordsRefusal(where, held, creating ? "creating" : "updating"));
   let fieldIds: string[] = [];
   let found: string | undefined;
   let live: ConnectorConfigurationView;
@@ -175,7 +201,7 @@ async function apply(props: Props, creating: boolean, salt?: string): Promise<Co
   if (!configurationId) throw new Error(`${where} has no secret configuration to save`);
   // The check could not see the fields when the connector was not added yet (a service that
   // answers 404 then): they are checked now, before anything is sent.
-  const checked = validateSecretConfig(inputs.connectorId, descriptorsOf(live), inputs.secretConfig);
+  const checked = validateSecretConfig(inputs.connectorId, descriptorsOf(live), inputs.secretConfig, held);
   if (checked.failures.length > 0) {
     const reasons = checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ");
     throw new Error(`the secretConfig of ${where} does not fit its fields: ${reasons}`);

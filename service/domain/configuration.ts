@@ -51,10 +51,15 @@ function checkValue(
   }
 }
 
-/** All violations (one entry per field), or the values to store. */
+/**
+ * All violations (one entry per field), or the values to store. `kept`: the values the service
+ * holds, for a service whose Configure keeps a field its body leaves out (`configureWrites:
+ * given`); without it, a field left out is cleared (the contract's PUT of the whole).
+ */
 export function validateConfigure(
   connector: CatalogueConnector,
   body: ServiceRequest<"ConfigureBody">,
+  kept?: Readonly<Record<string, string>>,
 ): { errors: Strict<"FieldError">[] } | { values: Record<string, string> } {
   const errors: Strict<"FieldError">[] = [];
   const { configurationId, fields } = connector.secretConfiguration;
@@ -73,6 +78,10 @@ export function validateConfigure(
   const values: Record<string, string> = {};
   for (const field of fields) {
     if (field.readonly) continue;
+    if (kept && !Object.hasOwn(body.secretConfig, field.id) && Object.hasOwn(kept, field.id)) {
+      values[field.id] = kept[field.id];
+      continue;
+    }
     const v = Object.hasOwn(body.secretConfig, field.id) ? body.secretConfig[field.id] : undefined;
     if (isEmpty(v)) {
       if (field.required) errors.push({ field: `secretConfig.${field.id}`, message: "is required" });

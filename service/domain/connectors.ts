@@ -161,13 +161,17 @@ export class Connectors {
     return configurationView(c, accountId, this.repo.added(accountId, connectorId));
   }
 
+  /** Saves a configuration; `keepOmitted`: a field the body leaves out keeps its value (`configureWrites: given`). */
   configure(
     accountId: string,
     connectorId: string,
     body: ServiceRequest<"ConfigureBody">,
+    keepOmitted = false,
   ): Strict<"ConnectorConfigurationView"> {
-    const { c } = this.requireAdded(accountId, connectorId);
-    const checked = validateConfigure(c, body);
+    const { c, row } = this.requireAdded(accountId, connectorId);
+    const kept =
+      keepOmitted && row.configured === 1 ? (JSON.parse(row.secret_values) as Record<string, string>) : undefined;
+    const checked = validateConfigure(c, body, kept);
     if ("errors" in checked) throw new ApiError(400, "invalid configuration", { errors: checked.errors });
     const nowSeconds = Math.floor(this.now() / 1000);
     return this.repo.transaction(() => {

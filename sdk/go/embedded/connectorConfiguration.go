@@ -132,6 +132,8 @@ type connectorConfigurationArgs struct {
 	ConfigurationId *string `pulumi:"configurationId"`
 	// The 16-character id of an added connector (pass the AddedConnector's `connectorId`). Changing it replaces the resource.
 	ConnectorId string `pulumi:"connectorId"`
+	// Password fields whose values the service holds and this stack does not (a customer's own key, entered in the service's UI): never sent, so never cleared, and never in the state. Each must be a Password field of the connector, absent from `secretConfig`. Drift still covers every other field by digest, and a write of a held Password shows through `lastUpdated`. Where the service replaces the whole configuration on Configure (the contract's; service profile `semantics.configureWrites: whole`), any write would clear them, so a change that writes is refused at preview; where it keeps the fields a Configure leaves out (`given`), only the given fields are sent. Default: none (the configuration holds exactly `secretConfig`).
+	HeldByService []string `pulumi:"heldByService"`
 	// Name of the configuration. Default: the service's.
 	Name *string `pulumi:"name"`
 	// Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only (not an output: the `fieldDigests` output shows which field changed).
@@ -150,6 +152,8 @@ type ConnectorConfigurationArgs struct {
 	ConfigurationId pulumi.StringPtrInput
 	// The 16-character id of an added connector (pass the AddedConnector's `connectorId`). Changing it replaces the resource.
 	ConnectorId pulumi.StringInput
+	// Password fields whose values the service holds and this stack does not (a customer's own key, entered in the service's UI): never sent, so never cleared, and never in the state. Each must be a Password field of the connector, absent from `secretConfig`. Drift still covers every other field by digest, and a write of a held Password shows through `lastUpdated`. Where the service replaces the whole configuration on Configure (the contract's; service profile `semantics.configureWrites: whole`), any write would clear them, so a change that writes is refused at preview; where it keeps the fields a Configure leaves out (`given`), only the given fields are sent. Default: none (the configuration holds exactly `secretConfig`).
+	HeldByService pulumi.StringArrayInput
 	// Name of the configuration. Default: the service's.
 	Name pulumi.StringPtrInput
 	// Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only (not an output: the `fieldDigests` output shows which field changed).
