@@ -5,6 +5,8 @@
 // name exactly that field and show neither its old nor its new value; each is repaired by an
 // `up`. A Password changed alone is told in words. Right after an `up`, the drift check shows no
 // changed property; `pulumi up --debug` prints no secretConfig value of any type.
+// On the plugin's stack, a Text and a Password changed through the local service's web page in
+// Chromium (issue 39, item 3) make README's drift check fail naming the Text.
 import { strict as assert } from "node:assert";
 import { randomBytes } from "node:crypto";
 import { E2EStack, ENGINE_TIMEOUT_MS, type ProgramConfigValue } from "./harness";
