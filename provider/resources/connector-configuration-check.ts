@@ -14,7 +14,7 @@ import { descriptorsOf, normalisesTo, validateSecretConfig } from "./configurati
 import { hiddenFields } from "./field-digests";
 import { notePasswords } from "./password-changes";
 import { accountIdProblem } from "./resource-ids";
-import { undeclaredImportedFields } from "./configuration-import";
+import { IMPORTED_FIELDS, undeclaredImportedFields } from "./configuration-import";
 import { configureWrites, heldFieldFailures, heldFields, heldPasswordsRefusal } from "./held-passwords";
 
 type Props = Record<string, unknown>;
@@ -117,8 +117,10 @@ export const check = secretAwareCheck(
       const validated = validateSecretConfig(connectorId as string, descriptors, secretConfig as Props, held);
       failures.push(...validated.failures);
       failures.push(...heldFieldFailures(connectorId as string, held, descriptors, secretConfig as Props));
-      // A write follows (a create, an update; not a change of heldByService alone), which would clear them.
-      const writes = !sameAsApplied(olds, inputs, WRITTEN_KEYS);
+      // A write follows (a create, an update; not a change of heldByService alone), which would clear
+      // them. After an import the stored inputs hold no value: the diff tells, by digests, whether
+      // the program's values are the service's, and refuses a write itself.
+      const writes = olds[IMPORTED_FIELDS] === undefined && !sameAsApplied(olds, inputs, WRITTEN_KEYS);
       if (held.length > 0 && writes && configureWrites(currentClient().settings) === "whole") {
         const where = `connector ${connectorId as string} of sub-account ${accountId}`;
         const what = typeof olds.configurationId === "string" ? "updating" : "creating";

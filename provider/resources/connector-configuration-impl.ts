@@ -61,7 +61,7 @@ export async function diff(
   const held = heldFields(news.heldByService);
   if (result.changes && (result.replaces ?? []).length === 0 && held.length > 0 && writesWhole()) {
     const where = `connector ${String(olds.connectorId)} of sub-account ${String(olds.accountId)}`;
-    throw new Error(heldPasswordsRefusal(where, held, "restoring"));
+    throw new Error(heldPasswordsRefusal(where, held, "writing"));
   }
   return result;
 }

@@ -122,16 +122,33 @@ describe("ConnectorConfiguration: Passwords the service holds, where Configure r
   });
 
   it("a held field must be a Password of the connector, and not also given a value", async () => {
-    const checked = await impl.check({}, inputs(s.fx, { ...OWN_FIELDS, apiKey: "x" }, { heldByService: ["apiKey", "workspace"] }));
+    const checked = await impl.check(
+      {},
+      inputs(s.fx, { ...OWN_FIELDS, apiKey: "x" }, { heldByService: ["apiKey", "workspace"] }),
+    );
     const reasons = (checked.failures ?? []).filter((f) => f.property === "heldByService").map((f) => f.reason);
-    assert.ok(reasons.some((r) => /field "workspace" is not a Password field of connector \w+; .*its Password fields are: apiKey/.test(r)), reasons.join("\n"));
-    assert.ok(reasons.some((r) => /field "apiKey" is both in secretConfig and in heldByService/.test(r)), reasons.join("\n"));
-    assert.ok(reasons.every((r) => !r.includes('"x"')), "no value quoted");
+    assert.ok(
+      reasons.some((r) =>
+        /field "workspace" is not a Password field of connector \w+; .*its Password fields are: apiKey/.test(r),
+      ),
+      reasons.join("\n"),
+    );
+    assert.ok(
+      reasons.some((r) => /field "apiKey" is both in secretConfig and in heldByService/.test(r)),
+      reasons.join("\n"),
+    );
+    assert.ok(
+      reasons.every((r) => !r.includes('"x"')),
+      "no value quoted",
+    );
   });
 
   it("a held Password's required rule is the service's: no 'is required' failure for it", async () => {
     const checked = await impl.check({}, inputs(s.fx));
-    assert.ok(!(checked.failures ?? []).some((f) => f.property === "secretConfig.apiKey"), JSON.stringify(checked.failures));
+    assert.ok(
+      !(checked.failures ?? []).some((f) => f.property === "secretConfig.apiKey"),
+      JSON.stringify(checked.failures),
+    );
   });
 });
 
@@ -187,7 +204,7 @@ describe("ConnectorConfiguration: a held Password and a write to restore, where 
     });
     const read = await impl.read(imported.id, imported.props);
     const error = await rejection(impl.diff(imported.id, read.props as Props, checked.inputs as Props));
-    assert.match(error.message, /restoring the configuration of connector \w+ of sub-account \S+ would clear .*apiKey/);
+    assert.match(error.message, /writing the configuration of connector \w+ of sub-account \S+ would clear .*apiKey/);
     assert.equal(storedApiKey(s.dbPath, s.fx.accountId), hashOf(s.customerKey));
   });
 });
