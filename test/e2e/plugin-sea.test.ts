@@ -54,12 +54,25 @@ const DOC_COMMANDS = [
 /** The coreutils a shell script may want: the only programs on the test's PATH besides the engine's. */
 const COREUTILS = ["cat", "cp", "env", "head", "ls", "mkdir", "mv", "rm", "sh", "tr"];
 
-/** A command line run by sh in dir; its output and exit code (never a throw). */
-async function shell(command: string, dir: string, env: Record<string, string>) {
-  return execFileAsync("/bin/sh", ["-c", command], { cwd: dir, env }).then(
-    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
-    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
-  );
+/**
+ * A command line run by sh in dir, in a process group of its own: its output and exit code (null
+ * when it outlived 90 s, after which the whole group is killed: a plugin that served instead of
+ * answering would otherwise hang the suite).
+ */
+function shell(command: string, dir: string, env: Record<string, string>) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn("/bin/sh", ["-c", command], { cwd: dir, env, detached: true });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => process.kill(-(child.pid as number), "SIGKILL"), 90_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
 }
 
 /** What a plugin executable printed and how it ended, started with env and stopped after its first line or 10 s. */
