@@ -261,6 +261,11 @@ describe("e2e: the Linux release archive's plugin runs with no node on PATH (Pul
         /error: Get Access Token \(POST \/es\/v2\/oauth\/client-token\): no answer from http:\/\/127\.0\.0\.1:\d+ \(timed out\)/,
       );
       assert.ok(held.length > 0, "the request reached the silent service");
+      assert.doesNotMatch(
+        run.stderr,
+        /exited with/,
+        "pulumi passes the exit code on and adds nothing (the doc says so)",
+      );
     });
   });
 });
