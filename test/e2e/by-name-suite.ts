@@ -1,6 +1,6 @@
 // One language's user, installed by name (issue 33): an empty directory outside the repository,
-// the language's own package manager pointed at its registry on loopback (by-name-registries.ts)
-// by its usual setting, the install commands and program files of that language's section of
+// the language's own package manager pointed at its registry on loopback by its usual setting, as
+// exported from `npm run registries`' env (by-name-registries.ts), the install commands and program files of that language's section of
 // docs/installation-configuration.md run and written exactly as there, then, under the real
 // engine with a PULUMI_HOME without the plugin and plugin acquisition on: `up` (the engine
 // downloads this platform's archive from the release URL, sent to loopback), then the README's
@@ -29,7 +29,7 @@ export interface ByNameLanguage {
   language: string;
   /** The language's own programs the user's PATH holds (resolved on this machine's PATH), or null: the machine's PATH, node included (TypeScript). */
   tools: string[] | null;
-  /** The settings pointing the package manager at the registries (files may be written under `tmp`). */
+  /** Settings beyond the registries' `env` (e.g. a hermetic user config; files may be written under `tmp`). */
   registryEnv(registries: Registries, tmp: string): Promise<Record<string, string>>;
   /** The environment of the engine's runs after the install (the shell state the docs' commands leave, e.g. an active virtualenv). */
   activate?(workDir: string, env: Record<string, string>): Record<string, string>;
@@ -147,12 +147,12 @@ export function describeByName(lang: ByNameLanguage): void {
       const PATH = lang.tools ? await userBin(tmp, engine.binDir, lang.tools) : engine.env.PATH;
       env = {
         ...engine.env,
+        ...registries.env, // what `npm run registries` tells a person to export
         ...(await lang.registryEnv(registries, tmp)),
         PATH,
         PULUMI_HOME: home,
         PULUMI_BACKEND_URL: `file://${path.join(tmp, "backend")}`,
         PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false",
-        PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: registries.release.override,
       };
       svc = await startService();
     });
@@ -209,11 +209,11 @@ export function describeByName(lang: ByNameLanguage): void {
     it("up: the engine downloads the plugin from the release URL by itself, and the service holds the program's configuration", async function () {
       if (!stack) this.skip();
       await assert.rejects(fs.access(path.join(home, "plugins", `resource-embedded-v${PULUMI_FIELD.version}`)));
-      const before = registries.release.requested.length;
+      const before = (await registries.releaseRequests()).length;
       const result = await stack.up();
       assert.equal(result.outputs.connectorId?.value, S3);
       assert.deepEqual(
-        archiveRequests(registries.release.requested.slice(before)),
+        archiveRequests((await registries.releaseRequests()).slice(before)),
         [`GET /${ARCHIVE} 200`],
         "this platform's archive, downloaded once from the release URL (sent to loopback)",
       );
