@@ -143,9 +143,10 @@ export async function startRegistries(options: StartOptions = {}): Promise<Regis
     const requestLog = path.join(dir, "release-requests.log");
     await fs.writeFile(requestLog, "");
     log("starting verdaccio and pypiserver, publishing to them (scripts/publish/*.sh)");
+    const filling = { tmp: dir, tools, releaseDir, children, signal };
     const [npm, pypi, server, go] = await Promise.all([
-      startNpmRegistry(dir, tools, releaseDir, children, signal),
-      startPythonIndex(dir, tools, releaseDir, children, signal),
+      startNpmRegistry(filling),
+      startPythonIndex(filling),
       startReleaseServer(releaseDir, requestLog),
       publishGo(dir, PULUMI_FIELD.version, signal),
     ]);
@@ -185,14 +186,18 @@ export function registriesEnv(info: Omit<RegistriesInfo, "env" | "releaseFiles" 
   };
 }
 
+/** What filling a registry takes: the directories of the start, its servers, its abort. */
+interface Filling {
+  tmp: string;
+  /** scripts/ensure-registries.sh's directory (verdaccio, pypiserver, twine). */
+  tools: string;
+  releaseDir: string;
+  children: Children;
+  signal?: AbortSignal;
+}
+
 /** verdaccio, with the npm package published to it by scripts/publish/npm.sh. */
-async function startNpmRegistry(
-  tmp: string,
-  tools: string,
-  releaseDir: string,
-  children: Children,
-  signal?: AbortSignal,
-): Promise<string> {
+async function startNpmRegistry({ tmp, tools, releaseDir, children, signal }: Filling): Promise<string> {
   const dir = path.join(tmp, "verdaccio");
   await fs.mkdir(dir);
   const uplink = (await run("npm", ["config", "get", "registry"], { signal })).stdout.trim();
@@ -229,13 +234,7 @@ async function startNpmRegistry(
 }
 
 /** pypiserver (no authentication: loopback only), with the SDK uploaded by scripts/publish/pypi.sh. */
-async function startPythonIndex(
-  tmp: string,
-  tools: string,
-  releaseDir: string,
-  children: Children,
-  signal?: AbortSignal,
-): Promise<string> {
+async function startPythonIndex({ tmp, tools, releaseDir, children, signal }: Filling): Promise<string> {
   const packages = path.join(tmp, "pypi-packages");
   await fs.mkdir(packages);
   const port = await freePort();

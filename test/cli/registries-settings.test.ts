@@ -13,7 +13,7 @@ import { promisify } from "node:util";
 import { registriesEnv, type RegistriesInfo } from "../../harness/registries";
 import { exportLines, toolSettings } from "../../harness/registries-text";
 import { PULUMI_FIELD } from "../../harness/release-server";
-import { docSection } from "../e2e/by-name-suite";
+import { docSection } from "../e2e/doc-section";
 import { sourced } from "../e2e/by-name-registries";
 
 const execFileAsync = promisify(execFile);
@@ -117,6 +117,6 @@ describe("registries: the settings a person copies point each tool at the regist
     homes.push(home);
     const file = path.join(home, "registries.env");
     await fs.writeFile(file, exportLines(env));
-    assert.deepEqual(await sourced(file, Object.keys(env)), env);
+    assert.deepEqual(await sourced(". ./registries.env", home, Object.keys(env)), env);
   });
 });

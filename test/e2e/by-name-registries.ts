@@ -1,9 +1,10 @@
 // The registries of the by-name e2e tests (by-name-*.test.ts): started by the command a person
-// runs, `npm run registries` (scripts/registries.js --json, after the suite's build), once per
+// runs, docs/installation-configuration.md's `npm run registries -- <arguments>` with its
+// arguments as written, plus --json (scripts/registries.js, after the suite's build), once per
 // mocha process (a release with the single executable takes about a minute), and stopped by
 // SIGTERM after the last test, as Ctrl-C stops it. The tests' users take the environment a person
-// gets from `. ./registries.env` (its --write-env file, sourced by bash). What it starts and how
-// it fills them: harness/registries.ts.
+// gets from the doc's next block (`. ./registries.env`, run by bash). What it starts and how it
+// fills them: harness/registries.ts.
 import { strict as assert } from "node:assert";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { promises as fs, mkdtempSync, rmSync } from "node:fs";
@@ -11,6 +12,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { repoRoot } from "./harness";
+import { docSection } from "./doc-section";
 import type { RegistriesInfo } from "../../harness/registries";
 
 export interface Registries extends RegistriesInfo {
@@ -32,28 +34,39 @@ export async function publishedRegistries(): Promise<Registries> {
   return (await (started ??= startCommand())).registries;
 }
 
-/** The variables `names` as bash has them after sourcing `file` in an empty environment. */
-export async function sourced(file: string, names: string[]): Promise<Record<string, string>> {
-  const script = '. "$1" && env -0';
-  const { stdout } = await promisify(execFile)("/bin/bash", ["-c", script, "bash", file], { env: {} });
+/** The variables `names` as bash has them after `source` (a command such as `. ./registries.env`) in cwd, in an empty environment. */
+export async function sourced(source: string, cwd: string, names: string[]): Promise<Record<string, string>> {
+  const { stdout } = await promisify(execFile)("/bin/bash", ["-c", `${source}\nenv -0`], { env: {}, cwd });
   const all = new Map(
     stdout.split("\0").map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
   );
   return Object.fromEntries(names.map((name) => [name, all.get(name) ?? ""]));
 }
 
-/** `node scripts/registries.js --json --write-env <file>`: resolves once the registries are filled. */
-function startCommand(): Promise<Started> {
-  const envDir = mkdtempSync(path.join(os.tmpdir(), "embedded-registries-env-"));
-  const envFile = path.join(envDir, "registries.env");
+/** The doc's `npm run registries -- <arguments>` (its arguments) and the line that sources what it wrote. */
+async function docCommands(): Promise<{ args: string[]; source: string }> {
+  const lines = (await docSection("Before a release: `npm run registries`")).commands
+    .join("\n")
+    .split("\n")
+    .map((line) => line.replace(/\s+#.*$/, ""));
+  const args = lines
+    .map((line) => /^npm run registries -- (.+)$/.exec(line)?.[1])
+    .find(Boolean)
+    ?.split(/\s+/);
+  const source = lines.find((line) => /^\. \S+$/.test(line));
+  assert.ok(args && source, "the doc gives `npm run registries -- <arguments>`, then `. <its file>`");
+  return { args, source };
+}
+
+/** The doc's command (`node scripts/registries.js <its arguments> --json` in a directory of its own): resolves once the registries are filled. */
+async function startCommand(): Promise<Started> {
+  const { args, source } = await docCommands();
+  const cwd = mkdtempSync(path.join(os.tmpdir(), "embedded-registries-user-"));
   const script = path.join(repoRoot, "scripts", "registries.js");
-  const child = spawn(process.execPath, [script, "--json", "--write-env", envFile], {
-    cwd: repoRoot,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(process.execPath, [script, ...args, "--json"], { cwd, stdio: ["ignore", "pipe", "pipe"] });
   process.once("exit", () => {
     child.kill("SIGTERM"); // it stops its servers and removes its directory itself
-    rmSync(envDir, { recursive: true, force: true });
+    rmSync(cwd, { recursive: true, force: true });
   });
   let stdout = "";
   let stderr = "";
@@ -67,9 +80,9 @@ function startCommand(): Promise<Started> {
       const info = JSON.parse(stdout.split("\n")[0]) as RegistriesInfo;
       const releaseRequests = async () =>
         (await fs.readFile(info.release.requestLog, "utf8")).split("\n").filter(Boolean);
-      sourced(envFile, Object.keys(info.env))
+      sourced(source, cwd, Object.keys(info.env))
         .then((env) => {
-          assert.deepEqual(env, info.env, "sourcing the --write-env file gives the environment the command printed");
+          assert.deepEqual(env, info.env, `\`${source}\` gives the environment the command printed`);
           resolve({ child, registries: { ...info, env, releaseRequests }, stderr: () => stderr });
         })
         .catch(reject);

@@ -16,10 +16,13 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
-import { ENGINE_TIMEOUT_MS, ensureEngine, repoRoot } from "./harness";
+import { ENGINE_TIMEOUT_MS, ensureEngine } from "./harness";
 import { fieldValue, S3, startService, storageFields, type E2EService } from "./fixtures";
 import { archiveRequests, ARCHIVE, PULUMI_FIELD } from "./release-server";
 import { publishedRegistries, type Registries } from "./by-name-registries";
+import { docSection, type DocSection } from "./doc-section";
+
+export { docSection, type DocSection };
 
 const execFileAsync = promisify(execFile);
 
@@ -37,29 +40,6 @@ export interface ByNameLanguage {
   afterInstall?(workDir: string, env: Record<string, string>): Promise<void>;
   /** Files and commands instead of the docs' section (a language whose section another page writes). */
   section?(registries: Registries, tmp: string): Promise<DocSection | string>;
-}
-
-/** A language's section: its files and its shell commands, in order. */
-export interface DocSection {
-  files: [string, string][];
-  commands: string[];
-}
-
-const DOC = path.join(repoRoot, "docs", "installation-configuration.md");
-
-/** The files (a block whose first line is `# <name>` or `// <name>`) and `sh` blocks under `## <heading>`. */
-export async function docSection(heading: string): Promise<DocSection> {
-  const text = await fs.readFile(DOC, "utf8");
-  const start = text.indexOf(`\n## ${heading}\n`);
-  assert.ok(start >= 0, `${path.relative(repoRoot, DOC)} has a section "## ${heading}"`);
-  const body = text.slice(start + 1).split(/\n## /)[0];
-  const section: DocSection = { files: [], commands: [] };
-  for (const [, info, block] of body.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)) {
-    const file = /^(?:#|\/\/) ([\w.-]+\.\w+)\n/.exec(block)?.[1];
-    if (file) section.files.push([file, block]);
-    else if (info === "sh") section.commands.push(block);
-  }
-  return section;
 }
 
 /** The commands of "## Configure and run" (README.md's paragraph and block say the same): `pulumi up` and the drift check. */
