@@ -111,6 +111,24 @@ describe("registries: the settings a person copies point each tool at the regist
     });
   });
 
+  it("its exported git settings send the GitHub repository's URL to the bare repository, with the user's git config untouched", async () => {
+    const { home, env } = await emptyHome();
+    homes.push(home);
+    const bare = path.join(home, "go-remote.git");
+    const git = (...args: string[]) => execFileAsync("git", args, { env, cwd: home });
+    await git("init", "--quiet", "--bare", bare);
+    await git("init", "--quiet", path.join(home, "work"));
+    const work = ["-C", path.join(home, "work"), "-c", "user.name=t", "-c", "user.email=t@example.com"];
+    await git(...work, "commit", "--quiet", "--allow-empty", "-m", "sdk");
+    await git(...work, "push", "--quiet", bare, `HEAD:refs/tags/sdk/go/v${PULUMI_FIELD.version}`);
+    const base = { ...loopbackInfo(), go: { ...loopbackInfo().go, remote: `file://${bare}` } };
+    const exported = { ...env, ...registriesEnv(base) };
+    const repository = "https://github.com/embedded-connectors/pulumi-embedded-connectors";
+    const { stdout } = await execFileAsync("git", ["ls-remote", repository], { env: exported, cwd: home });
+    assert.match(stdout, new RegExp(`\\trefs/tags/sdk/go/v${PULUMI_FIELD.version.replace(/\./g, "\\.")}\\n`));
+    await assert.rejects(fs.access(path.join(home, ".gitconfig")), "no global git config written");
+  });
+
   it("the --write-env file, sourced by bash, gives back exactly the environment printed (a quote, $ and \\ included)", async () => {
     const env = { ...loopbackInfo().env, ODD: `it's $HOME \\ "here"` };
     const { home } = await emptyHome();
