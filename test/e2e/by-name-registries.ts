@@ -107,8 +107,14 @@ async function startRegistries(): Promise<Registries> {
   return { npm, pypi, release, releaseFiles, tmp };
 }
 
-/** verdaccio, with the npm package published to it by scripts/publish/npm.sh. */
-async function startNpmRegistry(tmp: string, tools: string, releaseDir: string): Promise<string> {
+/** verdaccio, with the npm package of releaseDir published to it by scripts/publish/npm.sh (also bench/package-install.ts). */
+export async function startNpmRegistry(
+  tmp: string,
+  tools: string,
+  releaseDir: string,
+  /** verdaccio's max_body_size (its default, 10mb, refuses a larger tarball's publish). */
+  maxBodySize?: string,
+): Promise<string> {
   const dir = path.join(tmp, "verdaccio");
   await fs.mkdir(dir);
   const uplink = (await run("npm", ["config", "get", "registry"])).stdout.trim();
@@ -120,6 +126,7 @@ async function startNpmRegistry(tmp: string, tools: string, releaseDir: string):
     "  'pulumi-embedded-connectors': { access: $all, publish: $authenticated }",
     "  '**': { access: $all, proxy: upstream }",
     "log: { type: stdout, format: pretty, level: warn }",
+    ...(maxBodySize ? [`max_body_size: ${maxBodySize}`] : []),
   ].join("\n");
   await fs.writeFile(path.join(dir, "config.yaml"), `${config}\n`);
   const port = await freePort();
