@@ -20,8 +20,7 @@ import * as path from "node:path";
 import { parseArgs, promisify } from "node:util";
 import { repoRoot } from "../harness/engine";
 import { startNpmRegistry } from "../test/e2e/by-name-registries";
-import { loadResults } from "./results";
-import { renderBenchmarks } from "./render";
+import { writeMeasuredSection } from "./render";
 
 const execFileAsync = promisify(execFile);
 
@@ -164,16 +163,7 @@ async function main(): Promise<void> {
       `Install, every run (s): ${measurements.map((m) => `${m.name} ${m.installRunsMs.map((ms) => (ms / 1000).toFixed(1)).join(", ")}`).join("; ")}.`,
       "",
     ].join("\n");
-    await fs.mkdir(path.join(repoRoot, "bench", "sections"), { recursive: true });
-    await fs.writeFile(path.join(repoRoot, "bench", "sections", "package-install.md"), section);
-    const results = await loadResults(path.join(repoRoot, "bench", "results.json"));
-    if (results)
-      await renderBenchmarks(
-        results,
-        path.join(repoRoot, "BENCHMARKS.md"),
-        path.join(repoRoot, "bench", "analysis.md"),
-      );
-    process.stdout.write(`${section}\n`);
+    await writeMeasuredSection(repoRoot, "package-install", section);
   } finally {
     await fs.rm(tmp, { recursive: true, force: true });
   }
