@@ -1,7 +1,7 @@
 // The npm package's install from an empty directory, before and after it was cut to a registry
 // package's size (issue 39, item 7). Before: the package as a release packed it once a Node.js
 // language host had installed the plugin folder's package.json into dist/plugin (a
-// `pulumi package add|get-schema dist/plugin` in the checkout; `files` then took the whole
+// `pulumi package get-schema dist/plugin` in the checkout; `files` then took the whole
 // folder): here a copy of the built tree whose dist/plugin gets that `npm install`, packed
 // under the earlier `files`. After: `npm pack` of this checkout. Each tarball is published by
 // scripts/publish/npm.sh to its own verdaccio on loopback (test/e2e/by-name-registries.ts), whose

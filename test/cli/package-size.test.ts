@@ -1,7 +1,7 @@
 // The npm package stays the size of a registry package (issue 39, item 7): under 1,000 files and
 // 8 MB unpacked, as `npm pack --dry-run --json` counts them on the built tree. The plugin folder
 // dist/plugin has a package.json (its one dependency, @pulumi/pulumi: bundle-plugin.js says why),
-// so a `pulumi package add|get-schema dist/plugin` in the checkout has the Node.js language host
+// so a `pulumi package get-schema dist/plugin` in the checkout has the Node.js language host
 // install @pulumi/pulumi's whole tree into dist/plugin/node_modules; a release packed after that
 // was 71.6 MB in 8,652 files. package.json's `files` names the plugin's files one by one, so the
 // check plants such a tree (a copy of the checkout's @pulumi/pulumi) before it packs.
