@@ -194,10 +194,32 @@ interface Filling {
   releaseDir: string;
   children: Children;
   signal?: AbortSignal;
+  /** verdaccio's max_body_size (its default, 10mb, refuses a larger tarball's publish). */
+  maxBodySize?: string;
+}
+
+/**
+ * verdaccio alone, filled with the npm package of `releaseDir` (bench/package-install.ts, which
+ * compares two packages); `stop` ends it.
+ */
+export async function startNpmRegistryAlone(
+  tmp: string,
+  tools: string,
+  releaseDir: string,
+  maxBodySize?: string,
+): Promise<{ url: string; stop: () => Promise<void> }> {
+  const children = new Children();
+  const url = await startNpmRegistry({ tmp, tools, releaseDir, children, maxBodySize }).catch(
+    async (error: unknown) => {
+      await children.stop();
+      throw error;
+    },
+  );
+  return { url, stop: () => children.stop() };
 }
 
 /** verdaccio, with the npm package published to it by scripts/publish/npm.sh. */
-async function startNpmRegistry({ tmp, tools, releaseDir, children, signal }: Filling): Promise<string> {
+async function startNpmRegistry({ tmp, tools, releaseDir, children, signal, maxBodySize }: Filling): Promise<string> {
   const dir = path.join(tmp, "verdaccio");
   await fs.mkdir(dir);
   const uplink = (await run("npm", ["config", "get", "registry"], { signal })).stdout.trim();
@@ -209,6 +231,7 @@ async function startNpmRegistry({ tmp, tools, releaseDir, children, signal }: Fi
     "  'pulumi-embedded-connectors': { access: $all, publish: $authenticated }",
     "  '**': { access: $all, proxy: upstream }",
     "log: { type: stdout, format: pretty, level: warn }",
+    ...(maxBodySize ? [`max_body_size: ${maxBodySize}`] : []),
   ].join("\n");
   await fs.writeFile(path.join(dir, "config.yaml"), `${config}\n`);
   const port = await freePort();
