@@ -48,9 +48,19 @@ describe("e2e: examples/yaml-sub-account (Pulumi YAML, the plugin embedded)", fu
   const facebookPassword = canary("facebook-password");
   const segmentPassword = canary("segment-password");
   const textValue = canary("text");
+  /** Issue 38, item 8: a lookup's name made secret in the file (`fn::secret`); no connector has it. */
+  const secretLookupName = canary("lookup-name");
   /** The second seeded customer's secret: fixed by the service, not random. */
   const partnerClientSecret = "other-secret";
-  const canaries = [clientSecret, s3Password, facebookPassword, segmentPassword, textValue, partnerClientSecret];
+  const canaries = [
+    clientSecret,
+    s3Password,
+    facebookPassword,
+    segmentPassword,
+    textValue,
+    partnerClientSecret,
+    secretLookupName,
+  ];
   let partner: SeededCustomer;
   let partnerOutOfBand: OutOfBandClient;
   let connectionId: string | undefined;
@@ -226,6 +236,32 @@ describe("e2e: examples/yaml-sub-account (Pulumi YAML, the plugin embedded)", fu
   it("the drift check passes after up", async () => {
     await e2e.stack.preview({ expectNoChanges: true });
     await e2e.stack.preview({ refresh: true, expectNoChanges: true });
+  });
+
+  // Issue 38, item 8: the engine hands a function's arguments to the plugin without their
+  // secretness, and a YAML program cannot name them (docs/secrets.md).
+  it("a lookup given a secret name fails, naming the argument and never its value (--diff --debug)", async () => {
+    const file = path.join(e2e.stack.workDir, "Pulumi.yaml");
+    const program = await fs.readFile(file, "utf8");
+    const lookup = [
+      "variables:",
+      "  secretLookup:",
+      "    fn::invoke:",
+      "      function: embedded:index:findConnector",
+      "      arguments:",
+      "        name:",
+      `          fn::secret: ${secretLookupName}`,
+      "        supportedType: Source",
+      "",
+    ].join("\n");
+    assert.equal(program.split("\nvariables:\n").length - 1, 1, "Pulumi.yaml has one variables section");
+    await fs.writeFile(file, program.replace("\nvariables:\n", `\n${lookup}`));
+    try {
+      const printed = await e2e.stack.expectFailure((s) => s.preview({ diff: true, debug: true }));
+      assert.match(diagnosticsOf(printed), /no connector named \(the secret argument name\)/);
+    } finally {
+      await fs.writeFile(file, program);
+    }
   });
 
   it("an out-of-band Configure fails the drift check; up --refresh puts the file's values back", async () => {
