@@ -271,7 +271,7 @@ function describeUnderCli(example: SdkExample, cliVersion: string | undefined): 
       }
     });
 
-    it("the drift check passes after up (--diff)", async () => {
+    it(`the drift check passes after up${loud ? " (--diff)" : ""}`, async () => {
       await stack.preview({ refresh: true, expectNoChanges: true, diff: loud });
     });
 
