@@ -69,6 +69,14 @@ describe("plugin: the digests' salt is a hidden secret input, never an output (i
     assert.equal((await fx.plugin.diff(URN, id, read.properties, news)).changes, DIFF_NONE);
   });
 
+  it("import: the salt is among the imported inputs, secret; the outputs are keyed by it and hold none", async () => {
+    const { id } = await created();
+    const found = await fx.plugin.read(urnOf("ConnectorConfiguration", "imported"), id);
+    assert.ok(isSecret(found.inputs.__digestSalt), "the imported salt input is a secret");
+    assertKeyedByInput(found.properties, saltOf(found.inputs), "import");
+    assert.equal(saltOf((await fx.plugin.check(URN, found.inputs, found.inputs)).inputs), saltOf(found.inputs));
+  });
+
   for (const legacy of ["an output digestSalt", "no salt (unsalted digests)"]) {
     it(`a plugin state written before, with ${legacy}: no false drift; the next write re-keys it under the input salt`, async () => {
       const { id, properties, inputs } = await created();
