@@ -77,13 +77,17 @@ export interface ConnectorConfigurationOutputs {
   /**
    * Field id → keyed digest of its value, for every field of the applied secretConfig but a
    * Password (marked, never digested); a refresh recomputes those of the fields the service
-   * returns. Keyed by a key derived from the client secret and `digestSalt`: no value can be
+   * returns. Keyed by a key derived from the client secret and the resource's salt (the
+   * dynamic resource's `digestSalt`; the plugin's hidden secret input): no value can be
    * recovered from a digest. Not a secret: a drift display names `fieldDigests.<field>`.
    */
   readonly fieldDigests: pulumi.Output<Record<string, string>>;
   /** A short id of the digests' key: another client secret, another id (one update re-writes the configuration). */
   readonly digestKeyId: pulumi.Output<string>;
-  /** The random salt of the digests' key, drawn at create (absent in a state written before salts). */
+  /**
+   * The dynamic resource's random salt of the digests' key, drawn at create (printed under
+   * `pulumi up --debug`: docs/secrets.md). The plugin sets none: its salt is a hidden secret input.
+   */
   readonly digestSalt: pulumi.Output<string | undefined>;
   /**
    * Empty when the service holds what this resource last wrote; else (after a refresh) when it

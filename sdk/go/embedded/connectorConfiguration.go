@@ -54,11 +54,11 @@ type ConnectorConfiguration struct {
 	ConnectorId pulumi.StringOutput `pulumi:"connectorId"`
 	// A short id of the key of `fieldDigests` (an HMAC of a constant under it, not the key). Another client secret gives another id: the digests cannot be compared, and the next update re-writes the configuration once.
 	DigestKeyId pulumi.StringPtrOutput `pulumi:"digestKeyId"`
-	// The random salt (128 bits, drawn at create or import) the key of `fieldDigests` is derived with, besides the client secret: no two resources' digests can be compared. Kept secret in the state, but every output reaches the program, whose SDK prints it under `pulumi up --debug`. Absent in a state written before salts, until its next write.
+	// The dynamic provider's salt (128 bits, drawn at create) the key of `fieldDigests` is derived with, besides the client secret. Kept secret in the state, but every output reaches the program, whose SDK prints it under `pulumi up --debug`. The plugin sets none: its salt is a hidden secret input, never an output, so nothing Pulumi prints keys the digests (docs/secrets.md). Still read in a plugin state written before that, until its next write.
 	DigestSalt pulumi.StringPtrOutput `pulumi:"digestSalt"`
 	// Empty when the service holds what the last write of this resource applied. Else, set by a refresh, when the configuration was changed out of band and which fields, by name (e.g. `changed out of band at 2026-01-02T03:04:05Z: region`); a changed Password, which the service never returns, is told in words.
 	Drift pulumi.StringPtrOutput `pulumi:"drift"`
-	// Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig but a Password, which gets no digest (the mark "(password: not digested)"); a refresh recomputes those of the fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the provider's client secret and `digestSalt`: no value can be recovered from a digest, and none confirmed without the client secret, which the service returns every non-Password value to. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.
+	// Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig but a Password, which gets no digest (the mark "(password: not digested)"); a refresh recomputes those of the fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the provider's client secret and a random salt of the resource (the plugin's: a hidden secret input, never printed; the dynamic provider's: `digestSalt`): no value can be recovered from a digest, and none confirmed without both. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.
 	FieldDigests pulumi.StringMapOutput `pulumi:"fieldDigests"`
 	// The service's lastUpdated (Unix seconds) as last read.
 	LastUpdated pulumi.IntPtrOutput `pulumi:"lastUpdated"`
@@ -234,7 +234,7 @@ func (o ConnectorConfigurationOutput) DigestKeyId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringPtrOutput { return v.DigestKeyId }).(pulumi.StringPtrOutput)
 }
 
-// The random salt (128 bits, drawn at create or import) the key of `fieldDigests` is derived with, besides the client secret: no two resources' digests can be compared. Kept secret in the state, but every output reaches the program, whose SDK prints it under `pulumi up --debug`. Absent in a state written before salts, until its next write.
+// The dynamic provider's salt (128 bits, drawn at create) the key of `fieldDigests` is derived with, besides the client secret. Kept secret in the state, but every output reaches the program, whose SDK prints it under `pulumi up --debug`. The plugin sets none: its salt is a hidden secret input, never an output, so nothing Pulumi prints keys the digests (docs/secrets.md). Still read in a plugin state written before that, until its next write.
 func (o ConnectorConfigurationOutput) DigestSalt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringPtrOutput { return v.DigestSalt }).(pulumi.StringPtrOutput)
 }
@@ -244,7 +244,7 @@ func (o ConnectorConfigurationOutput) Drift() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringPtrOutput { return v.Drift }).(pulumi.StringPtrOutput)
 }
 
-// Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig but a Password, which gets no digest (the mark "(password: not digested)"); a refresh recomputes those of the fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the provider's client secret and `digestSalt`: no value can be recovered from a digest, and none confirmed without the client secret, which the service returns every non-Password value to. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.
+// Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig but a Password, which gets no digest (the mark "(password: not digested)"); a refresh recomputes those of the fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the provider's client secret and a random salt of the resource (the plugin's: a hidden secret input, never printed; the dynamic provider's: `digestSalt`): no value can be recovered from a digest, and none confirmed without both. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.
 func (o ConnectorConfigurationOutput) FieldDigests() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringMapOutput { return v.FieldDigests }).(pulumi.StringMapOutput)
 }

@@ -381,7 +381,7 @@ class ConnectorConfiguration(pulumi.CustomResource):
     @pulumi.getter(name="digestSalt")
     def digest_salt(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The random salt (128 bits, drawn at create or import) the key of `fieldDigests` is derived with, besides the client secret: no two resources' digests can be compared. Kept secret in the state, but every output reaches the program, whose SDK prints it under `pulumi up --debug`. Absent in a state written before salts, until its next write.
+        The dynamic provider's salt (128 bits, drawn at create) the key of `fieldDigests` is derived with, besides the client secret. Kept secret in the state, but every output reaches the program, whose SDK prints it under `pulumi up --debug`. The plugin sets none: its salt is a hidden secret input, never an output, so nothing Pulumi prints keys the digests (docs/secrets.md). Still read in a plugin state written before that, until its next write.
         """
         return pulumi.get(self, "digest_salt")
 
@@ -397,7 +397,7 @@ class ConnectorConfiguration(pulumi.CustomResource):
     @pulumi.getter(name="fieldDigests")
     def field_digests(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
         """
-        Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig but a Password, which gets no digest (the mark "(password: not digested)"); a refresh recomputes those of the fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the provider's client secret and `digestSalt`: no value can be recovered from a digest, and none confirmed without the client secret, which the service returns every non-Password value to. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.
+        Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig but a Password, which gets no digest (the mark "(password: not digested)"); a refresh recomputes those of the fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the provider's client secret and a random salt of the resource (the plugin's: a hidden secret input, never printed; the dynamic provider's: `digestSalt`): no value can be recovered from a digest, and none confirmed without both. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.
         """
         return pulumi.get(self, "field_digests")
 
