@@ -79,6 +79,15 @@ describe("e2e: the fleet program in the package (issue 40 item 1)", function () 
     return result;
   }
 
+  /** The URNs of stack acme-us's state (`pulumi stack export`), sorted. */
+  async function urns(dir: string): Promise<string[]> {
+    const file = path.join(tmp, "acme-us.state.json");
+    const exported = await sh(`pulumi stack export --stack acme-us --file ${file}`, dir);
+    assert.equal(exported.code, 0, exported.output);
+    const state = JSON.parse(await fs.readFile(file, "utf8")) as { deployment: { resources?: { urn: string }[] } };
+    return (state.deployment.resources ?? []).map((r) => r.urn).sort();
+  }
+
   async function report(file: string): Promise<FleetReport> {
     const text = await fs.readFile(file, "utf8");
     outputs.push(text);
@@ -185,6 +194,12 @@ describe("e2e: the fleet program in the package (issue 40 item 1)", function () 
         `three ${type} created by the program before the package`,
       );
 
+    const urnsBefore = await urns(legacy);
+    assert.ok(
+      urnsBefore.some((urn) => urn.endsWith("::pulumi:providers:embedded::acme")),
+      urnsBefore.join("\n"),
+    );
+
     // The switch docs/fleets.md describes: the package's index.ts, secret-sources.ts deleted.
     await fs.copyFile(path.join(infra, "index.ts"), path.join(legacy, "index.ts"));
     await fs.rm(path.join(legacy, "secret-sources.ts"));
@@ -200,6 +215,8 @@ describe("e2e: the fleet program in the package (issue 40 item 1)", function () 
     assert.equal(up.code, 0, up.output);
     const after = (await report(path.join(project, "up-after.json"))).stacks[0];
     assert.deepEqual({ status: after.status, resources: after.resources }, { status: "clean", resources: [] });
+    // The report leaves providers out: the state's URNs, the provider's included, are the same.
+    assert.deepEqual(await urns(legacy), urnsBefore, "the same URNs after up with the package's program");
   });
 
   it("no secret in any output or report", function () {
