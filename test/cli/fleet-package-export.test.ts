@@ -3,9 +3,11 @@
 // program finds customers.json beside the module that calls it, whatever the working directory
 // (the fleet runs it in its own process). Under the real engine: test/e2e/fleet-package.test.ts.
 import { strict as assert } from "node:assert";
+import { execFile } from "node:child_process";
 import { existsSync, promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { promisify } from "node:util";
 import { RunError } from "@pulumi/pulumi";
 import { repoRoot } from "../../harness/engine";
 
@@ -13,6 +15,15 @@ interface Manifest {
   exports: Record<string, { types: string; default: string }>;
   typesVersions: Record<string, Record<string, string[]>>;
   files: string[];
+}
+
+/** The files `npm pack` would ship from the built tree (no file written, no script run). */
+async function packedFiles(): Promise<Set<string>> {
+  const { stdout } = await promisify(execFile)("npm", ["pack", "--dry-run", "--ignore-scripts", "--json"], {
+    cwd: repoRoot,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return new Set((JSON.parse(stdout) as { files: { path: string }[] }[])[0].files.map((f) => f.path));
 }
 
 const manifest = async () => JSON.parse(await fs.readFile(path.join(repoRoot, "package.json"), "utf8")) as Manifest;
@@ -44,6 +55,27 @@ describe("fleet: the program in the package (issue 40 item 1)", () => {
     const fleet = require(resolved) as Record<string, unknown>;
     for (const name of ["fleetProgram", "envSourceRefusal", "clearFieldRefusal", "ALWAYS_REFUSED"])
       assert.ok(name in fleet, `exports ${name}`);
+  });
+
+  it("the packed package holds every module its own modules require (`fleet` once needed an unshipped dist/cli/text-table.js)", async function () {
+    this.timeout(60_000);
+    const packed = await packedFiles();
+    const missing: string[] = [];
+    for (const file of [...packed].filter((f) => f.endsWith(".js") && !f.startsWith("examples/"))) {
+      const source = await fs.readFile(path.join(repoRoot, file), "utf8");
+      for (const [, request] of source.matchAll(/\brequire\("(\.{1,2}\/[^"]+)"\)/g)) {
+        const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), request));
+        if (![target, `${target}.js`, `${target}.json`, `${target}/index.js`].some((t) => packed.has(t)))
+          missing.push(`${file} requires ${request}`);
+      }
+    }
+    assert.deepEqual(missing, [], "package.json's files leaves out a module the package loads");
+    for (const file of [
+      "examples/fleet/index.ts",
+      "examples/fleet/customers.json",
+      "examples/fleet/connectors/acme.json",
+    ])
+      assert.ok(packed.has(file), `ships ${file} (docs/fleets.md copies it from node_modules)`);
   });
 
   it("examples/fleet holds no copy of the rules: its index.ts calls the package's program", async () => {
