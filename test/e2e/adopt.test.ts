@@ -2,9 +2,13 @@
 // the hint to adopt it, and taken over with `adoptExisting: true`. The
 // engine's own import does not work for dynamic resources (see also
 // smoke.test.ts, which shows it without a service).
+// Issue 41, item 2, on the dynamic host: a configuration whose Password the customer holds
+// (`heldByService`) cannot be created on a service whose Configure replaces the whole
+// configuration; the refusal comes at preview and nothing is written.
 import { strict as assert } from "node:assert";
-import { ENGINE_TIMEOUT_MS, resourceName } from "./harness";
-import { connectorsStack, e2eSuite, SEGMENT } from "./fixtures";
+import { randomBytes } from "node:crypto";
+import { assertNoSecret, ENGINE_TIMEOUT_MS, resourceName } from "./harness";
+import { apiKeyFields, connectorsStack, e2eSuite, SEGMENT } from "./fixtures";
 
 describe("e2e: adopting a connector added out of band", function () {
   this.timeout(ENGINE_TIMEOUT_MS);
@@ -61,5 +65,37 @@ describe("e2e: adopting a connector added out of band", function () {
   it("once adopted, it is managed: destroy removes it", async () => {
     await e2e.stack.destroy();
     assert.deepEqual(await e2e.svc.outOfBand.addedIds(e2e.svc.accountId), []);
+  });
+
+  it("a customer-configured Segment, its apiKey left to the service: up is refused at preview, nothing written, the key never shown", async () => {
+    const { svc } = e2e;
+    const customerKey = `canary-customer-${randomBytes(6).toString("hex")}`;
+    await svc.outOfBand.add(svc.accountId, [SEGMENT]);
+    await svc.outOfBand.configure(svc.accountId, SEGMENT, apiKeyFields({ apiKey: customerKey }));
+    const { lastUpdated } = await svc.outOfBand.getConfiguration(svc.accountId, SEGMENT);
+    const held = {
+      key: "segmentConfig",
+      connectorId: SEGMENT,
+      secretConfig: apiKeyFields(),
+      heldByService: ["apiKey"],
+    };
+    await e2e.stack.setConfig({ connectors: [], configurations: [held] });
+    try {
+      const text = await e2e.stack.expectFailure((s) => s.up());
+      // Refused by check (the engine's "has a problem"), before any step: not by the create itself.
+      assert.match(
+        text,
+        /property heldByService value .* has a problem: creating the configuration of connector \w+ of sub-account \S+ would clear the Password/,
+      );
+      assert.doesNotMatch(text, /segmentConfig \*\*creating failed\*\*/);
+      assert.match(text, /heldByService: apiKey/);
+      assert.match(text, /configureWrites: whole/);
+      assert.equal((await svc.outOfBand.getConfiguration(svc.accountId, SEGMENT)).lastUpdated, lastUpdated);
+      assert.deepEqual(await e2e.stack.resources(), [], "nothing in the state");
+      assertNoSecret(text, customerKey, "the refused up's output");
+      assertNoSecret(e2e.stack.engineOutput(), customerKey, "the engine's output");
+    } finally {
+      await e2e.stack.setConfig({ configurations: [] });
+    }
   });
 });

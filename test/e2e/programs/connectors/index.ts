@@ -32,6 +32,7 @@ for (const spec of configurationSpecs) {
       name: spec.name,
       secretName: spec.secretName,
       secretConfig,
+      heldByService: spec.heldByService,
     },
     { dependsOn: spec.after && added[spec.after] ? [added[spec.after]] : [] },
   );

@@ -9,7 +9,7 @@
 //   configurations: [{ key, connectorId, after?, accountId?, configurationId?, name?,
 //                      secretName?, secretConfig, secretRefs?, envRefs?, provider?, import?,
 //                      secretStringRefs?, secretEnvRefs?, componentRefs?, secretConfigEnv?,
-//                      accountIdRef? }]
+//                      accountIdRef?, heldByService? }]
 //   secretValues:   (secret config) { <ref>: <value> }
 //
 // `after` names a connector key to depend on. `secretRefs` maps a field id of secretConfig to
@@ -70,6 +70,8 @@ export interface ConfigurationSpec {
   componentRefs?: Record<string, string>;
   secretConfigEnv?: string;
   accountIdRef?: string;
+  /** Password fields left to the service (never sent). */
+  heldByService?: string[];
 }
 
 const config = new pulumi.Config();
