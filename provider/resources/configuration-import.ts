@@ -43,12 +43,17 @@ function importedFieldsOf(inputs: Props): ImportedFields | undefined {
   return { fields: found.fields.map(String), passwords: found.passwords.map(String) };
 }
 
+/** The fields to declare; the Password fields either from a secret or, the customer's own, left to the service. */
 function what(imported: ImportedFields): string {
-  const passwords =
-    imported.passwords.length > 0
-      ? `; and its Password fields (${imported.passwords.join(", ")}), which no import reads`
+  const { passwords } = imported;
+  const held = passwords.map((id) => JSON.stringify(id)).join(", ");
+  const toDeclare =
+    passwords.length > 0
+      ? `; and its Password fields (${passwords.join(", ")}), which no import reads: each from a secret too, or, ` +
+        `where the customer holds it and this stack does not, \`heldByService: [${held}]\` instead (never sent, ` +
+        `so never cleared; an adoption with no change: docs/configuration-ownership.md#passwords-the-service-holds)`
       : "";
-  return `${imported.fields.join(", ") || "(none)"}${passwords}`;
+  return `${imported.fields.join(", ") || "(none)"}${toDeclare}`;
 }
 
 /** What `pulumi import` shows under the resource: what it left out, and what to declare. */

@@ -235,6 +235,11 @@ describe("plugin: ConnectorConfiguration", () => {
     assert.ok(notice, JSON.stringify(engine.logs));
     assert.equal(notice.urn, urnOf("ConnectorConfiguration", "imported"));
     assert.match(notice.message, /batchSize, dataCenter, eventTypes, workspace; and its Password fields \(apiKey\)/);
+    // A Password the customer holds: adopted as it is, left to the service.
+    assert.match(
+      notice.message,
+      /each from a secret too, or, where the customer holds it .*`heldByService: \["apiKey"\]`/,
+    );
     assertNoCanary(notice.message, "acme", "the notice");
   });
 
@@ -250,6 +255,7 @@ describe("plugin: ConnectorConfiguration", () => {
       assert.equal(failures[0].property, "", "secretConfig is secret: the engine would print it");
       assert.match(failures[0].reason, /^secretConfig does not declare batchSize, dataCenter, eventTypes/);
       assert.match(failures[0].reason, /imported without its values/);
+      assert.match(failures[0].reason, /`heldByService: \["apiKey"\]` instead/);
     }
     // Every field declared (what the user copies from the service, with the Password): accepted.
     const edited = { ...generated, secretConfig: { ...CONFIG, apiKey: "new-key", batchSize: 200 } };
