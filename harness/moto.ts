@@ -1,0 +1,97 @@
+// moto's server on loopback: S3 and KMS as the Pulumi CLI and the fleet's fast path reach them
+// (`pip install 'moto[server]'`, which .ci/run does). One process per test run, shared by every
+// test that asks for it, ended when the run's process exits.
+import { spawn, type ChildProcess } from "node:child_process";
+
+export interface Moto {
+  endpoint: string;
+  /** AWS settings any client of it takes (moto accepts any credentials). */
+  env: Record<string, string>;
+  /** The settings of an AWS SDK client of it (S3 path-style). */
+  sdkConfig: {
+    endpoint: string;
+    region: string;
+    forcePathStyle: boolean;
+    credentials: { accessKeyId: string; secretAccessKey: string };
+  };
+  /** An s3:// backend URL of `bucket` (created), with the parameters the CLI needs for moto. */
+  backendUrl(bucket: string): Promise<string>;
+  /** A new symmetric KMS key's awskms:// secrets provider URL. */
+  kmsKeyUrl(): Promise<string>;
+}
+
+// The SDK clients the tests make: this package supports Node.js 20 (cli/fleet/drift/aws-sdk.ts).
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
+let shared: Promise<Moto> | undefined;
+let child: ChildProcess | undefined;
+
+function start(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn("moto_server", ["-H", "127.0.0.1", "-p", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    child = proc;
+    let seen = "";
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      const port = /Running on http:\/\/127\.0\.0\.1:(\d+)/.exec(seen)?.[1];
+      if (port) {
+        proc.stdout?.off("data", onData);
+        proc.stderr?.off("data", onData);
+        proc.stdout?.resume();
+        proc.stderr?.resume();
+        resolve(`http://127.0.0.1:${port}`);
+      }
+    };
+    proc.stdout?.on("data", onData);
+    proc.stderr?.on("data", onData);
+    proc.on("error", () => reject(new Error("moto_server could not start: pip install 'moto[server]' (.ci/run does)")));
+    proc.on("exit", (code) => reject(new Error(`moto_server exited (${code}) before it listened:\n${seen}`)));
+    process.once("exit", () => proc.kill());
+  });
+}
+
+/** The run's moto server, started on first use. */
+export function sharedMoto(): Promise<Moto> {
+  shared ??= start().then((endpoint) => {
+    const env = { AWS_ACCESS_KEY_ID: "testing", AWS_SECRET_ACCESS_KEY: "testing", AWS_REGION: "us-east-1" };
+    const moto: Moto = {
+      endpoint,
+      env,
+      sdkConfig: {
+        endpoint,
+        region: env.AWS_REGION,
+        forcePathStyle: true,
+        credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY },
+      },
+      async backendUrl(bucket) {
+        const res = await fetch(`${endpoint}/${bucket}`, { method: "PUT" });
+        if (!res.ok) throw new Error(`moto did not create the bucket ${bucket}: HTTP ${res.status}`);
+        return `s3://${bucket}?endpoint=${endpoint}&s3ForcePathStyle=true&region=us-east-1`;
+      },
+      async kmsKeyUrl() {
+        const res = await fetch(endpoint, {
+          method: "POST",
+          headers: {
+            "content-type": "application/x-amz-json-1.1",
+            "x-amz-target": "TrentService.CreateKey",
+            authorization:
+              "AWS4-HMAC-SHA256 Credential=testing/20260101/us-east-1/kms/aws4_request, SignedHeaders=host, Signature=x",
+          },
+          body: "{}",
+        });
+        const keyId = ((await res.json()) as { KeyMetadata?: { KeyId?: string } }).KeyMetadata?.KeyId;
+        if (!keyId) throw new Error(`moto did not create a KMS key: HTTP ${res.status}`);
+        return `awskms://${keyId}?region=us-east-1&endpoint=${encodeURIComponent(endpoint)}`;
+      },
+    };
+    return moto;
+  });
+  return shared;
+}
+
+/** Ends the shared server now (a run's last user may call it; the process exit does otherwise). */
+export function stopMoto(): void {
+  child?.kill();
+  child = undefined;
+  shared = undefined;
+}
