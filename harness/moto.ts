@@ -1,7 +1,10 @@
 // moto's server on loopback: S3 and KMS as the Pulumi CLI and the fleet's fast path reach them
-// (`pip install 'moto[server]'`, which .ci/run does). One process per test run, shared by every
-// test that asks for it, ended when the run's process exits.
-import { spawn, type ChildProcess } from "node:child_process";
+// (scripts/ensure-moto.sh installs it once per machine; .ci/run calls it). One process per test
+// run, shared by every test that asks for it, ended when the run's process exits.
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { repoRoot } from "./engine";
 
 export interface Moto {
   endpoint: string;
@@ -26,9 +29,12 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 let shared: Promise<Moto> | undefined;
 let child: ChildProcess | undefined;
 
-function start(): Promise<string> {
+async function start(): Promise<string> {
+  const script = path.join(repoRoot, "scripts", "ensure-moto.sh");
+  const { stdout } = await promisify(execFile)("bash", [script]);
+  const server = stdout.trim().split("\n").pop() ?? "moto_server";
   return new Promise((resolve, reject) => {
-    const proc = spawn("moto_server", ["-H", "127.0.0.1", "-p", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    const proc = spawn(server, ["-H", "127.0.0.1", "-p", "0"], { stdio: ["ignore", "pipe", "pipe"] });
     child = proc;
     let seen = "";
     const onData = (chunk: Buffer) => {
@@ -44,7 +50,7 @@ function start(): Promise<string> {
     };
     proc.stdout?.on("data", onData);
     proc.stderr?.on("data", onData);
-    proc.on("error", () => reject(new Error("moto_server could not start: pip install 'moto[server]' (.ci/run does)")));
+    proc.on("error", () => reject(new Error(`${server} could not start: run scripts/ensure-moto.sh`)));
     proc.on("exit", (code) => reject(new Error(`moto_server exited (${code}) before it listened:\n${seen}`)));
     process.once("exit", () => proc.kill());
   });

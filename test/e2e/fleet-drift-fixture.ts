@@ -31,6 +31,8 @@ export interface FleetDriftOptions {
   label: string;
   /** Added to the engine's environment (another backend, its credentials). */
   env?: Record<string, string>;
+  /** Whether teardown runs `fleet destroy` (a backend other tests share keeps no stacks of this one). */
+  destroy?: boolean;
   /** Runs after the stack files are written, before `fleet up` (e.g. `pulumi stack init --secrets-provider`). */
   beforeUp?: (fixture: FleetDrift) => Promise<void>;
 }
@@ -170,7 +172,7 @@ export async function setUpFleetDrift(o: FleetDriftOptions): Promise<FleetDrift>
     },
     async teardown() {
       if (process.env.FLEET_E2E_KEEP !== "1") {
-        await fixture.fleet(["destroy"]).catch(() => undefined);
+        if (o.destroy !== false) await fixture.fleet(["destroy"]).catch(() => undefined);
         await fs.rm(workDir, { recursive: true, force: true });
         await fs.rm(out(""), { recursive: true, force: true });
       }

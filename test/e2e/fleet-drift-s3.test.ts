@@ -31,6 +31,7 @@ describe("e2e: fleet drift on an S3 backend with awskms:// and passphrase stacks
       seed: SEED,
       label: "fleet-drift-s3",
       env: { ...moto.env, PULUMI_BACKEND_URL: backendUrl },
+      destroy: false, // the bucket is this test's alone, and the service stops with it
       // Two stacks made with the KMS provider first; `fleet up` makes the third (the passphrase).
       beforeUp: async (fixture) => {
         for (const stack of KMS_STACKS) await fixture.pulumi(["stack", "init", stack, "--secrets-provider", kmsUrl]);
