@@ -1,10 +1,11 @@
 // moto's server on loopback: S3 and KMS as the Pulumi CLI and the fleet's fast path reach them
 // (scripts/ensure-moto.sh installs it once per machine; .ci/run calls it). One process per test
 // run, shared by every test that asks for it, ended when the run's process exits.
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { repoRoot } from "./engine";
+import { startLoopbackServer } from "./loopback-server";
 
 export interface Moto {
   endpoint: string;
@@ -27,33 +28,12 @@ export interface Moto {
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 let shared: Promise<Moto> | undefined;
-let child: ChildProcess | undefined;
 
 async function start(): Promise<string> {
   const script = path.join(repoRoot, "scripts", "ensure-moto.sh");
   const { stdout } = await promisify(execFile)("bash", [script]);
-  const server = stdout.trim().split("\n").pop() ?? "moto_server";
-  return new Promise((resolve, reject) => {
-    const proc = spawn(server, ["-H", "127.0.0.1", "-p", "0"], { stdio: ["ignore", "pipe", "pipe"] });
-    child = proc;
-    let seen = "";
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString();
-      const port = /Running on http:\/\/127\.0\.0\.1:(\d+)/.exec(seen)?.[1];
-      if (port) {
-        proc.stdout?.off("data", onData);
-        proc.stderr?.off("data", onData);
-        proc.stdout?.resume();
-        proc.stderr?.resume();
-        resolve(`http://127.0.0.1:${port}`);
-      }
-    };
-    proc.stdout?.on("data", onData);
-    proc.stderr?.on("data", onData);
-    proc.on("error", () => reject(new Error(`${server} could not start: run scripts/ensure-moto.sh`)));
-    proc.on("exit", (code) => reject(new Error(`moto_server exited (${code}) before it listened:\n${seen}`)));
-    process.once("exit", () => proc.kill());
-  });
+  const command = stdout.trim().split("\n").pop() ?? "moto_server";
+  return (await startLoopbackServer(command, ["-H", "127.0.0.1", "-p", "0"], "run scripts/ensure-moto.sh")).url;
 }
 
 /** The run's moto server, started on first use. */
@@ -93,11 +73,4 @@ export function sharedMoto(): Promise<Moto> {
     return moto;
   });
   return shared;
-}
-
-/** Ends the shared server now (a run's last user may call it; the process exit does otherwise). */
-export function stopMoto(): void {
-  child?.kill();
-  child = undefined;
-  shared = undefined;
 }

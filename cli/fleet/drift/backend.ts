@@ -1,9 +1,16 @@
 // The backend whose checkpoints the fast path reads: the one the CLI run in the project would
-// use (checkpoint.ts, pulumi-project.ts), opened as a store. `file://` and `s3://` are read;
-// `azblob://`, `gs://` and the Pulumi Cloud send every stack to the engine, with the reason.
+// use (checkpoint.ts, pulumi-project.ts), opened as a store. `file://`, `s3://` and `azblob://`
+// are read; `gs://` and the Pulumi Cloud send every stack to the engine, with the reason.
 import { currentBackend, fileBackendPath, withoutCredentials } from "../../../provider/runtime/pulumi-project";
+import { azblobStore } from "./azblob-store";
 import { s3Store } from "./s3-store";
-import { fileStore, stackStore, type StackStore } from "./store";
+import { fileStore, stackStore, type BlobStore, type StackStore } from "./store";
+
+type StoreOpener = (url: string, env: NodeJS.ProcessEnv) => Promise<{ store: BlobStore } | { reason: string }>;
+const OBJECT_STORES = new Map<string, StoreOpener>([
+  ["s3", s3Store],
+  ["azblob", azblobStore],
+]);
 
 export async function openBackend(
   projectDir: string,
@@ -14,10 +21,11 @@ export async function openBackend(
   const dir = fileBackendPath(choice.url, projectDir);
   if (dir !== undefined) return { stacks: stackStore(fileStore(dir)) };
   const shown = withoutCredentials(choice.url).split("?")[0];
-  if (choice.url.startsWith("s3://")) {
-    const opened = await s3Store(choice.url, env);
+  const open = OBJECT_STORES.get(/^([a-z0-9]+):\/\//.exec(choice.url)?.[1] ?? "");
+  if (open) {
+    const opened = await open(choice.url, env);
     if ("reason" in opened) return { reason: `the backend ${shown}: ${opened.reason}` };
     return { stacks: stackStore(opened.store) };
   }
-  return { reason: `the backend ${shown} is not one the fast path reads (file://, s3://)` };
+  return { reason: `the backend ${shown} is not one the fast path reads (file://, s3://, azblob://)` };
 }

@@ -6,7 +6,7 @@
 // a directory inside the bucket (the diy backend's PrefixedBucket).
 import { awsSettings, goBool, sdkErrorName, type AwsClientSettings, type Parsed } from "./aws-params";
 import { loadS3 } from "./aws-sdk";
-import type { BlobStore, StoredObject } from "./store";
+import { bucketPrefix, type BlobStore, type StoredObject } from "./store";
 
 export interface S3Location {
   bucket: string;
@@ -46,8 +46,7 @@ export function parseS3Url(url: string, env: NodeJS.ProcessEnv): Parsed<S3Locati
   // A bare host:port, as the CLI completes it: https, or http with disableSSL.
   if (settings.endpoint && !/^[a-z][a-z0-9+.-]*:\/\//i.test(settings.endpoint))
     settings.endpoint = `${disableHttps ? "http" : "https"}://${settings.endpoint}`;
-  const dir = decodeURIComponent(u.pathname).replace(/^\/+/, "");
-  const prefix = `${prefixParam}${dir && !dir.endsWith("/") ? `${dir}/` : dir}`;
+  const prefix = bucketPrefix(u, prefixParam);
   if (!u.hostname) return { reason: "its s3:// backend URL names no bucket" };
   return { ok: { bucket: decodeURIComponent(u.hostname), prefix, settings } };
 }

@@ -49,6 +49,15 @@ export function fileStore(dir: string): BlobStore {
   };
 }
 
+/**
+ * What an object store's keys start with: gocloud's `prefix` parameter, then the URL's path as a
+ * directory (the diy backend's PrefixedBucket of `s3://bucket/a/b`, `azblob://container/a/b`).
+ */
+export function bucketPrefix(u: URL, prefixParam: string): string {
+  const dir = decodeURIComponent(u.pathname).replace(/^\/+/, "");
+  return `${prefixParam}${dir && !dir.endsWith("/") ? `${dir}/` : dir}`;
+}
+
 const STACKS = ".pulumi/stacks/";
 
 /** The layout version, as ensurePulumiMeta reads it, or why it cannot be told. */

@@ -1,5 +1,6 @@
 // Issue 40, items 2 and 3: the fast path reads an s3:// backend as the CLI lays it out and an
-// awskms:// stack's data key, against moto's server on loopback (harness/moto.ts). Layouts: the
+// awskms:// stack's data key, against moto's server on loopback (harness/moto.ts), and an
+// azblob:// backend against Azurite (harness/azurite.ts). Layouts: the
 // project-scoped one (meta.yaml version 1), the legacy one (no meta.yaml), a gzipped checkpoint,
 // a directory in the bucket; a meta.yaml version, a URL parameter or a secrets provider it does
 // not know sends the stack to the engine with the reason, never a guess.
@@ -16,6 +17,8 @@ import { fileStore, stackStore } from "../../cli/fleet/drift/store";
 import { keySources } from "../../cli/fleet/drift/secrets-providers";
 import type { CheckpointRead } from "../../cli/fleet/drift/checkpoint";
 import { sharedMoto, type Moto } from "../../harness/moto";
+import { sharedAzurite } from "../../harness/azurite";
+import { azblobStore, parseAzblobUrl } from "../../cli/fleet/drift/azblob-store";
 
 const deployment = (marker: string) =>
   JSON.stringify({ version: 3, checkpoint: { latest: { resources: [{ urn: marker, type: "pulumi:pulumi:Stack" }] } } });
@@ -141,5 +144,38 @@ describe("fleet drift: an awskms:// stack's data key, decrypted by KMS once (mot
     }
     const noPassphrase = sources({ type: "passphrase", salt: "v1:x" });
     assert.match("reason" in noPassphrase ? noPassphrase.reason : "", /PULUMI_CONFIG_PASSPHRASE/);
+  });
+});
+
+describe("fleet drift: an azblob:// backend, read as the CLI reads it (Azurite)", function () {
+  this.timeout(60_000);
+
+  it("the account, service URL and credentials from the URL and the environment; a checkpoint read", async () => {
+    const azurite = await sharedAzurite();
+    const url = await azurite.backendUrl(`layout-${process.pid}`);
+    const { ContainerClient, StorageSharedKeyCredential } = await import("@azure/storage-blob");
+    const container = new ContainerClient(
+      `${azurite.endpoint}/${azurite.env.AZURE_STORAGE_ACCOUNT}/layout-${process.pid}`,
+      new StorageSharedKeyCredential(azurite.env.AZURE_STORAGE_ACCOUNT, azurite.env.AZURE_STORAGE_KEY),
+    );
+    for (const [key, body] of Object.entries({
+      "team/.pulumi/meta.yaml": "version: 1\n",
+      "team/.pulumi/stacks/fleet/s1.json.gz": gzipSync(deployment("azure")),
+    }))
+      await container.getBlockBlobClient(key).upload(body, body.length);
+    const read = async (at: string, env: NodeJS.ProcessEnv = azurite.env) => {
+      const opened = await azblobStore(at, env);
+      return "reason" in opened ? opened.reason : urnOf(await stackStore(opened.store).readCheckpoint("fleet", "s1"));
+    };
+    assert.equal(await read(url.replace("?", "/team?")), "azure");
+    assert.match((await read(url)) ?? "", /holds no checkpoint of the stack/);
+    assert.match((await read(`${url}&colour=blue`)) ?? "", /unknown parameter colour/);
+    assert.match((await read(url, {})) ?? "", /no storage account is named \(AZURE_STORAGE_ACCOUNT\)/);
+    const ad = await read(url, { AZURE_STORAGE_ACCOUNT: "devstoreaccount1" });
+    assert.match(ad ?? "", /would be Azure AD's/);
+    const cloud = parseAzblobUrl("azblob://c/dir", { AZURE_STORAGE_ACCOUNT: "acct", AZURE_STORAGE_SAS_TOKEN: "sv=x" });
+    assert.ok("ok" in cloud);
+    assert.equal(cloud.ok.serviceUrl, "https://acct.blob.core.windows.net");
+    assert.equal(cloud.ok.prefix, "dir/");
   });
 });
