@@ -17,6 +17,21 @@ export default tseslint.config(
     languageOptions: { globals: { process: "readonly", console: "readonly" } },
   },
   {
+    // The local service's web page: a plain browser script (no build step).
+    files: ["service/ui/**/*.js"],
+    languageOptions: {
+      sourceType: "script",
+      globals: {
+        document: "readonly",
+        fetch: "readonly",
+        history: "readonly",
+        location: "readonly",
+        sessionStorage: "readonly",
+        URLSearchParams: "readonly",
+      },
+    },
+  },
+  {
     // Plain CommonJS scripts run by npm (no build step).
     files: ["scripts/**/*.js"],
     languageOptions: {

@@ -17,11 +17,13 @@ import { DEFAULT_OPTIONS, type BuildAppOptions } from "./options";
 import { genReqId, registerPlugins } from "./plugins";
 import { RateLimiter } from "./token-bucket";
 import { adminRoutes } from "./routes/admin";
+import { adminConfigurationRoutes } from "./routes/admin-configurations";
 import { connectorRoutes } from "./routes/connectors";
 import { profileRoutes } from "./routes/profile-routes";
 import { wireErrors } from "./wire/shape";
 import { openapiRoutes } from "./routes/openapi";
 import { tokenRoutes } from "./routes/token";
+import { uiRoutes } from "./routes/ui";
 import { catalogueWithExtra } from "./seed/catalogue";
 import { seedCustomers, subAccountId } from "./seed/customers";
 import { StatsRecorder } from "./stats";
@@ -47,6 +49,7 @@ export const CONNECTION_TIMEOUT_MS = 180_000;
 
 export function buildApp(options: Partial<BuildAppOptions> = {}): FastifyInstance {
   const opts: BuildAppOptions = { ...DEFAULT_OPTIONS, ...options };
+  if (opts.ui && !opts.adminKey) throw new Error("the web page (ui) needs an admin key: it calls the admin API");
   const now = opts.now ?? Date.now;
   // The data the domain works on comes from the seed, handed over here (domain/ never imports seed/).
   const catalogue = catalogueWithExtra(opts.extraConnectors ?? 0);
@@ -134,7 +137,11 @@ export function buildApp(options: Partial<BuildAppOptions> = {}): FastifyInstanc
       connectorRoutes(typed, ctx);
     }
     openapiRoutes(typed);
-    if (ctx.adminKey) adminRoutes(typed, ctx);
+    if (ctx.adminKey) {
+      adminRoutes(typed, ctx);
+      adminConfigurationRoutes(typed, ctx);
+    }
+    if (opts.ui) uiRoutes(typed);
   });
 
   app.addHook("onReady", async () => {

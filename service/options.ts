@@ -14,6 +14,8 @@ export interface BuildAppOptions {
   rateLimitPerSecond: number;
   /** Enables /_admin/* (header x-admin-key) when set. */
   adminKey?: string;
+  /** Serves the web page at /ui (service/ui/; needs adminKey, which the page sends). Off by default. */
+  ui?: boolean;
   /** Credentials of the first seeded customer (defaults demo-client / demo-secret). */
   firstCustomer?: Partial<CustomerCredentials>;
   faults?: FaultSettings;

@@ -1,5 +1,6 @@
 // The command line: `npm run service -- --port 8787 --db .data/service.db ...`.
 // Listens, prints what a user needs to start a curl session, stops on signals.
+import { randomBytes } from "node:crypto";
 import { Command, InvalidArgumentError } from "commander";
 import { buildApp } from "./app";
 import { faultsFromFlags } from "./faults";
@@ -34,6 +35,7 @@ interface Flags {
   faultRate: number;
   log: boolean;
   profile?: string;
+  ui: boolean;
 }
 
 async function main(): Promise<void> {
@@ -70,6 +72,11 @@ async function main(): Promise<void> {
     .option("--fault-rate <rate>", "share of requests answered 500/503", rate, 0)
     .option("--no-log", "no request log")
     .option(
+      "--ui",
+      "serve the web page at /ui (also EMBEDDED_SERVICE_UI=1); without --admin-key, makes a random one",
+      process.env.EMBEDDED_SERVICE_UI === "1",
+    )
+    .option(
       "--profile <file>",
       "serve this service profile (JSON or YAML, profiles/*.yaml) instead of the contract's routes",
     )
@@ -77,11 +84,14 @@ async function main(): Promise<void> {
   const flags = program.opts<Flags>();
 
   const firstCustomer = { clientId: flags.clientId, clientSecret: flags.clientSecret };
+  // The page calls the admin API; it takes the key from its URL's fragment, printed below.
+  const adminKey = flags.adminKey || (flags.ui ? randomBytes(12).toString("hex") : undefined);
   const app = buildApp({
     db: flags.db,
     tokenTtlSeconds: flags.tokenTtl,
     rateLimitPerSecond: flags.rateLimit,
-    adminKey: flags.adminKey,
+    adminKey,
+    ui: flags.ui,
     firstCustomer,
     subAccountsPerCustomer: flags.subAccounts,
     faults: faultsFromFlags(flags.latencyMs, flags.faultRate),
@@ -97,7 +107,10 @@ async function main(): Promise<void> {
     const more = c.subAccountIds.length > 5 ? `, … (${c.subAccountIds.length} in all: GET /_admin/customers)` : "";
     lines.push(`    sub-accounts ${c.subAccountIds.slice(0, 5).join(", ")}${more}`);
   }
-  lines.push(flags.adminKey ? "  admin API: /_admin/* with header x-admin-key" : "  admin API: off (--admin-key)");
+  if (!adminKey) lines.push("  admin API: off (--admin-key)");
+  else if (flags.adminKey) lines.push("  admin API: /_admin/* with header x-admin-key");
+  else lines.push(`  admin API: /_admin/* with header x-admin-key: ${adminKey} (made for --ui)`);
+  if (flags.ui) lines.push(`  web page: ${baseUrl}/ui#key=${adminKey}`);
   lines.push(`  OpenAPI: ${baseUrl}/es/v2/openapi.json`);
   if (flags.profile) lines.push(`  profile: ${flags.profile} (its routes instead of the contract's)`);
   process.stdout.write(`${lines.join("\n")}\n`);

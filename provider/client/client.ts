@@ -2,26 +2,25 @@
 // loop: shared token → limiter slot → one request → decode → retry decision (retry.ts).
 import { z } from "zod";
 import type { ResolvedOperation } from "../../contract/profile";
-import type { ClientRequest } from "../../contract/requests";
 import { describeShape } from "../../contract/shape";
-import { errorInBody, readListPage, readPayload } from "./answers";
+import { errorInBody, readPayload } from "./answers";
+import type { Answer, CallParts, ConnectorFilters } from "./call-parts";
 import { resolveSettings, type ClientSettings, type ResolvedSettings } from "./client-settings";
 import {
   AuthenticationError,
   EmbeddedApiError,
   gaveUpWaiting,
   NetworkError,
-  NotFoundError,
   ResponseFormatError,
   ServerError,
 } from "./errors";
 import { createPool, decodeResponse, newRequestId, shownRequestId, UndiciTransport, type Transport } from "./http";
 import { Limiter } from "./limiter";
-import { linkTargetOf, listRouteNotFound, refusingUnproven } from "./listing";
+import { linkTargetOf, listOf } from "./listing";
 import { hidingAlso, queryKeysOf, sentRequestOf } from "./service-text";
-import { paginate, type PaginateOptions } from "./pagination";
-import { addResultOf, configureBodyOf, filtersOf, isSilent, pagingQuery, type ConfigureBody } from "./requests";
-import { targetOf, type OperationName, type QueryValue } from "./routes";
+import type { PaginateOptions } from "./pagination";
+import { addResultOf, configureBodyOf, filtersOf, isSilent, type ConfigureBody } from "./requests";
+import { targetOf, type OperationName } from "./routes";
 import { shouldRetry, waitsForService } from "./retry";
 import {
   loose,
@@ -36,7 +35,7 @@ import {
 import { credentialsRefused, TokenManager, type IssuedToken } from "./token";
 import { checkAccountId, checkConnectorIds, checkId } from "./validation";
 
-export type { ClientSettings, ConfigureBody };
+export type { ClientSettings, ConfigureBody, ConnectorFilters };
 
 /** What tests (and the per-process registry) may replace. */
 export interface ClientDependencies {
@@ -52,7 +51,6 @@ export interface ClientDependencies {
  * sub-account and the paging. The public copy (functions/types.ts) is written out, and checked
  * against this one by the compiler (functions/program-context.ts).
  */
-export type ConnectorFilters = Omit<ClientRequest<"ListQuery">, "accountId" | "page" | "pageSize">;
 
 export interface AddConnectorsResult {
   added: AddedConnectorView[];
@@ -80,32 +78,10 @@ export interface ConfigureResult {
   retried: boolean;
 }
 
-interface CallParts {
-  /** The request's parameters by the client's name: in the path or the query, as the profile says. */
-  params?: Partial<Record<"accountId" | "connectorId" | keyof ConnectorFilters, QueryValue>>;
-  /** Query entries by their wire name (paging). */
-  raw?: Record<string, QueryValue>;
-  /** A next-page link the service gave (path and query, same origin), used as the target. */
-  link?: string;
-  body?: unknown;
-  /** The body holds secret values (a secretConfig, the client secret): errors leave the service's text out. */
-  secretBody?: boolean;
-  /** Field names an error may show besides the body's keys (a required field not sent). */
-  fieldNames?: readonly string[];
-}
-
 /** What Configure may be told besides the body. */
 export interface ConfigureOptions {
   /** The connector's field ids (its descriptors): a refusal may name one not sent (a missing required field). */
   fieldIds?: readonly string[];
-}
-
-interface Answer {
-  json: unknown;
-  ctx: BodyContext;
-  retried: boolean;
-  /** The answer's body size (a list's pages count against its byte budget). */
-  bytes: number;
 }
 
 const USER_AGENT = "pulumi-embedded-connectors (undici)";
@@ -270,33 +246,7 @@ export class EmbeddedClient {
     params: CallParts["params"],
     options: PaginateOptions = {},
   ): AsyncIterable<z.infer<T>> {
-    const op = this.op(operation);
-    const items = z.array(item) as z.ZodType<z.infer<T>[]>;
-    const pageSize =
-      op.paging.style === "none" ? this.settings.pageSize : Math.min(this.settings.pageSize, op.paging.maxSize);
-    let last: BodyContext | undefined;
-    // Arguments are checked by the caller before this returns, so a bad id throws at once.
-    const pages = paginate(
-      async (page, size, cursor) => {
-        const raw = pagingQuery(op.paging, page, size, cursor.offset);
-        const answer = await this.call(operation, cursor.link ? { params, link: cursor.link } : { params, raw }).catch(
-          (error: unknown) => {
-            // A 404 of a list about one connector (List Supported Connectors) is about that
-            // connector; any other list's 404 says nothing of its items (listing.ts).
-            if (error instanceof NotFoundError && params?.connectorId === undefined) throw listRouteNotFound(op, error);
-            throw error;
-          },
-        );
-        last = answer.ctx;
-        const read = readListPage(op, items, answer.json, answer.ctx);
-        // Without paging, one answer is the whole list.
-        const whole = op.paging.style === "none" ? { ...read, total: undefined, next: null } : read;
-        return { ...whole, bytes: answer.bytes };
-      },
-      pageSize,
-      { ...options, byOffset: op.paging.style === "offset", maxBytes: this.settings.maxListBytes },
-    );
-    return refusingUnproven(pages, op, () => last);
+    return listOf(this.op(operation), item, params, (parts) => this.call(operation, parts), this.settings, options);
   }
 
   /** A next-page link, as a target of this service (listing.ts). */

@@ -1,9 +1,14 @@
-// What the client adds to pagination.ts for a list of the service: a next-page link turned into
-// a target of the service's own origin, and a repeated or endless list refused with its route
-// and what to do, and a list route's 404 refused likewise (docs/service-profile.md, "Paging: what ends a list").
+// What the client adds to pagination.ts for a list of the service: its pages asked and read,
+// a next-page link turned into a target of the service's own origin, and a repeated or endless
+// list refused with its route and what to do, and a list route's 404 refused likewise
+// (docs/service-profile.md, "Paging: what ends a list").
+import { z } from "zod";
 import { operationLabel, type ResolvedOperation } from "../../contract/profile";
-import { ResponseFormatError, type EmbeddedApiError } from "./errors";
-import { ListRefusal, RepeatedPageError } from "./pagination";
+import { readListPage } from "./answers";
+import type { Answer, CallParts } from "./call-parts";
+import { NotFoundError, ResponseFormatError, type EmbeddedApiError } from "./errors";
+import { ListRefusal, paginate, RepeatedPageError, type PaginateOptions } from "./pagination";
+import { pagingQuery } from "./requests";
 import type { BodyContext } from "./schemas";
 import type { ParsedBaseUrl } from "./validation";
 
@@ -77,4 +82,43 @@ export function listRouteNotFound(op: ResolvedOperation, error: EmbeddedApiError
       "the list route answered 404 (a list answers with its items, possibly none): the route, the sub-account or " +
       `the paging of ${operationLabel(op)} is not the service's, so nothing is concluded from it. ${DOCTOR}`,
   });
+}
+
+/**
+ * A list's items, page after page, each page asked with the route's paging and read by its
+ * profile; pages the service caps are asked at the size it serves; its end proven or refused.
+ */
+export function listOf<T extends z.ZodType>(
+  op: ResolvedOperation,
+  item: T,
+  params: CallParts["params"],
+  call: (parts: CallParts) => Promise<Answer>,
+  limits: { readonly pageSize: number; readonly maxListBytes: number },
+  options: PaginateOptions = {},
+): AsyncIterable<z.infer<T>> {
+  const items = z.array(item) as z.ZodType<z.infer<T>[]>;
+  const pageSize = op.paging.style === "none" ? limits.pageSize : Math.min(limits.pageSize, op.paging.maxSize);
+  let last: BodyContext | undefined;
+  // Arguments are checked by the caller before this returns, so a bad id throws at once.
+  const pages = paginate(
+    async (page, size, cursor) => {
+      const raw = pagingQuery(op.paging, page, size, cursor.offset);
+      const answer = await call(cursor.link ? { params, link: cursor.link } : { params, raw }).catch(
+        (error: unknown) => {
+          // A 404 of a list about one connector (List Supported Connectors) is about that
+          // connector; any other list's 404 says nothing of its items.
+          if (error instanceof NotFoundError && params?.connectorId === undefined) throw listRouteNotFound(op, error);
+          throw error;
+        },
+      );
+      last = answer.ctx;
+      const read = readListPage(op, items, answer.json, answer.ctx);
+      // Without paging, one answer is the whole list.
+      const whole = op.paging.style === "none" ? { ...read, total: undefined, next: null } : read;
+      return { ...whole, bytes: answer.bytes };
+    },
+    pageSize,
+    { ...options, byOffset: op.paging.style === "offset", maxBytes: limits.maxListBytes },
+  );
+  return refusingUnproven(pages, op, () => last);
 }

@@ -51,6 +51,44 @@ function checkValue(
   }
 }
 
+/** A refusal for each key that names no field, or a read-only one. */
+function unknownOrReadonly(byId: Map<string, Strict<"FieldDescriptor">>, keys: string[]): Strict<"FieldError">[] {
+  const errors: Strict<"FieldError">[] = [];
+  for (const key of keys) {
+    const field = byId.get(key);
+    if (!field) errors.push({ field: `secretConfig.${key}`, message: "unknown field" });
+    else if (field.readonly) errors.push({ field: `secretConfig.${key}`, message: "field is read-only" });
+  }
+  return errors;
+}
+
+/**
+ * Checks the given fields into `values` (a Password as its digest; an empty value removes the
+ * field), then refuses any required field `values` still lacks.
+ */
+function applyFields(
+  fields: readonly Strict<"FieldDescriptor">[],
+  given: Record<string, ServiceRequest<"FieldValue">>,
+  values: Record<string, string>,
+): Strict<"FieldError">[] {
+  const errors: Strict<"FieldError">[] = [];
+  for (const field of fields) {
+    if (field.readonly) continue;
+    if (Object.hasOwn(given, field.id)) {
+      const v = given[field.id];
+      const checked = isEmpty(v) ? undefined : checkValue(field, v);
+      if (checked === undefined) delete values[field.id];
+      else if ("error" in checked) {
+        errors.push({ field: `secretConfig.${field.id}`, message: checked.error });
+        continue;
+      } else values[field.id] = field.type === "Password" ? `sha256:${sha256(checked.ok)}` : checked.ok;
+    }
+    if (field.required && values[field.id] === undefined)
+      errors.push({ field: `secretConfig.${field.id}`, message: "is required" });
+  }
+  return errors;
+}
+
 /** All violations (one entry per field), or the values to store. */
 export function validateConfigure(
   connector: CatalogueConnector,
@@ -65,25 +103,32 @@ export function validateConfigure(
     });
   }
   const byId = new Map(fields.map((f) => [f.id, f]));
-  for (const key of Object.keys(body.secretConfig)) {
-    const field = byId.get(key);
-    if (!field) errors.push({ field: `secretConfig.${key}`, message: "unknown field" });
-    else if (field.readonly) errors.push({ field: `secretConfig.${key}`, message: "field is read-only" });
-  }
+  errors.push(...unknownOrReadonly(byId, Object.keys(body.secretConfig)));
   const values: Record<string, string> = {};
-  for (const field of fields) {
-    if (field.readonly) continue;
-    const v = Object.hasOwn(body.secretConfig, field.id) ? body.secretConfig[field.id] : undefined;
-    if (isEmpty(v)) {
-      if (field.required) errors.push({ field: `secretConfig.${field.id}`, message: "is required" });
-      continue;
-    }
-    const checked = checkValue(field, v as ServiceRequest<"FieldValue">);
-    if ("error" in checked) errors.push({ field: `secretConfig.${field.id}`, message: checked.error });
-    else values[field.id] = field.type === "Password" ? `sha256:${sha256(checked.ok)}` : checked.ok;
-  }
+  errors.push(...applyFields(fields, body.secretConfig, values));
   return errors.length > 0 ? { errors } : { values };
 }
+
+/**
+ * A change of some fields (the admin API's merge, the web page's form): the fields given are
+ * checked as Configure checks them, the others keep their stored values (a Password its
+ * digest, so a Password need not be resent); an empty value clears an optional field.
+ */
+export function mergeConfigure(
+  connector: CatalogueConnector,
+  stored: Record<string, string>,
+  changes: Record<string, ServiceRequest<"FieldValue">>,
+): { errors: Strict<"FieldError">[] } | { values: Record<string, string> } {
+  const { fields } = connector.secretConfiguration;
+  const byId = new Map(fields.map((f) => [f.id, f]));
+  const values = { ...stored };
+  const errors = [...unknownOrReadonly(byId, Object.keys(changes)), ...applyFields(fields, changes, values)];
+  return errors.length > 0 ? { errors } : { values };
+}
+
+/** The stored values of a configured connector ({} when not configured). */
+export const storedValues = (row: AddedRow | undefined): Record<string, string> =>
+  row?.configured === 1 ? (JSON.parse(row.secret_values) as Record<string, string>) : {};
 
 export const defaultSecretName = (accountId: string, connectorId: string): string =>
   `embedded-connectors/${accountId}/${connectorId}`;
@@ -95,7 +140,7 @@ export function configurationView(
   row?: AddedRow,
 ): Strict<"ConnectorConfigurationView"> {
   const configured = row?.configured === 1;
-  const stored: Record<string, string> = configured ? (JSON.parse(row.secret_values) as Record<string, string>) : {};
+  const stored = storedValues(row);
   const configuration = connector.secretConfiguration.fields.map((f): Strict<"FieldDescriptor"> => {
     const { value: catalogueValue, ...rest } = f;
     if (f.type === "Password") return rest;

@@ -2,7 +2,7 @@
 // catalogue (given by buildApp) and the repository (state of each sub-account).
 import type { AddedRow, Counts, Repository } from "../storage/repository";
 import { pairs, type CatalogueConnector } from "./catalogue";
-import { configurationView, validateConfigure } from "./configuration";
+import { configurationView, mergeConfigure, storedValues, validateConfigure } from "./configuration";
 import { ApiError, notFound } from "./errors";
 import type { Strict } from "../../contract/views";
 import type { ServiceRequest } from "../../contract/requests";
@@ -169,15 +169,46 @@ export class Connectors {
     const { c } = this.requireAdded(accountId, connectorId);
     const checked = validateConfigure(c, body);
     if ("errors" in checked) throw new ApiError(400, "invalid configuration", { errors: checked.errors });
+    return this.save(c, accountId, () => ({
+      name: body.name ?? null,
+      secretName: body.secretName ?? null,
+      values: checked.values,
+    }));
+  }
+
+  /**
+   * Changes only the fields given, keeping the others as stored (Passwords included) and the
+   * configuration's name and secret name: the admin API's merge, which the web page uses.
+   */
+  mergeConfiguration(
+    accountId: string,
+    connectorId: string,
+    changes: Record<string, ServiceRequest<"FieldValue">>,
+  ): Strict<"ConnectorConfigurationView"> {
+    const { c } = this.requireAdded(accountId, connectorId);
+    return this.save(c, accountId, (row) => {
+      const merged = mergeConfigure(c, storedValues(row), changes);
+      if ("errors" in merged) throw new ApiError(400, "invalid configuration", { errors: merged.errors });
+      return { name: row.configuration_name, secretName: row.secret_name, values: merged.values };
+    });
+  }
+
+  /** Saves what `next` makes of the row, read in the same transaction (a Remove may have won the race). */
+  private save(
+    c: CatalogueConnector,
+    accountId: string,
+    next: (row: AddedRow) => { name: string | null; secretName: string | null; values: Record<string, string> },
+  ): Strict<"ConnectorConfigurationView"> {
+    const connectorId = c.connectorId;
     const nowSeconds = Math.floor(this.now() / 1000);
     return this.repo.transaction(() => {
-      // Re-read inside the transaction: a Remove may have won the race.
-      if (!this.repo.added(accountId, connectorId)) throw notFound("connector is not added to this sub-account");
+      const row = this.repo.added(accountId, connectorId);
+      if (!row) throw notFound("connector is not added to this sub-account");
+      const saved = next(row);
       const lastUpdated = Math.max(nowSeconds, this.repo.lastConfigured(accountId, connectorId) + 1);
       this.repo.saveConfiguration(accountId, connectorId, {
-        name: body.name ?? null,
-        secretName: body.secretName ?? null,
-        values: JSON.stringify(checked.values),
+        ...saved,
+        values: JSON.stringify(saved.values),
         lastUpdated,
       });
       return configurationView(c, accountId, this.repo.added(accountId, connectorId));

@@ -16,11 +16,13 @@ export function routeKey(request: FastifyRequest): string {
   return `${request.method} ${request.routeOptions.url ?? "<unmatched>"}`;
 }
 
-/** An /_admin/* URL (matched or not). */
-export const isAdminUrl = (request: FastifyRequest): boolean =>
-  (request.routeOptions.url ?? request.url).startsWith("/_admin");
+/** An /_admin/* URL or the web page's /ui (matched or not): neither is the service contract's. */
+export const isAdminUrl = (request: FastifyRequest): boolean => {
+  const url = request.routeOptions.url ?? request.url.split("?")[0];
+  return url.startsWith("/_admin") || url === "/ui" || url.startsWith("/ui/");
+};
 
-/** The admin API: checked by the admin key alone; no stats, faults, token or rate limit. */
+/** The admin API and the web page: checked by the admin key alone; no stats, faults, token or rate limit. */
 export const isAdminRequest = (request: FastifyRequest): boolean =>
   request.routeOptions.config.auth === "admin" || isAdminUrl(request);
 

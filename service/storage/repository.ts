@@ -201,6 +201,12 @@ export class Repository {
       .run(row);
   }
 
+  connections(accountId: string): ConnectionRow[] {
+    return this.db
+      .prepare("SELECT * FROM connections WHERE account_id = ? ORDER BY rowid")
+      .all(accountId) as ConnectionRow[];
+  }
+
   deleteConnection(connectionId: string): boolean {
     return this.db.prepare("DELETE FROM connections WHERE connection_id = ?").run(connectionId).changes === 1;
   }

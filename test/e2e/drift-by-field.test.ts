@@ -5,11 +5,14 @@
 // name exactly that field and show neither its old nor its new value; each is repaired by an
 // `up`. A Password changed alone is told in words. Right after an `up`, the drift check shows no
 // changed property; `pulumi up --debug` prints no secretConfig value of any type.
+// On the plugin's stack, a Text and a Password changed through the local service's web page in
+// Chromium (issue 39, item 3) make README's drift check fail naming the Text.
 import { strict as assert } from "node:assert";
 import { randomBytes } from "node:crypto";
 import { E2EStack, ENGINE_TIMEOUT_MS, type ProgramConfigValue } from "./harness";
 import { connectorsStack, type E2EService, e2eSuite, SEGMENT } from "./fixtures";
 import { pluginStack } from "./plugin-fixtures";
+import { noBrowser, openUi, saveFields } from "../service/web-ui-browser";
 import { confirmsGuess } from "./offline-guess";
 import {
   assertNoValue,
@@ -69,6 +72,7 @@ for (const { host, detailedDiff, create } of hosts) {
     const live = (): Record<string, unknown> => ({ ...PROGRAM, apiKey });
 
     const e2e = e2eSuite({
+      service: { ui: true }, // the web page (service/ui/), for the change made through it
       stack: (svc) =>
         create(
           svc,
@@ -176,5 +180,34 @@ for (const { host, detailedDiff, create } of hosts) {
       assert.equal((await e2e.stack.up()).summary.resourceChanges?.update, 1);
       assertQuiet((await e2e.stack.preview({ refresh: true, diff: true })).stdout, "the drift check after the repair");
     });
+
+    // Issue 39, item 3: README's drift story, with the local service's web page as "the service's UI".
+    // One host is enough (the page writes to the service, not to the provider): the plugin's.
+    if (detailedDiff) {
+      it("a Text and a Password changed in the web page: README's drift check fails naming the Text, with no value", async function () {
+        const why = noBrowser();
+        if (why) return this.skip();
+        const byHand = { workspace: `page-${randomBytes(5).toString("hex")}`, apiKey: "typed-in-the-page" };
+        const ui = await openUi(`${e2e.svc.baseUrl}/ui#key=${e2e.svc.service.adminKey}`);
+        try {
+          const status = await saveFields(ui.page, e2e.svc.accountId, SEGMENT, byHand);
+          assert.match(status, /saved apiKey, workspace/);
+        } finally {
+          await ui.close();
+        }
+        // `pulumi preview --refresh --expect-no-changes --diff`, README's drift check.
+        const check = () => e2e.stack.preview({ refresh: true, expectNoChanges: true, diff: true });
+        const text = withoutStackOutputs(await e2e.stack.expectFailure(check));
+        assert.match(text, /no changes were expected for preview but changes were proposed/);
+        assert.match(text, /changed out of band at \S+: [^"\n]*\bworkspace\b/, `it names the Text:\n${text}`);
+        assertNoValue(text, [byHand.workspace, byHand.apiKey, PROGRAM.workspace, apiKey], "the drift check");
+        assert.equal(
+          (await e2e.stack.up({ refresh: true })).summary.resourceChanges?.update,
+          1,
+          "up --refresh repairs",
+        );
+        await check();
+      });
+    }
   });
 }
