@@ -3,7 +3,6 @@
 // fast drift check. Exporting it through the CLI costs an engine start per stack; the object
 // costs a read. Anything this reader does not know for certain (another backend, another state
 // version, a checkpoint it cannot find) is a reason, and the stack goes to the engine.
-import { currentBackend, fileBackendPath, withoutCredentials } from "../../../provider/runtime/pulumi-project";
 import type { SecretsProviderState } from "./secrets-providers";
 
 /** A resource of the checkpoint (deployment version 3), the fields the drift check reads. */
@@ -26,23 +25,6 @@ export interface Checkpoint {
 }
 
 export type CheckpointRead = { checkpoint: Checkpoint } | { reason: string };
-
-/**
- * The file backend's directory, or why there is none to read: the backend the CLI run in
- * `projectDir` with `env` uses, chosen as the CLI chooses it (pulumi-project.ts). Any doubt is
- * a reason (the engine then checks the stack): reading another backend's checkpoint would
- * report a false "clean".
- */
-export async function fileBackendDir(
-  projectDir: string,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<{ dir: string } | { reason: string }> {
-  const choice = currentBackend(projectDir, env);
-  if ("reason" in choice) return choice;
-  const dir = fileBackendPath(choice.url, projectDir);
-  if (dir === undefined) return { reason: `the backend ${withoutCredentials(choice.url)} is not a file:// backend` };
-  return { dir };
-}
 
 /** The checkpoint of a parsed state file, or why the fast path cannot take it. */
 export function fromDeployment(parsed: unknown): CheckpointRead {
