@@ -22,38 +22,51 @@ export interface KeySource {
 
 export type KeySourceOf = (provider: SecretsProviderState | undefined) => KeySource | { reason: string };
 
-/** The data key of an awskms:// provider, decrypted by KMS. */
-export async function awsKmsDecrypter(url: string, encryptedKey: string, env: NodeJS.ProcessEnv): Promise<Decrypter> {
-  const q = new URL(url).searchParams;
-  const context: Record<string, string> = {};
-  for (const name of [...new Set(q.keys())].filter((k) => k.startsWith("context_"))) {
-    const values = q.getAll(name);
-    if (values.length !== 1) throw new Error(`its secrets provider's ${name} must have exactly one value`);
-    context[name.slice("context_".length)] = values[0];
-    q.delete(name);
-  }
-  const settings = awsSettings(q, env);
-  if ("reason" in settings) throw new Error(`its awskms:// secrets provider: ${settings.reason}`);
-  const sdk = await loadKms();
-  const client = new sdk.KMSClient({ ...settings.ok, maxAttempts: 3 });
-  try {
-    const out = await client.send(
-      new sdk.DecryptCommand({
-        CiphertextBlob: Buffer.from(encryptedKey, "base64"),
-        ...(Object.keys(context).length > 0 ? { EncryptionContext: context } : {}),
-      }),
-    );
-    if (out.Plaintext?.length !== 32) throw new Error("not a 256-bit data key");
-    return keyDecrypter(Buffer.from(out.Plaintext));
-  } catch (error) {
-    throw new Error(`AWS KMS did not decrypt the stack's data key: ${sdkErrorName(error)}`);
-  } finally {
-    client.destroy();
-  }
+type KmsDecrypter = (url: string, encryptedKey: string) => Promise<Decrypter>;
+type KmsSdk = Awaited<ReturnType<typeof loadKms>>;
+
+/**
+ * The data keys of awskms:// providers, each decrypted by KMS; one client (one connection pool)
+ * per distinct setting of the run's URLs, shared by the stacks that name it.
+ */
+function awsKmsDecrypters(env: NodeJS.ProcessEnv): KmsDecrypter {
+  const clients = new Map<string, Promise<{ sdk: KmsSdk; client: InstanceType<KmsSdk["KMSClient"]> }>>();
+  return async (url, encryptedKey) => {
+    const q = new URL(url).searchParams;
+    const context: Record<string, string> = {};
+    for (const name of [...new Set(q.keys())].filter((k) => k.startsWith("context_"))) {
+      const values = q.getAll(name);
+      if (values.length !== 1) throw new Error(`its secrets provider's ${name} must have exactly one value`);
+      context[name.slice("context_".length)] = values[0];
+      q.delete(name);
+    }
+    const settings = awsSettings(q, env);
+    if ("reason" in settings) throw new Error(`its awskms:// secrets provider: ${settings.reason}`);
+    const key = JSON.stringify(settings.ok);
+    let made = clients.get(key);
+    if (!made) {
+      made = loadKms().then((sdk) => ({ sdk, client: new sdk.KMSClient({ ...settings.ok, maxAttempts: 3 }) }));
+      clients.set(key, made);
+    }
+    const { sdk, client } = await made;
+    try {
+      const out = await client.send(
+        new sdk.DecryptCommand({
+          CiphertextBlob: Buffer.from(encryptedKey, "base64"),
+          ...(Object.keys(context).length > 0 ? { EncryptionContext: context } : {}),
+        }),
+      );
+      if (out.Plaintext?.length !== 32) throw new Error("not a 256-bit data key");
+      return keyDecrypter(Buffer.from(out.Plaintext));
+    } catch (error) {
+      throw new Error(`AWS KMS did not decrypt the stack's data key: ${sdkErrorName(error)}`);
+    }
+  };
 }
 
 /** The key sources of a run: the passphrase it has, and the cloud providers it can open. */
 export function keySources(passphrase: string | undefined, env: NodeJS.ProcessEnv = process.env): KeySourceOf {
+  const awsKms = awsKmsDecrypters(env);
   return (provider) => {
     if (provider?.type === "passphrase") {
       if (passphrase === undefined)
@@ -68,7 +81,7 @@ export function keySources(passphrase: string | undefined, env: NodeJS.ProcessEn
         };
       return {
         id: `cloud:${provider.url}:${provider.encryptedKey}`,
-        open: () => awsKmsDecrypter(provider.url, provider.encryptedKey, env),
+        open: () => awsKms(provider.url, provider.encryptedKey),
       };
     }
     return { reason: "its secrets provider is not one the fast path opens (the passphrase, awskms://)" };
