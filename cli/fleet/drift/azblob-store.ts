@@ -1,5 +1,5 @@
 // An `azblob://<container>[/<dir>]?<parameters>` backend as a store, read with Azure's SDK
-// (@azure/storage-blob, an optional dependency) as the CLI reads it (gocloud.dev v0.46.0
+// (@azure/storage-blob, an optional peer dependency) as the CLI reads it (gocloud.dev v0.46.0
 // azureblob): the account from AZURE_STORAGE_ACCOUNT (or `storage_account=`, or the connection
 // string's AccountName), the service URL from `domain` (AZURE_STORAGE_DOMAIN, default
 // blob.core.windows.net), `protocol` (AZURE_STORAGE_PROTOCOL, default https), `localemu`
@@ -9,9 +9,8 @@
 // AZURE_STORAGEBLOB_CONNECTIONSTRING). Azure AD credentials (the CLI's last resort) are not
 // read here: such a backend goes to the engine.
 import { goBool } from "./aws-params";
+import { loadAzureBlob } from "./cloud-sdks";
 import { bucketPrefix, type BlobStore, type StoredObject } from "./store";
-
-type AzureSdk = typeof import("@azure/storage-blob");
 
 interface AzureLocation {
   container: string;
@@ -80,14 +79,6 @@ export function parseAzblobUrl(url: string, env: NodeJS.ProcessEnv): { ok: Azure
   return { ok: { container, prefix: bucketPrefix(u, prefixParam), serviceUrl, credential, account } };
 }
 
-async function loadAzure(): Promise<AzureSdk> {
-  try {
-    return await import("@azure/storage-blob");
-  } catch {
-    throw new Error("the optional dependency @azure/storage-blob is not installed (npm install it)");
-  }
-}
-
 /** The error's code (an Azure error code) and status, never its message. */
 function azureErrorName(error: unknown): string {
   const e = error as { code?: unknown; statusCode?: unknown };
@@ -100,9 +91,9 @@ export async function azblobStore(
 ): Promise<{ store: BlobStore } | { reason: string }> {
   const location = parseAzblobUrl(url, env);
   if ("reason" in location) return location;
-  let sdk: AzureSdk;
+  let sdk: Awaited<ReturnType<typeof loadAzureBlob>>;
   try {
-    sdk = await loadAzure();
+    sdk = await loadAzureBlob();
   } catch (error) {
     return { reason: (error as Error).message };
   }

@@ -1,11 +1,11 @@
 // An `s3://<bucket>[/<dir>]?<parameters>` backend as a store, read with the AWS SDK
-// (@aws-sdk/client-s3, an optional dependency: without it the stacks go to the engine) and the
+// (@aws-sdk/client-s3, an optional peer dependency: cloud-sdks.ts) and the
 // settings the CLI would use (aws-params.ts). The parameters s3blob takes itself: use_path_style
 // (or s3ForcePathStyle), disable_https (or the SDK v1's disableSSL, as the CLI translates it),
 // accelerate, and the write-only ssetype and kmskeyid; gocloud's own `prefix`; the URL's path is
 // a directory inside the bucket (the diy backend's PrefixedBucket).
 import { awsSettings, goBool, sdkErrorName, type AwsClientSettings, type Parsed } from "./aws-params";
-import { loadS3 } from "./aws-sdk";
+import { loadS3 } from "./cloud-sdks";
 import { bucketPrefix, type BlobStore, type StoredObject } from "./store";
 
 export interface S3Location {

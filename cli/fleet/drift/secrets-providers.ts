@@ -2,12 +2,12 @@
 // path decrypts (the client secret, the digest salts). The passphrase: PBKDF2 of the passphrase
 // and the stack's salt (passphrase.ts). Pulumi's "cloud" providers keep a data key encrypted by
 // a KMS (pkg/secrets/cloud: `state.url`, `state.encryptedkey`); `awskms://` is opened here: the
-// data key is decrypted by AWS KMS once per stack (@aws-sdk/client-kms, an optional dependency),
+// data key is decrypted by AWS KMS once per stack (@aws-sdk/client-kms, an optional peer dependency),
 // with the URL's settings read as gocloud's awskms reads them (the key id is not sent: Decrypt
 // finds it in the ciphertext; `context_<k>=<v>` is the encryption context). azurekeyvault://,
 // gcpkms:// and hashivault:// go to the engine: no emulator of them runs here to test a reader.
 import { awsSettings, sdkErrorName } from "./aws-params";
-import { loadKms } from "./aws-sdk";
+import { loadKms } from "./cloud-sdks";
 import { keyDecrypter, passphraseDecrypter, type Decrypter } from "./passphrase";
 
 /** What a checkpoint says of its secrets provider. */
