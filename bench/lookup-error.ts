@@ -12,8 +12,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { repoRoot, disposeEngine, ensureEngine } from "../harness/engine";
 import { startServiceProcess } from "../harness/service-process";
-import { loadResults } from "./results";
-import { renderBenchmarks } from "./render";
+import { writeMeasuredSection } from "./render";
 import { createBenchStack } from "./stack";
 
 const HOSTS = ["dynamic", "plugin"] as const;
@@ -107,12 +106,7 @@ async function main(): Promise<void> {
     ...HOSTS.map(row),
     "",
   ].join("\n");
-  await fs.mkdir(path.join(repoRoot, "bench", "sections"), { recursive: true });
-  await fs.writeFile(path.join(repoRoot, "bench", "sections", "lookup-error.md"), section);
-  const results = await loadResults(path.join(repoRoot, "bench", "results.json"));
-  if (results)
-    await renderBenchmarks(results, path.join(repoRoot, "BENCHMARKS.md"), path.join(repoRoot, "bench", "analysis.md"));
-  process.stdout.write(`${section}\n`);
+  await writeMeasuredSection(repoRoot, "lookup-error", section);
 }
 
 main().catch((error: unknown) => {

@@ -24,8 +24,7 @@ import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { GetSchemaRequest } from "@pulumi/pulumi/proto/provider_pb";
 import { repoRoot } from "../harness/engine";
 import { PLUGIN_VERSION as version } from "../provider/plugin/version";
-import { loadResults } from "./results";
-import { renderBenchmarks } from "./render";
+import { writeMeasuredSection } from "./render";
 
 const execFileAsync = promisify(execFile);
 const platform = `${os.platform()}-${os.arch() === "x64" ? "amd64" : os.arch()}`;
@@ -223,16 +222,7 @@ async function main(): Promise<void> {
       `Start to port, every run (ms): ${measurements.map((m) => `${m.name} ${m.portRunsMs.join(", ")}`).join("; ")}.`,
       "",
     ].join("\n");
-    await fs.mkdir(path.join(repoRoot, "bench", "sections"), { recursive: true });
-    await fs.writeFile(path.join(repoRoot, "bench", "sections", "plugin-archive.md"), section);
-    const results = await loadResults(path.join(repoRoot, "bench", "results.json"));
-    if (results)
-      await renderBenchmarks(
-        results,
-        path.join(repoRoot, "BENCHMARKS.md"),
-        path.join(repoRoot, "bench", "analysis.md"),
-      );
-    process.stdout.write(`${section}\n`);
+    await writeMeasuredSection(repoRoot, "plugin-archive", section);
   } finally {
     await fs.rm(tmp, { recursive: true, force: true });
   }

@@ -9,6 +9,7 @@ import {
   callsMatching,
   envText,
   findRecord as find,
+  loadResults,
   OPERATIONS,
   PROVIDERS,
   ROUTE,
@@ -175,4 +176,17 @@ async function measuredSections(dir: string): Promise<string[]> {
     return [];
   }
   return Promise.all(names.map((name) => fs.readFile(path.join(dir, name), "utf8")));
+}
+
+/**
+ * A bench script's section, measured apart from bench/results.json: written to
+ * bench/sections/<name>.md under `root`, BENCHMARKS.md re-rendered with it, and printed.
+ */
+export async function writeMeasuredSection(root: string, name: string, section: string): Promise<void> {
+  await fs.mkdir(path.join(root, "bench", "sections"), { recursive: true });
+  await fs.writeFile(path.join(root, "bench", "sections", `${name}.md`), section);
+  const results = await loadResults(path.join(root, "bench", "results.json"));
+  if (results)
+    await renderBenchmarks(results, path.join(root, "BENCHMARKS.md"), path.join(root, "bench", "analysis.md"));
+  process.stdout.write(`${section}\n`);
 }

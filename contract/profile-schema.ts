@@ -121,6 +121,12 @@ const Semantics = closed({
   errorStatusIn: z.enum(["http", "body"]),
   /** The supportedType values the service uses (a connector usable on both sides may have its own). */
   supportedTypes: z.array(z.string().min(1)).min(1),
+  /**
+   * What Configure does with a field its body leaves out: `whole` (the contract's PUT) clears it,
+   * `given` keeps what the service holds. A configuration whose Passwords the service holds
+   * (`heldByService`) can be written only where it keeps them.
+   */
+  configureWrites: z.enum(["whole", "given"]),
 });
 
 const operationsShape = Object.fromEntries(OPERATIONS.map((op) => [op, Override.optional()])) as Record<

@@ -38,6 +38,8 @@ export interface ProfileSemantics {
   conflictCounts: boolean;
   errorStatusIn: "http" | "body";
   supportedTypes: string[];
+  /** What Configure does with the fields a body leaves out: clears them (whole), or keeps them (given). */
+  configureWrites: "whole" | "given";
 }
 
 export interface ResolvedOperation {

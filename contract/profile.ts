@@ -67,6 +67,7 @@ export const DEFAULT_PROFILE: ResolvedProfile = {
     conflictCounts: true,
     errorStatusIn: "http",
     supportedTypes: [...SUPPORTED_TYPES],
+    configureWrites: "whole",
   },
 };
 

@@ -97,7 +97,7 @@ export const SETTINGS = {
     type: "integer",
     default: DEFAULT_CONCURRENCY,
     min: 1,
-    description: `Requests in flight per process and base URL. Default: ${DEFAULT_CONCURRENCY}.`,
+    description: `Requests in flight per process, base URL and client id (one customer's requests never wait for another's). Default: ${DEFAULT_CONCURRENCY}.`,
   },
   addWindowMs: {
     key: "embedded:addWindowMs",
@@ -154,7 +154,7 @@ export interface ProviderSettings {
    * Default: 600000 (10 minutes).
    */
   retryTimeoutMs: number;
-  /** Requests in flight per process and base URL. Default: 8. */
+  /** Requests in flight per process, base URL and client id (one customer's requests never wait for another's). Default: 8. */
   concurrency: number;
   /**
    * How long the first create of a sub-account waits at most for others to share its Add

@@ -5,7 +5,7 @@
 // to change; 1 otherwise. Everything it prints or writes goes through one scrub (redact.ts).
 import { execFileSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
-import type { Command } from "commander";
+import { Command } from "commander";
 import { DEFAULT_PROFILE, loadProfile } from "../../contract/profile";
 import { checkBaseUrl } from "../../provider/settings";
 import { runDoctor, settledPaging as settledPagingOf, summary } from "./doctor";
@@ -190,4 +190,21 @@ export function registerDoctor(program: Command): void {
         (line) => process.stderr.write(line),
       );
     });
+}
+
+/**
+ * `doctor` as a program of its own, for the plugin's executable (`pulumi-resource-embedded doctor
+ * …`, or `pulumi plugin run --kind resource embedded -- doctor …`): the same command and flags as
+ * `npx pulumi-embedded-connectors doctor`, for users with no Node.js. Returns the exit code.
+ */
+export async function doctorProgram(args: string[], name: string): Promise<number> {
+  const program = new Command().name(name);
+  registerDoctor(program);
+  try {
+    await program.parseAsync(["doctor", ...args], { from: "user" });
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
+  } catch (error) {
+    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
 }

@@ -1,16 +1,65 @@
-// doctor's printed report: one block per route (status, latency, shape, whether the current
-// profile reads it and the keys that would), the semantics seen, the write check, and the
-// verdict. Shapes only: a value never reaches this text.
-import type { DoctorReport } from "./doctor";
+// doctor's printed report: one block per route (the shape of its answer, where the envelope's
+// parts and a list's were seen, the paging honoured, notes, the keys to change), the semantics
+// seen, the write check, then a table of every route (route, status, latency, verdict, what was
+// seen) and the result line. Shapes only: a value never reaches this text.
+import { alignedTable } from "../text-table";
+import type { DoctorReport, RouteFinding } from "./doctor";
 import type { WriteCheck } from "./write-check";
+
+/** A route's verdict in the table: whether the current profile reads it, else why not. */
+export function routeVerdict(r: RouteFinding): string {
+  if (r.keys.length > 0 || r.pagingKey) return "keys to change";
+  if (r.status >= 300 && r.status < 400) return "redirected";
+  if (r.status === 404 && r.operation !== "getConfiguration") return "no such route";
+  if (r.status === 401 || r.status === 403) return "refused";
+  if (r.status >= 300 && !(r.operation === "getConfiguration" && r.status === 404)) return "failed";
+  if (r.operation === "getToken" && r.notes.length > 0) return "unusable token";
+  if (r.paging?.undetermined && !r.paging.inferred) return "paging unknown";
+  return "reads";
+}
+
+/** What was seen of a route's answer, in a few words: where its parts are, never a value. */
+function seenOf(r: RouteFinding): string {
+  const seen: string[] = [];
+  if (r.operation === "getToken" && r.status < 300) seen.push(`token ${r.shape}`);
+  if (r.envelope) {
+    const e = r.envelope;
+    seen.push(e.present ? `envelope ${e.status}/${e.message ?? "-"}/${e.payload ?? "-"}` : "no envelope");
+  }
+  if (r.list) {
+    const l = r.list;
+    const items = l.items === undefined ? "not found" : l.items === "" ? "bare array" : `at ${l.items}`;
+    seen.push(`items ${items}, total ${l.total ? `at ${l.total}` : "none"}, next ${l.next ? `at ${l.next}` : "none"}`);
+  }
+  if (r.paging?.inferred) seen.push(`paging inferred ${r.paging.inferred.candidate.label}`);
+  else if (r.paging && !r.paging.undetermined) {
+    seen.push(`paging ${r.paging.honoured.map((c) => c.label).join(", ") || "none honoured"}`);
+  }
+  // A note's first clause: "refused", "no such route", "redirected (302) to <origin>".
+  const clause = r.notes[0]?.split(": ")[0];
+  if (clause !== undefined && clause !== routeVerdict(r)) seen.push(clause);
+  const keys = (r.pagingKey ? [...r.keys, r.pagingKey] : r.keys).map((k) => k.replace(/^operations\.[A-Za-z]+\./, ""));
+  if (keys.length > 0) seen.push(`change ${keys.join(", ")}`);
+  return seen.join("; ");
+}
+
+/** The table of every route doctor read. */
+export function routeTable(report: DoctorReport): string {
+  const rows = report.routes.map((r) => [
+    r.label,
+    r.operation,
+    r.status === r.httpStatus ? `${r.status}` : `${r.status} in ${r.httpStatus}`,
+    `${r.latencyMs} ms`,
+    routeVerdict(r),
+    seenOf(r),
+  ]);
+  return alignedTable(["ROUTE", "OPERATION", "STATUS", "TIME", "VERDICT", "SEEN"], rows);
+}
 
 export function renderReport(report: DoctorReport, baseUrl: string, check?: WriteCheck): string {
   const lines: string[] = [`doctor: profile "${report.profile.name}" (${report.profile.source}) against ${baseUrl}`];
   for (const r of report.routes) {
-    const reads =
-      r.keys.length === 0 && !r.pagingKey && (r.status < 300 || r.operation === "getConfiguration") ? "yes" : "no";
-    const status = r.status === r.httpStatus ? `${r.status}` : `${r.status} (inside HTTP ${r.httpStatus})`;
-    lines.push(`${r.label}  ${r.operation}: status ${status}, ${r.latencyMs} ms, profile reads it: ${reads}`);
+    lines.push(`${r.label}  ${r.operation}`);
     lines.push(`  shape: ${r.shape}`);
     if (r.envelope) {
       const e = r.envelope;
@@ -44,6 +93,7 @@ export function renderReport(report: DoctorReport, baseUrl: string, check?: Writ
     for (const line of check.lines) lines.push(`  ${line}`);
   }
   const { ok, keys } = verdictOf(report, check);
+  lines.push("", routeTable(report).trimEnd());
   lines.push(
     ok
       ? "result: the profile reads every route"

@@ -5,9 +5,13 @@
 // Every exchange can be handed to a transcript (trace.ts), which redacts it. It follows no
 // redirect: a 3xx comes back as it is, with only its target's origin kept, and nothing is sent
 // there (a redirect of the token route would otherwise re-send the client secret elsewhere).
-import { Agent, fetch, type Dispatcher } from "undici";
+// It sends through undici's parts (a Pool and the request API, as the provider does), never
+// undici's entry: the plugin's bundle, which also answers `doctor`, carries the parts alone.
+import type { Dispatcher } from "undici";
 import type { OperationName } from "../../contract/routes";
+import { createPool } from "../../provider/client/http";
 import { checkPathSegment } from "../../provider/client/routes";
+import { request as undiciRequest } from "../../provider/client/undici-parts";
 import type { BodyField, RequestParameter, ResolvedOperation, ResolvedProfile } from "../../contract/profile";
 
 export interface WireRequest {
@@ -55,6 +59,15 @@ function redirectOrigin(location: string | null, url: string): string {
   }
 }
 
+/** Answer headers as one string each (a repeated header joined, as fetch joins it). */
+function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}
+
 /** A token that can go in an `authorization` header as it is (visible ASCII, no space). */
 export const usableToken = (token: unknown): token is string =>
   typeof token === "string" && /^[\x21-\x7e]{1,4096}$/.test(token);
@@ -85,7 +98,8 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 
 export class WireClient {
   private token?: string;
-  private readonly dispatcher?: Dispatcher;
+  private readonly pool: Dispatcher;
+  private readonly timeoutMs: number;
 
   constructor(
     readonly profile: ResolvedProfile,
@@ -94,7 +108,14 @@ export class WireClient {
     /** Told the token once it is known, so that no text doctor writes can hold it. */
     private readonly onToken: (token: string) => void = () => undefined,
   ) {
-    if (credentials.caCertificate) this.dispatcher = new Agent({ connect: { ca: credentials.caCertificate } });
+    this.timeoutMs = credentials.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const ms = this.timeoutMs;
+    this.pool = createPool(new URL(credentials.baseUrl).origin, {
+      connectMs: ms,
+      headersMs: ms,
+      bodyMs: ms,
+      caCertificate: credentials.caCertificate,
+    });
   }
 
   /** Get Access Token; the token is kept for the calls that follow. */
@@ -132,20 +153,26 @@ export class WireClient {
     if (op.authenticated && this.token) headers.authorization = `Bearer ${this.token}`;
     if (sent !== undefined) headers["content-type"] = "application/json";
     const started = performance.now();
-    const res = await fetch(url, {
-      method: op.method,
-      headers,
-      ...(sent === undefined ? {} : { body: JSON.stringify(sent) }),
-      ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
-      redirect: "manual",
-      signal: AbortSignal.timeout(this.credentials.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-    }).catch((error: unknown) => {
+    let res: { status: number; headers: Record<string, string>; text: string };
+    try {
+      // The request API follows no redirect: a 3xx comes back as it is.
+      const sentTo = new URL(url);
+      const answer = await undiciRequest(this.pool, {
+        method: op.method,
+        path: sentTo.pathname + sentTo.search,
+        headers,
+        ...(sent === undefined ? {} : { body: JSON.stringify(sent) }),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      res = { status: answer.statusCode, headers: flatHeaders(answer.headers), text: await answer.body.text() };
+    } catch (error: unknown) {
       // The cause's code or the error's name only: an error's text can quote what was sent.
-      const e = error as { name?: string; cause?: { code?: string } };
-      const why = e.name === "TimeoutError" ? "timed out" : (e.cause?.code ?? e.name ?? "failed");
+      const e = error as { name?: string; code?: string; cause?: { code?: string } };
+      const timedOut = e.name === "TimeoutError" || /^UND_ERR_(HEADERS|BODY|CONNECT)_TIMEOUT$/.test(e.code ?? "");
+      const why = timedOut ? "timed out" : (e.code ?? e.cause?.code ?? e.name ?? "failed");
       throw new Error(`${op.title} (${op.method} ${op.path}): no answer from ${this.credentials.baseUrl} (${why})`);
-    });
-    const text = await res.text();
+    }
+    const text = res.text;
     const latencyMs = Math.round(performance.now() - started);
     let body: unknown;
     try {
@@ -160,11 +187,11 @@ export class WireClient {
       query,
       status: res.status,
       latencyMs,
-      headers: Object.fromEntries(res.headers.entries()),
+      headers: res.headers,
       body,
       bodyBytes: Buffer.byteLength(text),
       ...(res.status >= 300 && res.status < 400
-        ? { redirectOrigin: redirectOrigin(res.headers.get("location"), url) }
+        ? { redirectOrigin: redirectOrigin(res.headers.location ?? null, url) }
         : {}),
     };
     this.onExchange({ ...answer, requestHeaders: headers, ...(sent === undefined ? {} : { requestBody: sent }) });
@@ -172,6 +199,6 @@ export class WireClient {
   }
 
   async close(): Promise<void> {
-    await this.dispatcher?.close();
+    await this.pool.close();
   }
 }

@@ -2,13 +2,15 @@
 // sub-account's added list whole (whole-list.ts: proven complete, or it refuses and writes
 // nothing), adds one catalogue connector that this complete list lacks, reads it back, probes the
 // added list's paging while the connector is there, adds it again (does Add report
-// `alreadyAdded`?), removes it, reads again and removes again (404 after Remove?). It removes only
+// `alreadyAdded`?), configures it twice (does Configure keep a field it leaves out?
+// configure-probe.ts), removes it, reads again and removes again (404 after Remove?). It removes only
 // what it added: never a connector the list held before, nor one whose Add answered
 // `alreadyAdded`, nor one it did not see absent from a complete list and then present in one
 // (a silent Add of a connector the list hid is left alone). When an Add's outcome is unknown (no answer, a 5xx) it reads the list back and
 // removes the connector only if it is there now and was not before; what it leaves, it names by id.
 import type { PagingStyle, ResolvedProfile } from "../../contract/profile";
 import type { OperationName } from "../../contract/routes";
+import { probeConfigureWrites, type ConfigureProbe } from "./configure-probe";
 import { probePaging, type PagingFinding } from "./paging";
 import { effectiveStatus, itemsOf, payloadOf, shapeOf, type ListSpec } from "./shapes";
 import { readWholeList, type WholeList } from "./whole-list";
@@ -111,6 +113,13 @@ export async function writeCheck(
         `Add again: status ${effectiveStatus(again.status, again.body)}, alreadyAdded ${reports ? "reported" : "not reported"}`,
       );
     }
+    if (listed) {
+      const probe = await probeConfigureWrites(client, accountId, candidate).catch((error: Error): ConfigureProbe => ({
+        line: `configureWrites: not told (${error.message})`,
+      }));
+      say(probe.line);
+      if (probe.configureWrites) check.semantics.configureWrites = probe.configureWrites;
+    }
   } finally {
     if (!seenAdded) {
       fail(
@@ -144,11 +153,8 @@ export async function writeCheck(
   for (const [op, value] of Object.entries(check.success) as [OperationName, "view" | "empty"][]) {
     if (profile.operations[op].success === "view" && value === "empty") check.keys.push(`operations.${op}.success`);
   }
-  if (
-    check.semantics.addReportsAlreadyAdded !== undefined &&
-    check.semantics.addReportsAlreadyAdded !== profile.semantics.addReportsAlreadyAdded
-  ) {
-    check.keys.push("semantics.addReportsAlreadyAdded");
+  for (const [key, value] of Object.entries(check.semantics)) {
+    if (value !== profile.semantics[key as keyof typeof check.semantics]) check.keys.push(`semantics.${key}`);
   }
   return check;
 }

@@ -1,7 +1,10 @@
 // The fleet report as Markdown (a pull-request comment, a CI job summary), as a plain-text table
 // for the terminal (what drifted, changed or failed, after the run's summary line) and as JUnit
 // XML (CI test reporters: one test case per stack; drifted and failed stacks are failures).
+import { alignedTable } from "../text-table";
 import type { FleetReport, StackReport } from "./report";
+
+export { fitWidth } from "../text-table";
 
 const ICON: Record<StackReport["status"], string> = { clean: "✅", drifted: "⚠️", changed: "📝", failed: "❌" };
 
@@ -73,19 +76,6 @@ export function renderMarkdown(report: FleetReport): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** The line cut to `width` characters (code points), the cut marked with "…". */
-export function fitWidth(line: string, width: number): string {
-  const chars = [...line];
-  if (chars.length <= width) return line;
-  return width <= 1 ? chars.slice(0, width).join("") : `${chars.slice(0, width - 1).join("")}…`;
-}
-
-/** A terminal cell: one line (breaks as spaces), no control character (a name or message may carry them). */
-function plain(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\t\n\r\u0085\u2028\u2029]+/g, " ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
-}
-
 /**
  * The stacks that are not clean as an aligned table, one row per resource (a failed stack: its
  * first error line), each row cut to `width`; "" when every stack is clean.
@@ -97,17 +87,7 @@ export function renderTable(report: FleetReport, width = Infinity): string {
     for (const r of st.resources) rows.push([st.stack, st.status, r.name, r.operation, r.properties.join(", ")]);
   }
   if (rows.length === 0) return "";
-  const table = [["STACK", "STATUS", "RESOURCE", "CHANGE", "PROPERTIES"], ...rows.map((row) => row.map(plain))];
-  const widths = table[0].map((_, i) => Math.max(...table.map((row) => [...row[i]].length)));
-  const line = (row: string[]) =>
-    fitWidth(
-      row
-        .map((c, i) => (i < row.length - 1 ? c.padEnd(widths[i]) : c))
-        .join("  ")
-        .trimEnd(),
-      width,
-    );
-  return `${table.map(line).join("\n")}\n`;
+  return alignedTable(["STACK", "STATUS", "RESOURCE", "CHANGE", "PROPERTIES"], rows, width);
 }
 
 function xml(text: string): string {

@@ -20,7 +20,7 @@ export interface ClientSettings {
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
   /** Defaults 6 attempts / 200 ms / 5 000 ms / 60 000 ms; waits for Retry-After up to 600 000 ms in all. */
   retry?: Partial<RetryPolicy>;
-  /** Requests in flight per process and base URL; default 8. */
+  /** Requests in flight per process, base URL and client id (one customer's requests never wait for another's); default 8. */
   concurrency?: number;
   /** PEM, for a service with a private CA. */
   caCertificate?: string;

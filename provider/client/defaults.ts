@@ -5,7 +5,7 @@
 /** Timeouts of a request, milliseconds: connecting, the answer's headers, a pause in its body. */
 export const DEFAULT_TIMEOUTS = { connectMs: 5_000, headersMs: 30_000, bodyMs: 30_000 } as const;
 
-/** Requests in flight per process and base URL. */
+/** Requests in flight per process, base URL and client id (one customer's requests never wait for another's). */
 export const DEFAULT_CONCURRENCY = 8;
 
 /** Retries of a transient fault after the first attempt (the retry policy's maxAttempts is one more). */

@@ -1,6 +1,9 @@
 // ConnectorConfiguration, described once (see property.ts): the secret configuration of an added connector.
 import type { ResourceDefinition } from "./property";
 
+/** The hidden input that holds the salt of the digests' key on the plugin (resources/digest-salt.ts). */
+export const DIGEST_SALT_INPUT = "__digestSalt";
+
 export const CONNECTOR_CONFIGURATION = {
   name: "ConnectorConfiguration",
   description:
@@ -43,6 +46,18 @@ export const CONNECTOR_CONFIGURATION = {
         "that names the connector and the sub-account; adopt it with this flag, or with `pulumi import` when using " +
         "the plugin). A connector this stack adds in the same run has none. Changing it alone changes nothing.",
     },
+    heldByService: {
+      type: { array: "string" },
+      inputOnly: true,
+      description:
+        "Password fields whose values the service holds and this stack does not (a customer's own key, entered in " +
+        "the service's UI): never sent, so never cleared, and never in the state. Each must be a Password field of " +
+        "the connector, absent from `secretConfig`. Drift still covers every other field by digest, and a write of a " +
+        "held Password shows through `lastUpdated`. Where the service replaces the whole configuration on Configure " +
+        "(the contract's; service profile `semantics.configureWrites: whole`), any write would clear them, so a " +
+        "change that writes is refused at preview; where it keeps the fields a Configure leaves out (`given`), only " +
+        "the given fields are sent. Default: none (the configuration holds exactly `secretConfig`).",
+    },
     secretConfig: {
       type: { map: { oneOf: ["string", "number", { array: "string" }] } },
       required: true,
@@ -55,6 +70,15 @@ export const CONNECTOR_CONFIGURATION = {
         "Multi-Select: a list, or a comma-separated string), validated against the connector's live field " +
         'descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only ' +
         "(not an output: the `fieldDigests` output shows which field changed).",
+    },
+  },
+  hiddenInputs: {
+    [DIGEST_SALT_INPUT]: {
+      type: "string",
+      secret: true,
+      description:
+        "The plugin's salt of the digests' key (128 random bits, hex), drawn by check at create or import and " +
+        "carried from the stored inputs by every later check; never an output, so never printed.",
     },
   },
   outputs: {
@@ -73,9 +97,9 @@ export const CONNECTOR_CONFIGURATION = {
         "Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig but " +
         'a Password, which gets no digest (the mark "(password: not digested)"); a refresh recomputes those of the ' +
         "fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the " +
-        "provider's client secret and `digestSalt`: no value can be recovered from a digest, and none confirmed " +
-        "without the client secret, which the service returns every non-Password value to. Not a secret, so that " +
-        "a drift display names the field that changed: `fieldDigests.<field>`.",
+        "provider's client secret and a random salt of the resource (the plugin's: a hidden secret input, never " +
+        "printed; the dynamic provider's: `digestSalt`): no value can be recovered from a digest, and none confirmed " +
+        "without both. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.",
     },
     digestKeyId: {
       type: "string",
@@ -87,10 +111,11 @@ export const CONNECTOR_CONFIGURATION = {
       type: "string",
       secret: true,
       description:
-        "The random salt (128 bits, drawn at create or import) the key of `fieldDigests` is derived with, besides the client " +
-        "secret: no two resources' digests can be compared. Kept secret in the state, but every output reaches the " +
-        "program, whose SDK prints it under `pulumi up --debug`. Absent in a state written before salts, until its " +
-        "next write.",
+        "The dynamic provider's salt (128 bits, drawn at create) the key of `fieldDigests` is derived with, besides " +
+        "the client secret. Kept secret in the state, but every output reaches the program, whose SDK prints it " +
+        "under `pulumi up --debug`. The plugin sets none: its salt is a hidden secret input, never an output, so " +
+        "nothing Pulumi prints keys the digests (docs/secrets.md). Still read in a plugin state written before that, " +
+        "until its next write.",
     },
     drift: {
       type: "string",

@@ -25,7 +25,7 @@ export const EXAMPLES: Readonly<Record<string, Example>> = {
   findConnector: {
     title: "Look a connector up by name",
     typescript: {
-      program: "examples/fleet/index.ts",
+      program: "provider/fleet/program.ts",
       code: "// Names, not ids, in the reviewed file: a typo fails at preview, listing near matches.\nconst found = embedded.findConnectorOutput({ name: spec.name, supportedType: spec.supportedType }, { provider });",
     },
     python: {
@@ -44,7 +44,7 @@ export const EXAMPLES: Readonly<Record<string, Example>> = {
   AddedConnector: {
     title: "Add a connector looked up by name to the sub-account",
     typescript: {
-      program: "examples/fleet/index.ts",
+      program: "provider/fleet/program.ts",
       code: "// Names, not ids, in the reviewed file: a typo fails at preview, listing near matches.\nconst found = embedded.findConnectorOutput({ name: spec.name, supportedType: spec.supportedType }, { provider });\nconst added = new embedded.AddedConnector(key, { connectorId: found.connectorId }, { provider });",
     },
     python: {
@@ -63,7 +63,7 @@ export const EXAMPLES: Readonly<Record<string, Example>> = {
   ConnectorConfiguration: {
     title: "Configure an added connector, its Password from secret config",
     typescript: {
-      program: "examples/fleet/index.ts",
+      program: "provider/fleet/program.ts",
       code: "new embedded.ConnectorConfiguration(key, { connectorId: added.connectorId, secretConfig }, { provider });",
     },
     python: {

@@ -51,6 +51,11 @@ export interface ResourceDefinition {
   readonly inputs: Properties;
   /** What only the provider sets. */
   readonly outputs: Properties;
+  /**
+   * Inputs the plugin's check sets itself (`__name`), whatever the program passes: not in the
+   * schema nor the SDKs, never echoed as outputs, kept among the stored inputs (issue 38, item 2).
+   */
+  readonly hiddenInputs?: Properties;
 }
 
 export interface FunctionDefinition {

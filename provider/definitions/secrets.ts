@@ -10,16 +10,20 @@ import {
   type ResourceDefinition,
 } from "./property";
 
-/** A resource's always-secret properties: its secret inputs and outputs. */
+/** A resource's always-secret properties: its secret inputs (hidden ones too) and outputs. */
 export function resourceSecrets(definition: ResourceDefinition): string[] {
-  return [...secretKeys(definition.inputs), ...secretKeys(definition.outputs)];
+  const hidden = definition.hiddenInputs ?? {};
+  return [...secretKeys(definition.inputs), ...secretKeys(definition.outputs), ...secretKeys(hidden)];
 }
 
-/** The inputs a resource never echoes as outputs. */
+/** The inputs a resource never echoes as outputs (its hidden inputs among them). */
 export function inputOnlyKeys(definition: ResourceDefinition): string[] {
-  return Object.entries(definition.inputs)
-    .filter(([, property]) => property.inputOnly)
-    .map(([name]) => name);
+  return [
+    ...Object.entries(definition.inputs)
+      .filter(([, property]) => property.inputOnly)
+      .map(([name]) => name),
+    ...Object.keys(definition.hiddenInputs ?? {}),
+  ];
 }
 
 function objectType(name: string): Properties {

@@ -40,6 +40,14 @@ export interface ConnectorConfigurationArgs {
    */
   adoptExisting?: pulumi.Input<boolean>;
   /**
+   * Password fields whose values the service holds and this stack does not (a customer's own
+   * key): never sent, so never cleared, and never in the state; each a Password field of the
+   * connector, absent from secretConfig. Where the service replaces the whole configuration on
+   * Configure (the contract's), a change that writes is refused at preview
+   * (docs/configuration-ownership.md). Default: none.
+   */
+  heldByService?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
    * Field id → value, validated against the connector's live field descriptors at preview
    * ("" and [] count as missing). Required. Always stored as a secret, whatever is passed.
    */
@@ -69,13 +77,17 @@ export interface ConnectorConfigurationOutputs {
   /**
    * Field id → keyed digest of its value, for every field of the applied secretConfig but a
    * Password (marked, never digested); a refresh recomputes those of the fields the service
-   * returns. Keyed by a key derived from the client secret and `digestSalt`: no value can be
+   * returns. Keyed by a key derived from the client secret and the resource's salt (the
+   * dynamic resource's `digestSalt`; the plugin's hidden secret input): no value can be
    * recovered from a digest. Not a secret: a drift display names `fieldDigests.<field>`.
    */
   readonly fieldDigests: pulumi.Output<Record<string, string>>;
   /** A short id of the digests' key: another client secret, another id (one update re-writes the configuration). */
   readonly digestKeyId: pulumi.Output<string>;
-  /** The random salt of the digests' key, drawn at create (absent in a state written before salts). */
+  /**
+   * The dynamic resource's random salt of the digests' key, drawn at create (printed under
+   * `pulumi up --debug`: docs/secrets.md). The plugin sets none: its salt is a hidden secret input.
+   */
   readonly digestSalt: pulumi.Output<string | undefined>;
   /**
    * Empty when the service holds what this resource last wrote; else (after a refresh) when it
@@ -85,12 +97,13 @@ export interface ConnectorConfigurationOutputs {
 }
 
 // The interfaces name exactly the definition's inputs and outputs (a mismatch fails to compile);
-// secretConfig is an input only (definitions/connector-configuration.ts, `inputOnly`).
+// secretConfig and heldByService are inputs only (definitions/connector-configuration.ts, `inputOnly`).
 const interfacesMatchDefinition: [
   SameKeys<ConnectorConfigurationArgs, typeof CONNECTOR_CONFIGURATION.inputs>,
   SameKeys<
     ConnectorConfigurationOutputs,
-    Omit<typeof CONNECTOR_CONFIGURATION.inputs, "secretConfig"> & typeof CONNECTOR_CONFIGURATION.outputs
+    Omit<typeof CONNECTOR_CONFIGURATION.inputs, "secretConfig" | "heldByService"> &
+      typeof CONNECTOR_CONFIGURATION.outputs
   >,
 ] = [true, true];
 void interfacesMatchDefinition;

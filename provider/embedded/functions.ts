@@ -39,12 +39,18 @@ import { withPluginOptions } from "./provider";
  * (functions/result-forms.ts).
  */
 function pluginFunction<A extends object, R>(definition: FunctionDefinition) {
+  // The hidden argument goes with every call, an empty list when no argument is secret: without
+  // it the plugin takes every argument as a possible secret and quotes none.
   const invoke = (args: A, opts?: pulumi.InvokeOptions): Promise<R> =>
-    (pulumi.runtime.invoke(token(definition.name), args, withPluginOptions(opts)) as Promise<R>).catch(
-      (error: unknown) => {
-        throw asRefusal(error);
-      },
-    );
+    (
+      pulumi.runtime.invoke(
+        token(definition.name),
+        { [SECRET_ARGUMENTS_KEY]: [], ...args },
+        withPluginOptions(opts),
+      ) as Promise<R>
+    ).catch((error: unknown) => {
+      throw asRefusal(error);
+    });
   const call = async (args: A, opts?: pulumi.InvokeOptions): Promise<R> =>
     promiseResult(definition, await invoke(args, opts));
   // The arguments that arrived secret go to the plugin as secrets again: its refusal then
@@ -68,7 +74,7 @@ function asSecrets<A extends object>(resolved: A): A {
   const args: Record<string, unknown> = Object.fromEntries(
     Object.entries(resolved).map(([name, value]) => [name, secret.has(name) ? pulumi.secret(value) : value]),
   );
-  if (secret.size > 0) args[SECRET_ARGUMENTS_KEY] = [...secret];
+  args[SECRET_ARGUMENTS_KEY] = [...secret];
   return args as A;
 }
 

@@ -21,7 +21,7 @@ export interface ProviderArgs {
   maxRetries?: pulumi.Input<number>;
   /** How long one call may wait in all for 429 / 503 with Retry-After, ms. Default: 600000. */
   retryTimeoutMs?: pulumi.Input<number>;
-  /** Requests in flight per provider process. Default: 8. */
+  /** Requests in flight per process, base URL and client id (one customer's requests never wait for another's). Default: 8. */
   concurrency?: pulumi.Input<number>;
   /** Longest a create waits for others to share its Add call, ms; 0: no batching. Default: 500. */
   addWindowMs?: pulumi.Input<number>;

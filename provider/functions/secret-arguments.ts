@@ -9,18 +9,22 @@ export const SECRET_ARGUMENTS = Symbol.for("pulumi-embedded-connectors.secretArg
 
 /**
  * The hidden argument in which the plugin's TypeScript SDK names the secret arguments of an
- * Invoke: the engine (v3.248) passes a function's arguments to the provider without their
- * secretness, so the plugin cannot tell them otherwise.
+ * Invoke (an empty list when none is): the engine (v3.248) passes a function's arguments to the
+ * provider without their secretness, so the plugin cannot tell them otherwise.
  */
 export const SECRET_ARGUMENTS_KEY = "__secretArguments";
 
-/** The arguments without the hidden one, and the names it lists. */
+/**
+ * The arguments without the hidden one, and the names it lists; `named` is undefined when the
+ * caller sent no such list (a Python, Go or YAML program): then any argument may be a secret.
+ */
 export function splitSecretArguments(args: Record<string, unknown>): {
   args: Record<string, unknown>;
-  named: string[];
+  named: string[] | undefined;
 } {
   const { [SECRET_ARGUMENTS_KEY]: named, ...rest } = args;
-  return { args: rest, named: Array.isArray(named) ? named.filter((n): n is string => typeof n === "string") : [] };
+  if (!Array.isArray(named)) return { args: rest, named: undefined };
+  return { args: rest, named: named.filter((n): n is string => typeof n === "string") };
 }
 
 /** The names of the arguments that arrived secret, as an Output form attached them (none for a plain call). */

@@ -78,9 +78,10 @@ export async function invoke(
   arrivedSecret: ReadonlySet<string> = new Set(),
 ): Promise<InvokeResult> {
   // The engine hands a function's arguments on without their secretness: the plugin's TypeScript
-  // SDK names the secret ones in a hidden argument (functions/secret-arguments.ts).
+  // SDK names the secret ones in a hidden argument (functions/secret-arguments.ts). Other SDKs
+  // cannot, so from them every argument is treated as a secret: named, never quoted.
   const { args, named } = splitSecretArguments(given);
-  const secretArguments = new Set([...arrivedSecret, ...named]);
+  const secretArguments = new Set([...arrivedSecret, ...(named ?? Object.keys(args))]);
   const lookup = LOOKUPS.get(functionToken);
   if (!lookup)
     throw new Error(

@@ -3,6 +3,7 @@
 // output (but the input-only ones), secrets leave as secrets (outgoing.ts), and a Read without
 // properties is an import.
 import { isId } from "../../contract/ids";
+import { withSaltInput } from "../resources/digest-salt";
 import * as addedConnector from "../resources/added-connector-impl";
 import * as connectorConfiguration from "../resources/connector-configuration-impl";
 import { ADDED_CONNECTOR } from "../definitions/added-connector";
@@ -33,7 +34,8 @@ interface Implementation {
     detailedDiff?: Record<string, { kind: "add" | "delete" | "update"; inputDiff: boolean }>;
   }>;
   create(inputs: Props): Promise<{ id: string; outs?: Props }>;
-  read(id: string, props?: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
+  /** `inputs`: the stored inputs (the plugin's Read has them; the dynamic provider's has not). */
+  read(id: string, props?: Props, inputs?: Props): Promise<{ id?: string; props?: Props; inputs?: Props }>;
   update(id: string, olds: Props, news: Props): Promise<{ outs?: Props }>;
   /** `urn`: the resource's, when the host knows it (the plugin), for the warnings about it. */
   remove(id: string, props: Props, urn?: string): Promise<void>;
@@ -44,6 +46,8 @@ export interface ResourceType extends Outgoing {
   /** The provider's own outputs (unknown in a preview). */
   outputs: readonly string[];
   implementation: Implementation;
+  /** The checked inputs with the hidden inputs the definition declares set (`olds`: the stored inputs). */
+  withHiddenInputs(olds: Props, inputs: Props): Props;
   /**
    * Read without properties: the resource as it is now, with inputs; throws when it does not
    * exist. `notice`: what the user must know of the import (shown under the resource).
@@ -83,11 +87,13 @@ function resourceType(
   definition: ResourceDefinition,
   implementation: Implementation,
   importExisting: ResourceType["importExisting"],
+  withHiddenInputs: ResourceType["withHiddenInputs"] = (_olds, inputs) => inputs,
 ): ResourceType {
   return {
     definition,
     implementation,
     importExisting,
+    withHiddenInputs,
     secrets: resourceSecrets(definition),
     inputOnly: inputOnlyKeys(definition),
     outputs: Object.keys(definition.outputs),
@@ -98,7 +104,7 @@ export const RESOURCE_TYPES: ReadonlyMap<string, ResourceType> = new Map([
   [token(ADDED_CONNECTOR.name), resourceType(ADDED_CONNECTOR, addedConnector, importAddedConnector)],
   [
     token(CONNECTOR_CONFIGURATION.name),
-    resourceType(CONNECTOR_CONFIGURATION, connectorConfiguration, importConfiguration),
+    resourceType(CONNECTOR_CONFIGURATION, connectorConfiguration, importConfiguration, withSaltInput),
   ],
 ]);
 

@@ -163,8 +163,10 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
       const result = settingsUnknown
         ? { inputs: news.props, failures: [] }
         : await type.implementation.check(olds.props, news.props, news.secrets);
+      // The hidden inputs (a digest salt) only the provider sets: carried from the stored inputs.
+      const inputs = type.withHiddenInputs(olds.props, result.inputs ?? news.props);
       return new proto.CheckResponse()
-        .setInputs(outgoing(type, result.inputs ?? news.props, [news], "inputs"))
+        .setInputs(outgoing(type, inputs, [news], "inputs"))
         .setFailuresList(checkFailures(result.failures));
     }),
     diff: unary<proto.DiffRequest, proto.DiffResponse>(async (req) => {
@@ -236,7 +238,7 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
           .setProperties(outgoing(type, found.props, arrived, "outputs"))
           .setInputs(outgoing(type, found.inputs, arrived, "inputs"));
       }
-      const result = await type.implementation.read(req.getId(), state.props);
+      const result = await type.implementation.read(req.getId(), state.props, oldInputs.props);
       const response = new proto.ReadResponse().setId(result.id ?? "");
       if (!result.id) return response; // gone: refresh drops it
       readByRefresh.add(req.getUrn());

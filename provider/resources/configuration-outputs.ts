@@ -7,14 +7,8 @@ import { CONNECTOR_CONFIGURATION } from "../definitions/connector-configuration"
 import type { ValuesOf } from "../definitions/property";
 import type { ConnectorConfigurationView } from "../client";
 import { driftText } from "./configuration-drift";
-import {
-  digestKeyOf,
-  digestsOfInputs,
-  hiddenFields,
-  liveDigests,
-  newDigestSalt,
-  type DigestKey,
-} from "./field-digests";
+import { digestsOfInputs, hiddenFields, liveDigests } from "./field-digests";
+import { stateKey, type StateKey } from "./digest-salt";
 
 type Props = Record<string, unknown>;
 
@@ -36,21 +30,21 @@ export const configurationOutputs = z.looseObject({
   /** Field id → keyed digest (field-digests.ts); absent in a state written before them. */
   fieldDigests: z.record(z.string(), z.string()).optional(),
   digestKeyId: z.string().optional(),
-  /** The secret salt of the digests' key (field-digests.ts); absent in a state written before salts. */
+  /** The dynamic host's secret salt of the digests' key (digest-salt.ts); the plugin's is an input. */
   digestSalt: z.string().optional(),
   drift: z.string().optional(),
 });
 export type ConfigurationOutputs = z.infer<typeof configurationOutputs>;
 
 /**
- * The outputs of a write of ours: the view written, the inputs, and the digests under `key`.
- * `described`: the view whose descriptors name the Password fields (read before the write),
- * which get no digest.
+ * The outputs of a write of ours: the view written, the inputs, and the digests under `key`
+ * (its salt an output only on the dynamic host: digest-salt.ts). `described`: the view whose
+ * descriptors name the Password fields (read before the write), which get no digest.
  */
 export function outputsOf(
   view: ConnectorConfigurationView,
   inputs: Inputs & { accountId: string },
-  key: DigestKey,
+  { key, outputSalt }: StateKey,
   described: ConnectorConfigurationView = view,
 ): ConfigurationOutputs {
   const passwords = new Set([...hiddenFields(described), ...hiddenFields(view)]);
@@ -67,7 +61,7 @@ export function outputsOf(
     appliedLastUpdated: view.lastUpdated ?? 0,
     fieldDigests: digestsOfInputs(key, inputs.accountId, inputs.connectorId, inputs.secretConfig, passwords),
     digestKeyId: key.id,
-    ...(key.salt !== undefined ? { digestSalt: key.salt } : {}),
+    ...(outputSalt !== undefined ? { digestSalt: outputSalt } : {}),
     drift: "", // our own write: what the service holds is what was applied
   };
 }
@@ -83,9 +77,10 @@ export function refreshedDigests(
   accountId: string,
   connectorId: string,
   clientSecret: string,
+  inputSalt: string | undefined,
 ): Props {
-  // The state's own salt (none in a state written before salts: its unsalted key, so no false drift).
-  const key = digestKeyOf(clientSecret, old ? old.digestSalt : newDigestSalt());
+  // The key of the state's digests (an older state's: no false drift), digest-salt.ts.
+  const { key, outputSalt } = stateKey(clientSecret, old, inputSalt);
   const sameKey = old?.fieldDigests !== undefined && old.digestKeyId === key.id;
   const stored = sameKey ? (old?.fieldDigests ?? {}) : {};
   const fieldDigests = liveDigests(key, accountId, connectorId, view, stored);
@@ -97,6 +92,6 @@ export function refreshedDigests(
     sameKey,
     beforeDigests: old !== undefined && old.fieldDigests === undefined,
   };
-  const salt = key.salt !== undefined ? { digestSalt: key.salt } : {};
+  const salt = outputSalt !== undefined ? { digestSalt: outputSalt } : {};
   return { fieldDigests, digestKeyId: key.id, ...salt, drift: driftText(before, view, fieldDigests) };
 }

@@ -98,6 +98,8 @@ export function validateSecretConfig(
   connectorId: string,
   descriptors: FieldDescriptor[],
   secretConfig: Record<string, unknown>,
+  /** Password fields the service holds (heldByService): required, but not this configuration's to give. */
+  held: readonly string[] = [],
 ): ValidatedSecretConfig {
   const failures: CheckFailure[] = [];
   const normalised: Record<string, unknown> = {};
@@ -120,7 +122,7 @@ export function validateSecretConfig(
   }
   for (const field of descriptors) {
     const value = Object.hasOwn(secretConfig, field.id) ? secretConfig[field.id] : undefined;
-    if (field.required && !field.readonly && isEmptyValue(value)) {
+    if (field.required && !field.readonly && isEmptyValue(value) && !(value === undefined && held.includes(field.id))) {
       const given = value === undefined ? "" : " (an empty value counts as missing)";
       failures.push({
         property: `secretConfig.${field.id}`,

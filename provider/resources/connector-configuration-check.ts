@@ -14,7 +14,8 @@ import { descriptorsOf, normalisesTo, validateSecretConfig } from "./configurati
 import { hiddenFields } from "./field-digests";
 import { notePasswords } from "./password-changes";
 import { accountIdProblem } from "./resource-ids";
-import { undeclaredImportedFields } from "./configuration-import";
+import { IMPORTED_FIELDS, undeclaredImportedFields } from "./configuration-import";
+import { configureWrites, heldFieldFailures, heldFields, heldPasswordsRefusal } from "./held-passwords";
 
 type Props = Record<string, unknown>;
 
@@ -30,6 +31,7 @@ export const check = secretAwareCheck(
       "name",
       "secretName",
       "adoptExisting",
+      "heldByService",
     ]);
     const inputs: Props = { ...news };
     const { connectorId, configurationId, secretConfig } = news;
@@ -62,7 +64,7 @@ export const check = secretAwareCheck(
     if (undeclared) failures.push({ property: "secretConfig", reason: undeclared });
     if (failures.length > 0 || !idOk || typeof accountId !== "string" || isUnknown(accountId))
       return { inputs, failures };
-    if (sameAsApplied(olds, inputs)) {
+    if (sameAsApplied(olds, inputs, COMPARED_KEYS)) {
       // What the state holds passed this check and the service's own validation when it was
       // applied; nothing will be sent for it, so a no-change preview costs no call.
       inputs.configurationId = olds.configurationId;
@@ -110,8 +112,20 @@ export const check = secretAwareCheck(
     if (configOk) {
       // The inputs check returns are what is stored, sent and compared: the service's forms
       // ("100.0" → 100, "a, b" → ["a", "b"]), or every diff would see "100.0" ≠ "100".
-      const validated = validateSecretConfig(connectorId as string, descriptorsOf(view), secretConfig as Props);
+      const held = heldFields(news.heldByService);
+      const descriptors = descriptorsOf(view);
+      const validated = validateSecretConfig(connectorId as string, descriptors, secretConfig as Props, held);
       failures.push(...validated.failures);
+      failures.push(...heldFieldFailures(connectorId as string, held, descriptors, secretConfig as Props));
+      // A write follows (a create, an update; not a change of heldByService alone), which would clear
+      // them. After an import the stored inputs hold no value: the diff tells, by digests, whether
+      // the program's values are the service's, and refuses a write itself.
+      const writes = olds[IMPORTED_FIELDS] === undefined && !sameAsApplied(olds, inputs, WRITTEN_KEYS);
+      if (held.length > 0 && writes && configureWrites(currentClient().settings) === "whole") {
+        const where = `connector ${connectorId as string} of sub-account ${accountId}`;
+        const what = typeof olds.configurationId === "string" ? "updating" : "creating";
+        failures.push({ property: "heldByService", reason: heldPasswordsRefusal(where, held, what) });
+      }
       inputs.secretConfig = validated.normalised;
       // The state keeps no digest of a Password: the stored inputs tell the diff whether one changed.
       notePasswords(accountId, connectorId, hiddenFields(view), olds.secretConfig);
@@ -132,18 +146,22 @@ async function inCatalogue(accountId: string, connectorId: string): Promise<bool
 
 /** The inputs whose change replaces the resource, and those compared as they are (the definition's). */
 export const REPLACE_KEYS = replaceOnChangeKeys(CONNECTOR_CONFIGURATION);
-// adoptExisting says what a create may overwrite: changing it alone writes nothing (and is no diff).
-export const IN_PLACE_KEYS = inPlaceKeys(CONNECTOR_CONFIGURATION).filter((key) => key !== "adoptExisting");
+// adoptExisting says what a create may overwrite, heldByService what a write leaves out:
+// changing either alone writes nothing (and is no diff).
+export const IN_PLACE_KEYS = inPlaceKeys(CONNECTOR_CONFIGURATION).filter(
+  (key) => key !== "adoptExisting" && key !== "heldByService",
+);
 /** What sameAsApplied compares as it is: configurationId may be defaulted, secretConfig normalised. */
-const COMPARED_KEYS = [...REPLACE_KEYS, ...IN_PLACE_KEYS].filter((key) => key !== "configurationId");
+const WRITTEN_KEYS = [...REPLACE_KEYS, ...IN_PLACE_KEYS].filter((key) => key !== "configurationId");
+const COMPARED_KEYS = [...WRITTEN_KEYS, "heldByService"];
 
-/** Inputs equal to the last checked ones (olds), a defaulted configurationId and normalisation aside. */
-function sameAsApplied(olds: Props, inputs: Props): boolean {
+/** Inputs equal to the last checked ones (olds) in `keys`, a defaulted configurationId and normalisation aside. */
+function sameAsApplied(olds: Props, inputs: Props, keys: readonly string[]): boolean {
   if (typeof olds.configurationId !== "string") return false;
   const configurationId = inputs.configurationId ?? olds.configurationId;
   return (
     configurationId === olds.configurationId &&
-    COMPARED_KEYS.every((key) => isDeepStrictEqual(olds[key], inputs[key])) &&
+    keys.every((key) => isDeepStrictEqual(olds[key], inputs[key])) &&
     normalisesTo(olds.secretConfig, inputs.secretConfig)
   );
 }

@@ -22,12 +22,14 @@ import {
   type Inputs,
 } from "./configuration-outputs";
 import { configurationKey, decideCreate } from "./configuration-ownership";
-import { digestKeyOf, newDigestSalt, type DigestKey } from "./field-digests";
+import type { DigestKey } from "./field-digests";
+import { inputSaltOf, stateKey, withSaltInput, writeKey } from "./digest-salt";
 import { changedPasswords, notePasswordsWritten } from "./password-changes";
 import { IN_PLACE_KEYS, REPLACE_KEYS } from "./connector-configuration-check";
 import { splitId } from "./resource-ids";
 import { importedInputs, importNotice } from "./configuration-import";
 import { countedStep } from "../runtime/engine-steps";
+import { configureWrites, heldFields, heldPasswordsRefusal } from "./held-passwords";
 
 export { configureFromRequest } from "../runtime/runtime";
 export { check } from "./connector-configuration-check";
@@ -52,10 +54,26 @@ export async function diff(
 ): Promise<DiffResult & { detailedDiff: DetailedDiff }> {
   settleRecord(olds.accountId, olds.connectorId);
   const passwords = changedPasswords(olds.accountId, olds.connectorId, news.secretConfig);
-  return diffAgainst(olds, news, {
+  const result = await diffAgainst(olds, news, {
     fields: news.secretConfig,
-    changes: (old) => secretConfigChanges(old, news.secretConfig, currentDigestKey(old.digestSalt), passwords),
+    changes: (old) => secretConfigChanges(old, news.secretConfig, currentDigestKey(old, news), passwords),
   });
+  // What check cannot see: a write to restore what was changed out of band (the program is the same).
+  const held = heldFields(news.heldByService);
+  if (result.changes && (result.replaces ?? []).length === 0 && held.length > 0 && writesWhole()) {
+    const where = `connector ${String(olds.connectorId)} of sub-account ${String(olds.accountId)}`;
+    throw new Error(heldPasswordsRefusal(where, held, "writing"));
+  }
+  return result;
+}
+
+/** Whether Configure replaces the whole configuration (unknown settings: assumed, the safe side). */
+function writesWhole(): boolean {
+  try {
+    return configureWrites(currentClient().settings) === "whole";
+  } catch {
+    return true;
+  }
 }
 
 /**
@@ -71,7 +89,7 @@ export async function diffByDigests(
 ): Promise<DiffResult & { detailedDiff: DetailedDiff }> {
   return diffAgainst(olds, news, {
     fields: desiredDigests,
-    changes: (old) => digestChanges(old, desiredDigests, currentDigestKey(old.digestSalt)),
+    changes: (old) => digestChanges(old, desiredDigests, currentDigestKey(old, news)),
   });
 }
 
@@ -114,16 +132,24 @@ async function diffAgainst(
   const fieldsNamed = Object.keys(detailedDiff).some((path) => path.startsWith("secretConfig"));
   // Written out of band since our last write, and no field tells how: a Password, or the same values.
   const descriptors = () => currentConfiguration(old.accountId, old.connectorId);
-  if (old.lastUpdated !== old.appliedLastUpdated && !fieldsNamed)
-    Object.assign(detailedDiff, await hiddenFieldChanges(desired.fields, descriptors));
+  if (old.lastUpdated !== old.appliedLastUpdated && !fieldsNamed) {
+    const hidden = await hiddenFieldChanges(desired.fields, descriptors);
+    // With Passwords the service holds, a write that changed no field of this stack's is theirs
+    // (a customer's new key): it shows through lastUpdated and `drift`, and there is nothing to restore.
+    const theirs = heldFields(news.heldByService).length > 0 && Object.hasOwn(hidden, "lastUpdated");
+    if (!theirs) Object.assign(detailedDiff, hidden);
+  }
   const changes = replaces.length > 0 || Object.keys(detailedDiff).length > 0;
   return { changes, replaces, deleteBeforeReplace: false, detailedDiff };
 }
 
-/** The digest key of a state under the current settings; undefined when they cannot be resolved (the operation reports that). */
-function currentDigestKey(salt: string | undefined): DigestKey | undefined {
+/**
+ * The digest key of a state (`news`: the inputs, which hold the plugin's salt) under the current
+ * settings; undefined when they cannot be resolved (the operation reports that).
+ */
+function currentDigestKey(old: ConfigurationOutputs, news: Props): DigestKey | undefined {
   try {
-    return digestKeyOf(currentClient().settings.clientSecret, salt);
+    return stateKey(currentClient().settings.clientSecret, old, inputSaltOf(news)).key;
   } catch {
     return undefined;
   }
@@ -143,13 +169,17 @@ function safeAccount(): string | undefined {
  * (configuration-ownership.ts); its pending-Configure record stays until the engine shows it
  * holds the resource, so that a process killed mid-write does not lock the next run out.
  */
-async function apply(props: Props, creating: boolean, salt?: string): Promise<ConfigurationOutputs> {
+async function apply(props: Props, creating: boolean, outputSalt?: string): Promise<ConfigurationOutputs> {
   const parsed = configurationInputs.parse(nullishToUndefined(props));
   const inputs = { ...parsed, accountId: accountIdFor(parsed.accountId) };
   const { client, settings } = currentClient();
   const where = `connector ${inputs.connectorId} of sub-account ${inputs.accountId}`;
   const state = runtime();
   const at = { accountId: inputs.accountId, connectorId: inputs.connectorId, baseUrl: settings.baseUrl };
+  // Check refused it at preview; this holds for any caller (an up that skipped the preview).
+  const held = inputs.heldByService ?? [];
+  if (held.length > 0 && configureWrites(settings) === "whole")
+    throw new Error(heldPasswordsRefusal(where, held, creating ? "creating" : "updating"));
   let fieldIds: string[] = [];
   let found: string | undefined;
   let live: ConnectorConfigurationView;
@@ -175,7 +205,7 @@ async function apply(props: Props, creating: boolean, salt?: string): Promise<Co
   if (!configurationId) throw new Error(`${where} has no secret configuration to save`);
   // The check could not see the fields when the connector was not added yet (a service that
   // answers 404 then): they are checked now, before anything is sent.
-  const checked = validateSecretConfig(inputs.connectorId, descriptorsOf(live), inputs.secretConfig);
+  const checked = validateSecretConfig(inputs.connectorId, descriptorsOf(live), inputs.secretConfig, held);
   if (checked.failures.length > 0) {
     const reasons = checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ");
     throw new Error(`the secretConfig of ${where} does not fit its fields: ${reasons}`);
@@ -201,9 +231,10 @@ async function apply(props: Props, creating: boolean, salt?: string): Promise<Co
     const applied = retried
       ? await client.getConfiguration(inputs.accountId, inputs.connectorId).catch(() => view)
       : view;
-    // The resource's salt for its life (a new one at create, or for a state written before salts):
-    // its digests differ from every other resource's, and an update still shows which field moved.
-    return outputsOf(applied, inputs, digestKeyOf(settings.clientSecret, salt ?? newDigestSalt()), live);
+    // The resource's salt for its life (the plugin's input salt; else a new output salt at create,
+    // or for a state written before salts): its digests differ from every other resource's, and an
+    // update still shows which field moved.
+    return outputsOf(applied, inputs, writeKey(settings.clientSecret, props, outputSalt), live);
   } catch (error) {
     cache.invalidate(client, inputs.accountId);
     // Certainly not written: the record of this create has nothing to take back.
@@ -260,7 +291,7 @@ async function updateStep(_id: string, olds: Props, news: Props): Promise<Update
  * AddedConnector reads of the same refresh): a connector gone costs no Get; lastUpdated and
  * the values exist only in Get Connector Configuration, so a configured one costs one.
  */
-async function readStep(id: string, props: Props = {}): Promise<ReadResult> {
+async function readStep(id: string, props: Props = {}, inputs?: Props): Promise<ReadResult> {
   const parsed = configurationOutputs.safeParse(props);
   const { accountId, connectorId } = parsed.success ? parsed.data : splitId(id);
   settleRecord(accountId, connectorId);
@@ -295,6 +326,7 @@ async function readStep(id: string, props: Props = {}): Promise<ReadResult> {
         accountId,
         connectorId,
         settings.clientSecret,
+        inputSaltOf(inputs),
       ),
       configured: view.configured,
       lastUpdated: view.lastUpdated ?? 0,
@@ -331,12 +363,13 @@ async function importStep(id: string): Promise<{ id: string; props: Props; input
     Object.entries(valuesOf(view)).filter(([id]) => settable.some((field) => field.id === id)),
   );
   const secretConfig = validateSecretConfig(connectorId, settable, values).normalised as Inputs["secretConfig"];
+  // Only the plugin imports: its salt is an input (digest-salt.ts), never an output.
+  const inputs = withSaltInput({}, importedInputs(view, { connectorId, accountId, configurationId }, secretConfig));
   const outs = outputsOf(
     view,
     { connectorId, accountId, configurationId, secretConfig },
-    digestKeyOf(settings.clientSecret, newDigestSalt()),
+    writeKey(settings.clientSecret, inputs, undefined),
   );
-  const inputs = importedInputs(view, { connectorId, accountId, configurationId }, secretConfig);
   return { id: `${accountId}/${connectorId}`, props: outs, inputs, notice: importNotice(inputs) };
 }
 

@@ -89,19 +89,24 @@ function applyFields(
   return errors;
 }
 
+/** The refusal of a Configure body naming another configuration than the connector's first. */
+export function configurationIdErrors(
+  connector: CatalogueConnector,
+  body: ServiceRequest<"ConfigureBody">,
+): Strict<"FieldError">[] {
+  const { configurationId } = connector.secretConfiguration;
+  return body.configurationId === configurationId
+    ? []
+    : [{ field: "configurationId", message: `must be ${configurationId}, the connector's first secret configuration` }];
+}
+
 /** All violations (one entry per field), or the values to store. */
 export function validateConfigure(
   connector: CatalogueConnector,
   body: ServiceRequest<"ConfigureBody">,
 ): { errors: Strict<"FieldError">[] } | { values: Record<string, string> } {
-  const errors: Strict<"FieldError">[] = [];
-  const { configurationId, fields } = connector.secretConfiguration;
-  if (body.configurationId !== configurationId) {
-    errors.push({
-      field: "configurationId",
-      message: `must be ${configurationId}, the connector's first secret configuration`,
-    });
-  }
+  const errors = configurationIdErrors(connector, body);
+  const { fields } = connector.secretConfiguration;
   const byId = new Map(fields.map((f) => [f.id, f]));
   errors.push(...unknownOrReadonly(byId, Object.keys(body.secretConfig)));
   const values: Record<string, string> = {};

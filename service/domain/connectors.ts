@@ -2,7 +2,13 @@
 // catalogue (given by buildApp) and the repository (state of each sub-account).
 import type { AddedRow, Counts, Repository } from "../storage/repository";
 import { pairs, type CatalogueConnector } from "./catalogue";
-import { configurationView, mergeConfigure, storedValues, validateConfigure } from "./configuration";
+import {
+  configurationIdErrors,
+  configurationView,
+  mergeConfigure,
+  storedValues,
+  validateConfigure,
+} from "./configuration";
 import { ApiError, notFound } from "./errors";
 import type { Strict } from "../../contract/views";
 import type { ServiceRequest } from "../../contract/requests";
@@ -161,14 +167,30 @@ export class Connectors {
     return configurationView(c, accountId, this.repo.added(accountId, connectorId));
   }
 
+  /**
+   * Saves a configuration: the whole of it (the contract's PUT: a field the body leaves out is
+   * cleared), or, with `keepOmitted` (a profile's `configureWrites: given`), the fields given,
+   * the others keeping what the service holds (Passwords included).
+   */
   configure(
     accountId: string,
     connectorId: string,
     body: ServiceRequest<"ConfigureBody">,
+    keepOmitted = false,
   ): Strict<"ConnectorConfigurationView"> {
     const { c } = this.requireAdded(accountId, connectorId);
+    const refused = (errors: Strict<"FieldError">[]) => new ApiError(400, "invalid configuration", { errors });
+    if (keepOmitted) {
+      const wrongId = configurationIdErrors(c, body);
+      return this.save(c, accountId, (row) => {
+        const merged = mergeConfigure(c, storedValues(row), body.secretConfig);
+        if (wrongId.length > 0 || "errors" in merged)
+          throw refused([...wrongId, ...("errors" in merged ? merged.errors : [])]);
+        return { name: body.name ?? null, secretName: body.secretName ?? null, values: merged.values };
+      });
+    }
     const checked = validateConfigure(c, body);
-    if ("errors" in checked) throw new ApiError(400, "invalid configuration", { errors: checked.errors });
+    if ("errors" in checked) throw refused(checked.errors);
     return this.save(c, accountId, () => ({
       name: body.name ?? null,
       secretName: body.secretName ?? null,

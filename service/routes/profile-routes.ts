@@ -148,7 +148,7 @@ export function profileRoutes(app: App, ctx: ServiceContext, profile: ResolvedPr
       keys.filter((k) => given[names[k]] !== undefined).map((k) => [k, given[names[k]]]),
     );
     const body = parse(requests.ConfigureBody, contractBody, names);
-    const view = c.configure(account(p), connectorOf("configure", p), body);
+    const view = c.configure(account(p), connectorOf("configure", p), body, semantics.configureWrites === "given");
     if (ops.configure.success === "empty") return noBody(ops.configure, reply);
     return success(ops.configure, configurationView(view));
   });

@@ -127,7 +127,7 @@ for (const served of SHIPPED) {
         "listSupportedConnectors",
         "getConfiguration",
       ]) {
-        assert.match(text, new RegExp(`${op}: status \\d+.*profile reads it: yes`), op);
+        assert.match(text, new RegExp(`^[A-Z]+ /\\S+ +${op} +\\d+ +\\d+ ms +reads( |$)`, "m"), op);
       }
       const transcript = readFileSync(trace, "utf8");
       assertNoCanary(s, text, "output");
@@ -204,11 +204,56 @@ for (const served of SHIPPED) {
       assert.match(text, reports ? /alreadyAdded reported/ : /alreadyAdded not reported/);
       assert.match(text, /read again: no longer listed/);
       assert.match(text, /Remove again: status 404 \(404 after Remove\)/);
+      // The local service replaces the whole configuration on Configure, as the built-in profile says.
+      assert.match(text, /configureWrites: whole \(a Configure without the \S+ field \w+ cleared it\)/);
       assert.equal(code, 0, text);
       assertNoCanary(s, text, "output");
     });
   });
 }
+
+describe("doctor --write-check: a service whose Configure keeps the fields it leaves out (issue 41)", function () {
+  this.timeout(60_000);
+  let service: LocalService;
+  let dir: string;
+  before(async () => {
+    const profile = {
+      ...DEFAULT_PROFILE,
+      semantics: { ...DEFAULT_PROFILE.semantics, configureWrites: "given" as const },
+    };
+    service = await startLocalService({ profile });
+    dir = mkdtempSync(path.join(tmpdir(), "doctor-given-"));
+  });
+  after(async () => {
+    await service.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("finds it on its scratch connector with a field the service returns, never a Password, and writes the key", async () => {
+    const customer = service.customers[0];
+    const s: Served = { service, secret: customer.clientSecret, account: customer.subAccountIds[1], canaries: [] };
+    const written = path.join(dir, "given.json");
+    const { code, text } = await run(s, { writeCheck: true, writeProfile: written });
+    assert.match(text, /configureWrites: given \(a Configure without the (\S+) field \w+ kept it\)/);
+    assert.doesNotMatch(text, /without the Password field/);
+    assert.match(text, /semantics\.configureWrites/);
+    assert.equal(code, 1, text);
+    assert.equal(loadProfile(written).semantics.configureWrites, "given");
+    const again = await run(s, { profile: written, writeCheck: true });
+    assert.equal(again.code, 0, again.text);
+    // The scratch connector and its configuration are gone again.
+    const client = getClient({
+      baseUrl: service.baseUrl,
+      clientId: customer.clientId,
+      clientSecret: customer.clientSecret,
+    });
+    try {
+      assert.deepEqual(await collect(client.listAddedConnectors(s.account)), []);
+    } finally {
+      await closeClients();
+    }
+  });
+});
 
 describe("doctor: its settings (the stack's config, then the environment; a flag wins)", () => {
   let dir: string;

@@ -290,3 +290,30 @@ describe("fleet drift: one client secret decrypted per customer", () => {
     assert.ok(!(wrong.refused.get("s1") ?? "").includes(secret));
   });
 });
+
+describe("fleet drift: the plugin's digest salt, a secret input (issue 38, item 2)", () => {
+  it("the plan takes a configuration whose one other secret is its __digestSalt input; the stack's key decrypts it in place", async function () {
+    this.timeout(120_000);
+    const salt = randomBytes(8);
+    const key = pbkdf2Sync("the passphrase", salt, 1_000_000, 32, "sha256");
+    const digestSalt = randomBytes(16).toString("hex");
+    const salted = configuration();
+    salted.inputs = {
+      ...salted.inputs,
+      __digestSalt: { [SIG]: "1", ciphertext: seal(key, JSON.stringify(digestSalt)) },
+    };
+    const planned = planStack("s1", {
+      resources: [provider({ clientSecret: "plain" }), salted],
+      secretsProvider: { type: "passphrase", salt: `v1:${salt.toString("base64")}:${seal(key, "pulumi")}` },
+    });
+    assert.ok("plan" in planned, JSON.stringify(planned));
+    assert.equal(planned.plan.salted, true, "the salt is a secret to decrypt");
+    const grouping = await groupByCredentials([planned.plan], keySources("the passphrase"));
+    assert.deepEqual([...grouping.refused], []);
+    assert.equal(grouping.ready[0].plan.resources[0].inputs?.__digestSalt, digestSalt, "decrypted for the key");
+    // Any other secret input still sends the stack to the engine.
+    const other = configuration();
+    other.inputs = { ...other.inputs, name: { [SIG]: "1", ciphertext: "v1:x:y" } };
+    assert.match(reasonOf([provider(), other]) ?? "", /holds a secret the fast path would have to decrypt/);
+  });
+});

@@ -1,4 +1,4 @@
-// examples/fleet/secret-sources.ts: which `{ env: NAME }` a stack file may route into a field
+// provider/fleet/secret-sources.ts (the package's fleet program): which `{ env: NAME }` a stack file may route into a field
 // (issue 31 item 5): only names its customer's `secretEnv` allows, never the fleet's own
 // credentials, and a secret source feeds Password fields only. And the example's own stack
 // files pass with its customers.json.
@@ -7,13 +7,7 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { parse } from "yaml";
 import { repoRoot } from "../../harness/engine";
-import {
-  ALWAYS_REFUSED,
-  clearFieldRefusal,
-  envSourceRefusal,
-  globToRegExp,
-  type Customer,
-} from "../../examples/fleet/secret-sources";
+import { ALWAYS_REFUSED, clearFieldRefusal, envSourceRefusal, globToRegExp, type Customer } from "../../provider/fleet";
 
 const customers: Record<string, Customer> = {
   acme: { clientId: "demo-client", clientSecretEnv: "ACME_CLIENT_SECRET", secretEnv: ["ACME_*", "SHARED_KEY"] },

@@ -145,8 +145,8 @@ describe("cli: the release workflow", function () {
     assert.equal(upload?.with?.["packages-dir"], "dist/pypi/", "the action uploads exactly what the script staged");
     assert.match(runs("go"), /bash scripts\/publish\/go\.sh origin /);
     assert.equal(jobs.go.permissions?.contents, "write", "the go job pushes a tag");
-    // The e2e runs the same scripts (with a loopback URL in place of the registry's).
-    const e2e = await fs.readFile(path.join(repoRoot, "test", "e2e", "by-name-registries.ts"), "utf8");
+    // `npm run registries` (the by-name e2e's registries) runs the same scripts (with a loopback URL in place of the registry's).
+    const e2e = await fs.readFile(path.join(repoRoot, "harness", "registries.ts"), "utf8");
     for (const script of ["npm.sh", "pypi.sh", "go.sh"])
       assert.match(e2e, new RegExp(`"scripts", "publish", "${script.replace(".", "\\.")}"`), script);
   });

@@ -26,6 +26,7 @@ const SCRIPTS = [
   "plugin-schema.js",
   "sea-plugin.js",
   "doc-examples.js",
+  "registries.js",
 ];
 
 describe("scripts: strict command lines", function () {

@@ -1,7 +1,8 @@
 // A Go user gets the SDK by its module path, github.com/embedded-connectors/pulumi-embedded-connectors/sdk/go,
 // from the tag scripts/publish/go.sh pushes (as the release workflow does to GitHub) to a bare
-// repository standing in for GitHub: git's url.<bare repository>.insteadOf in the user's git
-// config, GOPRIVATE so that Go asks the repository and not the module proxy, and a module cache
+// repository standing in for GitHub (`npm run registries` does both): git's url.<bare
+// repository>.insteadOf and GOPRIVATE (so that Go asks the repository and not the module proxy)
+// from that command's env, git's user and system config otherwise empty, and a module cache
 // of the test's own, kept per machine (the build cache then serves the engine's builds) but
 // emptied of this module at each run (a copy cached from another run would hide a missing tag). The other
 // modules (github.com/pulumi/pulumi/sdk/v3 …) come from the machine's module cache, then the
@@ -14,12 +15,11 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { describeByName, type DocSection } from "./by-name-suite";
-import { publishGo, type GoRemote } from "./by-name-registries";
+import type { GoPublication } from "../../harness/registries";
 import { PULUMI_FIELD } from "./release-server";
 import { repoRoot } from "./harness";
 
 const execFileAsync = promisify(execFile);
-const REPOSITORY = "https://github.com/embedded-connectors/pulumi-embedded-connectors";
 
 const MAIN_GO = `// main.go
 package main
@@ -59,7 +59,7 @@ func main() {
 }
 `;
 
-let published: GoRemote | { refused: string };
+let published: GoPublication;
 
 /** The Pulumi.yaml the doc's Go recipe writes (its `options: refresh: always` included). */
 async function recipePulumiYaml(): Promise<string> {
@@ -88,19 +88,14 @@ describeByName({
   language: "Go",
   tools: ["go", "git"],
   async registryEnv(registries, tmp) {
-    published = await publishGo(registries.tmp, PULUMI_FIELD.version);
+    published = registries.go;
     const gitConfig = path.join(tmp, "gitconfig");
-    const remote = "url" in published ? published.url : "file:///nowhere";
-    await fs.writeFile(
-      gitConfig,
-      `[url "${remote}"]\n\tinsteadOf = ${REPOSITORY}\n[protocol "file"]\n\tallow = always\n`,
-    );
+    await fs.writeFile(gitConfig, ""); // the registries' env adds git's settings (GIT_CONFIG_COUNT …)
     const { stdout } = await execFileAsync("go", ["env", "GOMODCACHE"]);
     const machineCache = path.join(stdout.trim(), "cache", "download");
     return {
       GIT_CONFIG_GLOBAL: gitConfig,
       GIT_CONFIG_NOSYSTEM: "1",
-      GOPRIVATE: "github.com/embedded-connectors",
       GOPROXY: `file://${machineCache},https://proxy.golang.org`,
       GOMODCACHE: await moduleCache(),
       GOFLAGS: "-mod=mod -modcacherw",

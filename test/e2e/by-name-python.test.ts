@@ -1,7 +1,7 @@
 // A Python user installs pulumi_embedded by name from a Python package index on loopback
 // (pypiserver, filled by scripts/publish/pypi.sh), with docs/installation-configuration.md's
-// "## Python" commands as written; pip's index setting is the user's (PIP_INDEX_URL; the index
-// redirects to PyPI for the packages it does not hold). PATH holds the engine's programs and
+// "## Python" commands as written; pip's index setting is the user's (PIP_INDEX_URL from `npm run
+// registries`' env; the index redirects to PyPI for the packages it does not hold). PATH holds the engine's programs and
 // python3 alone: no node; the engine runs with the virtualenv active, as the docs say (the Python
 // language host of CLI 3.248 to 3.274 runs the `python` on PATH). By-name-suite.ts runs the rest.
 import * as path from "node:path";
@@ -10,8 +10,8 @@ import { describeByName } from "./by-name-suite";
 describeByName({
   language: "Python",
   tools: ["python3"],
-  async registryEnv(registries) {
-    return { PIP_INDEX_URL: registries.pypi, PIP_DISABLE_PIP_VERSION_CHECK: "1" };
+  async registryEnv() {
+    return { PIP_DISABLE_PIP_VERSION_CHECK: "1" };
   },
   activate(workDir, env) {
     const venv = path.join(workDir, "venv");

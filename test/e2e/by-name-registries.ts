@@ -1,192 +1,118 @@
-// The registries of the by-name e2e tests (by-name-*.test.ts), on loopback, each filled by the
-// script the release workflow (.github/workflows/release.yml) runs against the real one:
-// - `npm run release`'s script writes the release directory (this machine's plugin archive, the
-//   npm tarball, the Python wheel and sdist);
-// - npm: verdaccio (scripts/ensure-registries.sh), filled by scripts/publish/npm.sh; packages it
-//   does not hold it fetches from the machine's npm registry (its uplink), as a team's mirror does;
-// - PyPI: pypiserver, filled by scripts/publish/pypi.sh (twine); it redirects to PyPI for the
-//   packages it does not hold (pulumi, grpcio);
-// - Go: a bare git repository standing in for the GitHub repository, to which scripts/publish/go.sh
-//   pushes the module's version tag on this repository's HEAD (by-name-go.test.ts);
-// - the plugin: release-server.ts, serving the release directory where the engine's download of
-//   the configured release URL is sent (PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES).
-// Made once per mocha process (a release with the single executable takes about a minute).
+// The registries of the by-name e2e tests (by-name-*.test.ts): started by the command a person
+// runs, docs/installation-configuration.md's `npm run registries -- <arguments>` with its
+// arguments as written, plus --json (scripts/registries.js, after the suite's build), once per
+// mocha process (a release with the single executable takes about a minute), and stopped by
+// SIGTERM after the last test, as Ctrl-C stops it. The tests' users take the environment a person
+// gets from the doc's next block (`. ./registries.env`, run by bash). What it starts and how it
+// fills them: harness/registries.ts.
+import { strict as assert } from "node:assert";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { promises as fs, rmSync } from "node:fs";
-import * as net from "node:net";
+import { promises as fs, mkdtempSync, rmSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { repoRoot } from "./harness";
-import { PLATFORM, startReleaseServer, type ReleaseServer } from "./release-server";
+import { docSection } from "./doc-section";
+import type { RegistriesInfo } from "../../harness/registries";
 
-const execFileAsync = promisify(execFile);
-
-export interface Registries {
-  /** The npm registry's URL (verdaccio). */
-  npm: string;
-  /** The Python package index's simple API (pypiserver), as pip's --index-url takes it. */
-  pypi: string;
-  /** The plugin's release host. */
-  release: ReleaseServer;
-  /** What `npm run release` wrote (the files the registries were filled from). */
-  releaseFiles: string[];
-  /** The directory everything of the registries lives in (removed at exit). */
-  tmp: string;
+export interface Registries extends RegistriesInfo {
+  /** The requests the plugin's release host has answered so far, as `<method> <path> <status>`. */
+  releaseRequests(): Promise<string[]>;
 }
 
-/** A bare repository standing in for the GitHub repository, holding the Go SDK's version tag. */
-export interface GoRemote {
-  /** The bare repository's file:// URL. */
-  url: string;
-  /** The tag scripts/publish/go.sh pushed. */
-  tag: string;
+interface Started {
+  child: ChildProcess;
+  registries: Registries;
+  /** The command's standard error so far (its progress, then its stop). */
+  stderr(): string;
 }
 
-let registries: Promise<Registries> | undefined;
+let started: Promise<Started> | undefined;
 
 /** The registries, filled with this checkout's release (once per process). */
-export function publishedRegistries(): Promise<Registries> {
-  return (registries ??= startRegistries());
+export async function publishedRegistries(): Promise<Registries> {
+  return (await (started ??= startCommand())).registries;
 }
 
-/** A script's run, its output kept for the error should it fail. */
-async function run(file: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
-  return execFileAsync(file, args, { cwd: options.cwd ?? repoRoot, env: options.env, maxBuffer: 64 * 1024 * 1024 });
+/** The variables `names` as bash has them after `source` (a command such as `. ./registries.env`) in cwd, in an empty environment. */
+export async function sourced(source: string, cwd: string, names: string[]): Promise<Record<string, string>> {
+  const { stdout } = await promisify(execFile)("/bin/bash", ["-c", `${source}\nenv -0`], { env: {}, cwd });
+  const all = new Map(
+    stdout.split("\0").map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+  );
+  return Object.fromEntries(names.map((name) => [name, all.get(name) ?? ""]));
 }
 
-/** A free loopback port (the registries' command lines take a port, not 0). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** Starts a server process, killed when this process exits; resolves once `url` answers 200. */
-async function startServer(command: string, args: string[], url: string, log: string): Promise<ChildProcess> {
-  const out = await fs.open(log, "w");
-  const child = spawn(command, args, { stdio: ["ignore", out.fd, out.fd], env: process.env });
-  await out.close(); // the child holds its own descriptor
-  process.once("exit", () => child.kill());
-  for (let attempt = 0; attempt < 300; attempt++) {
-    if (child.exitCode !== null) break;
-    const ok = await fetch(url).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return child;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill();
-  throw new Error(`${path.basename(command)} did not answer ${url}:\n${await fs.readFile(log, "utf8")}`);
-}
-
-async function startRegistries(): Promise<Registries> {
-  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), "embedded-by-name-"));
-  process.once("exit", () => rmSync(tmp, { recursive: true, force: true }));
-  const tools = (await run("bash", [path.join(repoRoot, "scripts", "ensure-registries.sh")])).stdout
-    .trim()
+/** The doc's `npm run registries -- <arguments>` (its arguments) and the line that sources what it wrote. */
+async function docCommands(): Promise<{ args: string[]; source: string }> {
+  const lines = (await docSection("Before a release: `npm run registries`")).commands
+    .join("\n")
     .split("\n")
-    .pop()!;
-  const releaseDir = path.join(tmp, "release");
-  await run(process.execPath, [
-    path.join(repoRoot, "scripts", "release.js"),
-    "--out",
-    releaseDir,
-    "--platforms",
-    PLATFORM,
-  ]);
-  const releaseFiles = await fs.readdir(releaseDir);
-  const [npm, pypi, release] = await Promise.all([
-    startNpmRegistry(tmp, tools, releaseDir),
-    startPythonIndex(tmp, tools, releaseDir),
-    startReleaseServer(releaseDir),
-  ]);
-  return { npm, pypi, release, releaseFiles, tmp };
+    .map((line) => line.replace(/\s+#.*$/, ""));
+  const args = lines
+    .map((line) => /^npm run registries -- (.+)$/.exec(line)?.[1])
+    .find(Boolean)
+    ?.split(/\s+/);
+  const source = lines.find((line) => /^\. \S+$/.test(line));
+  assert.ok(args && source, "the doc gives `npm run registries -- <arguments>`, then `. <its file>`");
+  return { args, source };
 }
 
-/** verdaccio, with the npm package published to it by scripts/publish/npm.sh. */
-async function startNpmRegistry(tmp: string, tools: string, releaseDir: string): Promise<string> {
-  const dir = path.join(tmp, "verdaccio");
-  await fs.mkdir(dir);
-  const uplink = (await run("npm", ["config", "get", "registry"])).stdout.trim();
-  const config = [
-    `storage: ${JSON.stringify(path.join(dir, "storage"))}`,
-    `auth: { htpasswd: { file: ${JSON.stringify(path.join(dir, "htpasswd"))} } }`,
-    `uplinks: { upstream: { url: ${JSON.stringify(uplink)}, timeout: 120s } }`,
-    "packages:",
-    "  'pulumi-embedded-connectors': { access: $all, publish: $authenticated }",
-    "  '**': { access: $all, proxy: upstream }",
-    "log: { type: stdout, format: pretty, level: warn }",
-  ].join("\n");
-  await fs.writeFile(path.join(dir, "config.yaml"), `${config}\n`);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}/`;
-  const verdaccio = path.join(tools, "node_modules", ".bin", "verdaccio");
-  await startServer(
-    verdaccio,
-    ["--config", path.join(dir, "config.yaml"), "--listen", `127.0.0.1:${port}`],
-    `${url}-/ping`,
-    path.join(dir, "log"),
-  );
-  // The publisher's account (`npm adduser`'s request): its token goes into the publisher's npmrc.
-  const response = await fetch(`${url}-/user/org.couchdb.user:publisher`, {
-    method: "PUT",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ name: "publisher", password: "loopback-registry-only" }),
+/** The doc's command (`node scripts/registries.js <its arguments> --json` in a directory of its own): resolves once the registries are filled. */
+async function startCommand(): Promise<Started> {
+  const { args, source } = await docCommands();
+  const cwd = mkdtempSync(path.join(os.tmpdir(), "embedded-registries-user-"));
+  const script = path.join(repoRoot, "scripts", "registries.js");
+  const child = spawn(process.execPath, [script, ...args, "--json"], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+  process.once("exit", () => {
+    child.kill("SIGTERM"); // it stops its servers and removes its directory itself
+    rmSync(cwd, { recursive: true, force: true });
   });
-  const { token } = (await response.json()) as { token?: string };
-  if (!token) throw new Error(`verdaccio made no publisher account (HTTP ${response.status})`);
-  const npmrc = path.join(dir, "publisher.npmrc");
-  await fs.writeFile(npmrc, `//127.0.0.1:${port}/:_authToken=${token}\n`);
-  await run("bash", [path.join(repoRoot, "scripts", "publish", "npm.sh"), url, releaseDir], {
-    env: { ...process.env, NPM_CONFIG_USERCONFIG: npmrc },
+  let stdout = "";
+  let stderr = "";
+  let ready = false;
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (ready || !stdout.includes("\n")) return;
+      ready = true;
+      const info = JSON.parse(stdout.split("\n")[0]) as RegistriesInfo;
+      const releaseRequests = async () =>
+        (await fs.readFile(info.release.requestLog, "utf8")).split("\n").filter(Boolean);
+      sourced(source, cwd, Object.keys(info.env))
+        .then((env) => {
+          assert.deepEqual(env, info.env, `\`${source}\` gives the environment the command printed`);
+          resolve({ child, registries: { ...info, env, releaseRequests }, stderr: () => stderr });
+        })
+        .catch(reject);
+    });
+    child.once("exit", (code, signal) =>
+      reject(new Error(`npm run registries exited (${code ?? signal}) before it was ready:\n${stderr}`)),
+    );
   });
-  return url;
 }
 
-/** pypiserver (no authentication: loopback only), with the SDK uploaded by scripts/publish/pypi.sh. */
-async function startPythonIndex(tmp: string, tools: string, releaseDir: string): Promise<string> {
-  const packages = path.join(tmp, "pypi-packages");
-  await fs.mkdir(packages);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}/`;
-  const bin = path.join(tools, "venv", "bin");
-  await startServer(
-    path.join(bin, "pypi-server"),
-    ["run", "-i", "127.0.0.1", "-p", String(port), "-a", ".", "-P", ".", packages],
-    `${url}simple/`,
-    path.join(tmp, "pypi.log"),
+/** Whether a URL still answers (any HTTP status) on loopback. */
+const answers = (url: string) =>
+  fetch(url).then(
+    () => true,
+    () => false,
   );
-  await run(
-    "bash",
-    [path.join(repoRoot, "scripts", "publish", "pypi.sh"), url, releaseDir, path.join(tmp, "pypi-staging")],
-    {
-      env: { ...process.env, TWINE: path.join(bin, "twine"), TWINE_USERNAME: "loopback", TWINE_PASSWORD: "loopback" },
-    },
-  );
-  return `${url}simple/`;
-}
 
-/**
- * The Go SDK published as the release workflow does: scripts/publish/go.sh pushes the module's
- * version tag on this repository's HEAD (the committed SDK; the checkout gets no tag) to a bare
- * repository. Returns the script's refusal instead when the committed go.mod's module path has no
- * domain (Go cannot fetch it by name).
- */
-export async function publishGo(tmp: string, version: string): Promise<GoRemote | { refused: string }> {
-  const remote = path.join(tmp, "go-remote.git");
-  await run("git", ["init", "--quiet", "--bare", remote]);
-  try {
-    const { stderr } = await run("bash", [path.join(repoRoot, "scripts", "publish", "go.sh"), remote, version]);
-    const tag = /(\S+\/v\d+\.\d+\.\d+\S*) \(/.exec(stderr)?.[1];
-    if (!tag) throw new Error(`scripts/publish/go.sh named no tag: ${stderr}`);
-    return { url: `file://${remote}`, tag };
-  } catch (error) {
-    const stderr = (error as { stderr?: string }).stderr ?? "";
-    if (/has no domain/.test(stderr)) return { refused: stderr.trim() };
-    throw error;
-  }
-}
+// After the last test of the process: the command stops as a person's Ctrl-C stops it.
+after(
+  "npm run registries stops cleanly on SIGTERM: exit 0, no registry answers, its directory removed",
+  async function () {
+    const running = await started?.catch(() => undefined);
+    if (!running) return;
+    this.timeout(60_000);
+    const { child, registries, stderr } = running;
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    child.kill("SIGTERM");
+    assert.equal(await exited, 0, `npm run registries exits 0 on SIGTERM:\n${stderr()}`);
+    for (const url of [registries.npm, registries.pypi, registries.release.url])
+      assert.equal(await answers(url), false, `${url} no longer answers`);
+    await assert.rejects(fs.access(registries.dir), `${registries.dir} is removed`);
+  },
+);

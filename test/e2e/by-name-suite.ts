@@ -1,6 +1,6 @@
 // One language's user, installed by name (issue 33): an empty directory outside the repository,
-// the language's own package manager pointed at its registry on loopback (by-name-registries.ts)
-// by its usual setting, the install commands and program files of that language's section of
+// the language's own package manager pointed at its registry on loopback by its usual setting, as
+// exported from `npm run registries`' env (by-name-registries.ts), the install commands and program files of that language's section of
 // docs/installation-configuration.md run and written exactly as there, then, under the real
 // engine with a PULUMI_HOME without the plugin and plugin acquisition on: `up` (the engine
 // downloads this platform's archive from the release URL, sent to loopback), then the README's
@@ -16,10 +16,13 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
-import { ENGINE_TIMEOUT_MS, ensureEngine, repoRoot } from "./harness";
+import { ENGINE_TIMEOUT_MS, ensureEngine } from "./harness";
 import { fieldValue, S3, startService, storageFields, type E2EService } from "./fixtures";
 import { archiveRequests, ARCHIVE, PULUMI_FIELD } from "./release-server";
 import { publishedRegistries, type Registries } from "./by-name-registries";
+import { docSection, type DocSection } from "./doc-section";
+
+export { docSection, type DocSection };
 
 const execFileAsync = promisify(execFile);
 
@@ -29,7 +32,7 @@ export interface ByNameLanguage {
   language: string;
   /** The language's own programs the user's PATH holds (resolved on this machine's PATH), or null: the machine's PATH, node included (TypeScript). */
   tools: string[] | null;
-  /** The settings pointing the package manager at the registries (files may be written under `tmp`). */
+  /** Settings beyond the registries' `env` (e.g. a hermetic user config; files may be written under `tmp`). */
   registryEnv(registries: Registries, tmp: string): Promise<Record<string, string>>;
   /** The environment of the engine's runs after the install (the shell state the docs' commands leave, e.g. an active virtualenv). */
   activate?(workDir: string, env: Record<string, string>): Record<string, string>;
@@ -37,29 +40,6 @@ export interface ByNameLanguage {
   afterInstall?(workDir: string, env: Record<string, string>): Promise<void>;
   /** Files and commands instead of the docs' section (a language whose section another page writes). */
   section?(registries: Registries, tmp: string): Promise<DocSection | string>;
-}
-
-/** A language's section: its files and its shell commands, in order. */
-export interface DocSection {
-  files: [string, string][];
-  commands: string[];
-}
-
-const DOC = path.join(repoRoot, "docs", "installation-configuration.md");
-
-/** The files (a block whose first line is `# <name>` or `// <name>`) and `sh` blocks under `## <heading>`. */
-export async function docSection(heading: string): Promise<DocSection> {
-  const text = await fs.readFile(DOC, "utf8");
-  const start = text.indexOf(`\n## ${heading}\n`);
-  assert.ok(start >= 0, `${path.relative(repoRoot, DOC)} has a section "## ${heading}"`);
-  const body = text.slice(start + 1).split(/\n## /)[0];
-  const section: DocSection = { files: [], commands: [] };
-  for (const [, info, block] of body.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)) {
-    const file = /^(?:#|\/\/) ([\w.-]+\.\w+)\n/.exec(block)?.[1];
-    if (file) section.files.push([file, block]);
-    else if (info === "sh") section.commands.push(block);
-  }
-  return section;
 }
 
 /** The commands of "## Configure and run" (README.md's paragraph and block say the same): `pulumi up` and the drift check. */
@@ -147,12 +127,12 @@ export function describeByName(lang: ByNameLanguage): void {
       const PATH = lang.tools ? await userBin(tmp, engine.binDir, lang.tools) : engine.env.PATH;
       env = {
         ...engine.env,
+        ...registries.env, // what `npm run registries` tells a person to export
         ...(await lang.registryEnv(registries, tmp)),
         PATH,
         PULUMI_HOME: home,
         PULUMI_BACKEND_URL: `file://${path.join(tmp, "backend")}`,
         PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false",
-        PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: registries.release.override,
       };
       svc = await startService();
     });
@@ -209,11 +189,11 @@ export function describeByName(lang: ByNameLanguage): void {
     it("up: the engine downloads the plugin from the release URL by itself, and the service holds the program's configuration", async function () {
       if (!stack) this.skip();
       await assert.rejects(fs.access(path.join(home, "plugins", `resource-embedded-v${PULUMI_FIELD.version}`)));
-      const before = registries.release.requested.length;
+      const before = (await registries.releaseRequests()).length;
       const result = await stack.up();
       assert.equal(result.outputs.connectorId?.value, S3);
       assert.deepEqual(
-        archiveRequests(registries.release.requested.slice(before)),
+        archiveRequests((await registries.releaseRequests()).slice(before)),
         [`GET /${ARCHIVE} 200`],
         "this platform's archive, downloaded once from the release URL (sent to loopback)",
       );

@@ -13,6 +13,7 @@ import { canonicalValue } from "../../provider/resources/field-digests";
 type Outputs = Record<string, unknown>;
 interface DeployedResource {
   type: string;
+  inputs?: Outputs;
   outputs?: Outputs;
 }
 
@@ -40,8 +41,10 @@ function previousVersion(clientSecret: string): {
 
 const PROGRAM = { workspace: "acme", dataCenter: "EU", eventTypes: ["track", "identify"], batchSize: 500 };
 
+/** `saltInput`: the plugin keeps its salt in a hidden secret input (issue 38, item 2), the dynamic host in an output. */
 const hosts: {
   host: string;
+  saltInput: boolean;
   create(
     svc: E2EService,
     config: Record<string, ProgramConfigValue>,
@@ -50,10 +53,12 @@ const hosts: {
 }[] = [
   {
     host: "dynamic provider",
+    saltInput: false,
     create: (svc, config, secretValues) => connectorsStack(svc, "salt-upgrade-dynamic", config, secretValues),
   },
   {
     host: "plugin",
+    saltInput: true,
     create: (svc, config, secretValues) =>
       pluginStack(svc, "salt-upgrade-plugin", { config, secretConfig: secretValues }),
   },
@@ -72,7 +77,7 @@ const configOf = (workspace: string): Record<string, ProgramConfigValue> => ({
   ],
 });
 
-for (const { host, create } of hosts) {
+for (const { host, saltInput, create } of hosts) {
   describe(`e2e: ${host}: a state written before digest salts`, function () {
     this.timeout(ENGINE_TIMEOUT_MS);
     const apiKey = `salt-key-${randomBytes(6).toString("hex")}`;
@@ -83,16 +88,26 @@ for (const { host, create } of hosts) {
       },
     });
 
-    const configuration = async (): Promise<Outputs> => {
+    const resourceOf = async (): Promise<DeployedResource> => {
       const deployment = (await e2e.stack.stack.exportStack()).deployment as { resources: DeployedResource[] };
       const found = deployment.resources.find((r) => r.type.endsWith("ConnectorConfiguration"));
       assert.ok(found?.outputs, "the state holds the ConnectorConfiguration");
-      return found.outputs;
+      return found;
+    };
+    const configuration = async (): Promise<Outputs> => (await resourceOf()).outputs ?? {};
+    /** The salt this version writes (encrypted in the export): the plugin's input, or the dynamic host's output. */
+    const assertSalted = async (what: string) => {
+      const { inputs, outputs } = await resourceOf();
+      const [where, other] = saltInput ? [inputs?.__digestSalt, outputs?.digestSalt] : [outputs?.digestSalt, undefined];
+      // A secret of the state (Automation's export decrypts it: `plaintext` beside the engine's mark).
+      const secret = (where ?? {}) as Record<string, unknown>;
+      assert.equal(secret["4dabf18193072939515e22adb298388d"], "1b47061264138c4ac30d75fd1eb44270", `${what}: a secret`);
+      assert.match(String(secret.plaintext ?? secret.ciphertext), /[0-9a-f]{32}/, `${what}: the salt is kept`);
+      assert.equal(other, undefined, `${what}: the plugin's outputs hold no salt`);
     };
 
     it("the previous version's state: refresh and preview show no change and no drift", async () => {
-      const salted = await configuration();
-      assert.match(JSON.stringify(salted.digestSalt), /[0-9a-f]{32}/, "this version writes a salt");
+      await assertSalted("this version's state");
       // Rewrite it as the previous version wrote it.
       const before = previousVersion(e2e.svc.clientSecret);
       const exported = await e2e.stack.stack.exportStack();
@@ -105,6 +120,8 @@ for (const { host, create } of hosts) {
         legacyDigests[field] = before.digest(accountId, field, value);
       const { digestSalt: _salt, ...rest } = resource.outputs;
       resource.outputs = { ...rest, fieldDigests: legacyDigests, digestKeyId: before.id };
+      const { __digestSalt: _inputSalt, ...inputs } = resource.inputs ?? {};
+      resource.inputs = inputs;
       await e2e.stack.stack.importStack(exported);
 
       await e2e.stack.preview({ refresh: true, expectNoChanges: true });
@@ -121,8 +138,7 @@ for (const { host, create } of hosts) {
       await e2e.stack.setConfig(configOf("acme-renamed"));
       const up = await e2e.stack.up();
       assert.equal(up.summary.resourceChanges?.update, 1, JSON.stringify(up.summary.resourceChanges));
-      const written = await configuration();
-      assert.match(JSON.stringify(written.digestSalt), /[0-9a-f]{32}/);
+      await assertSalted("the next write");
       await e2e.stack.preview({ refresh: true, expectNoChanges: true });
     });
   });

@@ -14,6 +14,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { repoRoot } from "./harness";
 import { regeneratedSdk } from "./regenerated-sdk";
+import { SECRET_LOOKUP_ENV } from "./sdk-example-canaries";
 import { describeSdkExample } from "./sdk-example-suite";
 
 const execFileAsync = promisify(execFile);
@@ -35,6 +36,35 @@ describe("examples/go-sub-account: README and go.mod", () => {
   });
 });
 
+/** Another resource whose output is secret: a component that hands a plain value on as a secret. */
+const GO_SECRET_HOLDER = `type secretHolder struct {
+	pulumi.ResourceState
+}
+
+func heldSecret(ctx *pulumi.Context, name, value string) pulumi.Output {
+	holder := &secretHolder{}
+	if err := ctx.RegisterComponentResource("e2e:index:SecretHolder", name, holder); err != nil {
+		panic(err)
+	}
+	held := pulumi.ToSecret(pulumi.String(value))
+	if err := ctx.RegisterResourceOutputs(holder, pulumi.Map{"value": held}); err != nil {
+		panic(err)
+	}
+	return held
+}
+
+`;
+
+/** A lookup whose name the program makes secret, when the test asks for it. */
+const GO_SECRET_LOOKUP = `		if cfg.GetBool("e2eSecretLookup") {
+			secretName := pulumi.ToSecret(pulumi.String(os.Getenv("${SECRET_LOOKUP_ENV}"))).(pulumi.StringOutput)
+			found := embedded.FindConnectorOutput(ctx, embedded.FindConnectorOutputArgs{
+				Name: secretName, SupportedType: pulumi.String("Source"),
+			})
+			ctx.Export("secretLookup", found.ConnectorId())
+		}
+`;
+
 describeSdkExample({
   language: "Go",
   example: "go-sub-account",
@@ -53,6 +83,19 @@ describeSdkExample({
       `pulumi.ToStringArray([]string{${c.partnerMultiSelect.map((v) => JSON.stringify(v)).join(", ")}})`,
     ],
     ["pulumi.Int(500)", `pulumi.Float64(${c.partnerNumber})`],
+    // Issue 38, item 8: a Text the program makes secret; a Date that is another resource's secret
+    // output (a component); a lookup's name made secret (sdk-example-canaries.ts).
+    [
+      '"workspace":  pulumi.String("partner"),',
+      `"workspace": pulumi.ToSecret(pulumi.String(${JSON.stringify(c.partnerSecretText)})),\n` +
+        `\t\t\t\t"backfillFrom": heldSecret(ctx, "heldBackfillFrom", ${JSON.stringify(c.partnerHeldDate)}),`,
+    ],
+    ['\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"\n', '\t"os"\n\n\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"\n'],
+    ["func main() {\n", `${GO_SECRET_HOLDER}func main() {\n`],
+    [
+      '\t\tctx.Export("partnerConfigured", partnerConfiguration.Configured)\n',
+      '\t\tctx.Export("partnerConfigured", partnerConfiguration.Configured)\n' + GO_SECRET_LOOKUP,
+    ],
   ],
   installStep: /^go get github\.com\/embedded-connectors\/pulumi-embedded-connectors\/sdk\/go@v\d+\.\d+\.\d+$/m,
   async prepare() {

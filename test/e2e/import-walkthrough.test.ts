@@ -71,6 +71,8 @@ describe("e2e: examples/import-walkthrough (added by hand, imported, then manage
     assert.match(stdout, /type: embedded:ConnectorConfiguration/, "the YAML language host printed the code");
     // The imported secretConfig is secret: the code printed names no value of it (issue 38, item 5).
     assert.doesNotMatch(stdout, /legacy-exports/i, "no value the service returned is printed");
+    // Nor the provider's hidden inputs: the digests' secret salt (issue 38, item 2), the fields to declare.
+    assert.doesNotMatch(stdout, /__digestSalt|__importedFields/, "a hidden input is printed in the code");
     const types = (await e2e.stack.resources()).map((r) => r.type).sort();
     assert.deepEqual(types, [
       "embedded:index:AddedConnector",

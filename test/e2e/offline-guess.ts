@@ -1,10 +1,11 @@
 // The offline guess of issue 38, item 2, as an attacker makes it: with what Pulumi printed (a
-// `pulumi up --debug` log), what it stores outside its encrypted secrets (`pulumi stack export`)
-// and the client secret, try every key the provider has ever derived (written out here, not
-// taken from the provider): the unsalted one of the first field digests, and one salted by
-// each 32-hex-character string of the texts (the `digestSalt` that the Node.js SDK prints in its
-// RegisterResource response, if any). A guess is confirmed when, under one of them, it digests
-// to a 16-hex-character string of the texts.
+// `pulumi up --debug` log), what it stores outside its encrypted secrets (`pulumi stack export`,
+// the backend's files) and the client secret, try every key recipe the provider has ever had
+// (written out here, not taken from the provider): the unsalted one of the first field digests,
+// and one salted by each salt-looking string of the texts (every run of 16 or more hex
+// characters, in any case, whole and as 32-character windows: the dynamic provider's
+// `digestSalt`, which its SDK prints, is 32). A guess is confirmed when, under one of them, it
+// digests to a 16-hex-character string of the texts.
 import { createHmac, scryptSync } from "node:crypto";
 
 const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
@@ -21,7 +22,11 @@ export interface GuessTarget {
 export function confirmsGuess(texts: readonly string[], clientSecret: string, target: GuessTarget): boolean {
   const all = texts.join("\n");
   const base = scryptSync(clientSecret, "pulumi-embedded-connectors/field-digest-key/v1", 32, SCRYPT);
-  const salts = new Set(all.match(/\b[0-9a-f]{32}\b/g) ?? []);
+  const runs = (all.toLowerCase().match(/[0-9a-f]{16,}/g) ?? []).flatMap((run) => [
+    run,
+    ...Array.from({ length: Math.max(0, run.length - 31) }, (_, at) => run.slice(at, at + 32)),
+  ]);
+  const salts = new Set(runs);
   const keys = [
     base,
     ...[...salts].map((salt) =>

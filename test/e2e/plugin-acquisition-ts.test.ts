@@ -7,6 +7,9 @@
 // 404, still runs `up`: the engine's install before a run is best-effort. (Without the field, a
 // program of the plugin's resources still gets it, later, from the URL its resources carry; the
 // field is what lets the engine, and `pulumi plugin install`, know it before the program runs.)
+// So a program of the dynamic resources only downloads the plugin too, unless its runs pass
+// `--skip-plugin-pre-install` (the engine then installs a plugin only when a resource asks for it):
+// the docs say so, and a preview with the flag shows it.
 import { strict as assert } from "node:assert";
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -38,7 +41,10 @@ describe("e2e: a TypeScript program gets the plugin embedded by itself (package.
   const stacks: Stack[] = [];
 
   /** A stack of the program in its own PULUMI_HOME (no plugin in it), acquisition on. */
-  async function stackOf(name: string, api: "plugin" | "dynamic"): Promise<{ stack: Stack; home: string }> {
+  async function stackOf(
+    name: string,
+    api: "plugin" | "dynamic",
+  ): Promise<{ stack: Stack; home: string; env: Record<string, string> }> {
     const engine = await ensureEngine();
     const home = path.join(tmp, `home-${name}`);
     const env: Record<string, string> = {
@@ -67,7 +73,7 @@ describe("e2e: a TypeScript program gets the plugin embedded by itself (package.
       fs.access(path.join(home, "plugins", `resource-embedded-v${PULUMI_FIELD.version}`)),
       "no plugin embedded before the run",
     );
-    return { stack, home };
+    return { stack, home, env };
   }
 
   before(async function () {
@@ -134,6 +140,32 @@ describe("e2e: a TypeScript program gets the plugin embedded by itself (package.
       await stack.destroy(); // destroy needs only the plugins in the state: none here
     }
     assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), []);
+  });
+
+  it("with `--skip-plugin-pre-install` (the docs' way), a program of the dynamic resources only downloads nothing; the plugin's still gets it", async () => {
+    // The release host serves the archive: without the flag, the engine's install before the run
+    // would download it for both programs.
+    const engine = await ensureEngine();
+    const preview = async (name: string, api: "plugin" | "dynamic") => {
+      const before = server.requested.length;
+      const { home, env } = await stackOf(name, api);
+      const { stdout } = await execFileAsync(
+        engine.command.command,
+        ["preview", "--skip-plugin-pre-install", "--non-interactive", "--stack", name],
+        { cwd: workDir, env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 },
+      );
+      assert.match(stdout, /\+\s+\S+:AddedConnector\s+s3Source\s+create/, stdout);
+      const installed = await fs
+        .readdir(path.join(home, "plugins", `resource-embedded-v${PULUMI_FIELD.version}`))
+        .catch((): string[] => []);
+      return { downloads: archiveRequests(server.requested.slice(before)), installed };
+    };
+    const dynamic = await preview("dynamic-lazy", "dynamic");
+    assert.deepEqual(dynamic.downloads, [], `no download for the dynamic resources: ${server.requested.join(", ")}`);
+    assert.deepEqual(dynamic.installed, [], "nothing installed");
+    const plugin = await preview("plugin-lazy", "plugin");
+    assert.deepEqual(plugin.downloads, [`GET /${ARCHIVE} 200`], "the plugin's resources get it when they ask for it");
+    assert.ok(plugin.installed.includes("pulumi-resource-embedded"), plugin.installed.join(", "));
   });
 
   it("`pulumi plugin install` in the project installs the plugin from its release URL (a CI cache step)", async () => {

@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { NEWEST_CLI, repoRoot } from "./harness";
 import { regeneratedSdk } from "./regenerated-sdk";
+import { SECRET_LOOKUP_ENV } from "./sdk-example-canaries";
 import { describeSdkExample } from "./sdk-example-suite";
 
 /**
@@ -17,6 +18,31 @@ import { describeSdkExample } from "./sdk-example-suite";
  * its own version (ensure-python.sh's default).
  */
 const PYPI_PULUMI_FOR_NEWEST_CLI = "3.272.0";
+
+/**
+ * Another resource whose output is secret: a component that hands a plain value on as a secret.
+ * It registers no outputs: the Python SDK's --debug line `register resource outputs prepared`
+ * prints a component's registered outputs, secret ones in plaintext (docs/secrets.md).
+ */
+const PYTHON_SECRET_HOLDER = `import os
+
+
+class SecretHolder(pulumi.ComponentResource):
+    def __init__(self, name, value):
+        super().__init__("e2e:index:SecretHolder", name, None, None)
+        self.value = pulumi.Output.secret(value)
+        self.register_outputs({})
+
+
+`;
+
+/** A lookup whose name the program makes secret, when the test asks for it. */
+const PYTHON_SECRET_LOOKUP = `
+if config.get_bool("e2eSecretLookup"):
+    secret_name = pulumi.Output.secret(os.environ["${SECRET_LOOKUP_ENV}"])
+    found = embedded.find_connector_output(name=secret_name, supported_type="Source")
+    pulumi.export("secretLookup", found.connector_id)
+`;
 
 describeSdkExample({
   language: "Python",
@@ -30,6 +56,18 @@ describeSdkExample({
     ['"maxFileSizeMb": 512,', `"maxFileSizeMb": ${c.number},\n        "startDate": ${JSON.stringify(c.date)},`],
     ['"eventTypes": ["track", "identify"]', `"eventTypes": ${JSON.stringify(c.partnerMultiSelect)}`],
     ['"batchSize": 500', `"batchSize": ${c.partnerNumber}`],
+    // Issue 38, item 8: a Text the program makes secret; a Date that is another resource's secret
+    // output (a component); a lookup's name made secret (sdk-example-canaries.ts).
+    [
+      '"workspace": "partner",',
+      `"workspace": pulumi.Output.secret(${JSON.stringify(c.partnerSecretText)}),\n` +
+        `        "backfillFrom": SecretHolder("heldBackfillFrom", ${JSON.stringify(c.partnerHeldDate)}).value,`,
+    ],
+    ["config = pulumi.Config()\n", `${PYTHON_SECRET_HOLDER}config = pulumi.Config()\n`],
+    [
+      'pulumi.export("partnerConfigured", partner_configuration.configured)\n',
+      'pulumi.export("partnerConfigured", partner_configuration.configured)\n' + PYTHON_SECRET_LOOKUP,
+    ],
   ],
   installStep: /pip install -r requirements\.txt/,
   async prepare(engineEnv, cliVersion) {

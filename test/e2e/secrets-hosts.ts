@@ -78,6 +78,8 @@ const dynamicSecrets = {
   // Issue 31's sources: a secret string of stack config, a value the program makes secret.
   secretString: canary("secret-string"),
   programSecret: canary("program-secret"),
+  // Issue 38, item 8: another resource's secret output (a component's, program-config.ts).
+  heldDate: dateCanary("held-start-date"),
 };
 
 export const dynamicHost: SecretsHost = {
@@ -104,6 +106,7 @@ export const dynamicHost: SecretsHost = {
         envRefs: { secretAccessKey: "E2E_PLAIN_SECRET" },
         secretStringRefs: { bucket: "bucketSecret" },
         secretEnvRefs: { accessKeyId: "E2E_PROGRAM_SECRET" },
+        componentRefs: { startDate: "E2E_HELD_SECRET" },
       },
     ];
     const initial = {
@@ -138,6 +141,7 @@ export const dynamicHost: SecretsHost = {
         E2E_PLAIN_TEXT: v.textPlain,
         E2E_WHOLE_SECRET_CONFIG: WHOLE_SECRET_CONFIG,
         E2E_PROGRAM_SECRET: v.programSecret,
+        E2E_HELD_SECRET: v.heldDate,
         EMBEDDED_MAX_RETRIES: "0",
       },
     });
@@ -162,6 +166,7 @@ export const dynamicHost: SecretsHost = {
         ["the Multi-Select canary (comma-separated)", "purchase"],
         ["a Text from a secret string of stack config", v.secretString],
         ["a Text the program made secret (pulumi.secret)", v.programSecret],
+        ["a Date from another resource's secret output", v.heldDate],
       ],
       services: [["the service", svc]],
       initial,
@@ -184,6 +189,7 @@ export const dynamicHost: SecretsHost = {
           ["region (Select)", fieldValue(s3, "region"), v.select],
           ["bucket (Text, secret string of stack config)", fieldValue(s3, "bucket"), v.secretString],
           ["accessKeyId (Text, pulumi.secret)", fieldValue(s3, "accessKeyId"), v.programSecret],
+          ["startDate (Date, a component's secret output)", fieldValue(s3, "startDate"), v.heldDate],
           ["fileFormats (Multi-Select)", fieldValue(s3, "fileFormats"), "parquet,avro"],
         ]);
       },

@@ -21,7 +21,6 @@ const values = {
   batchSize: numberCanary("batch-size"),
   maxFileSize: numberCanary("max-file-size"),
   dailyLimit: numberCanary("daily-limit"),
-  backfillFrom: dateCanary("backfill-from"),
   startDate: dateCanary("start-date"),
   tokenIssuedOn: dateCanary("token-issued-on"),
   // Select, Multi-Select (list and comma-separated)
@@ -38,6 +37,8 @@ const programSecret = canary("program-secret");
 const badProviderSecret = numberCanary("bad-provider-secret");
 const passedPlainPassword = canary("plain-password");
 const passedPlainText = canary("plain-text");
+// Issue 38, item 8: another resource's secret output (a component's, program-config.ts).
+const heldBackfillFrom = dateCanary("held-backfill-from");
 
 function configurations(segmentKeyRef: string): object[] {
   return [
@@ -49,10 +50,10 @@ function configurations(segmentKeyRef: string): object[] {
       secretRefs: {
         apiKey: segmentKeyRef,
         batchSize: "batchSize",
-        backfillFrom: "backfillFrom",
         eventTypes: "eventTypes",
       },
       envRefs: { workspace: "E2E_PLAIN_TEXT" },
+      componentRefs: { backfillFrom: "E2E_HELD_SECRET" },
     },
     {
       key: "facebookConfig",
@@ -102,6 +103,7 @@ export const pluginHost: SecretsHost = {
       ["a Text passed in plain text", passedPlainText],
       ["a Password from a secret string of stack config", facebookSecretString],
       ["a Text the program made secret (pulumi.secret)", programSecret],
+      ["a Date from another resource's secret output", heldBackfillFrom],
       ["a number as an explicit provider's clientSecret", badProviderSecret],
       ["the Multi-Select canary (list)", "parquet"],
       ["the Multi-Select canary (comma-separated)", "purchase"],
@@ -144,6 +146,7 @@ export const pluginHost: SecretsHost = {
         E2E_PLAIN_TEXT: passedPlainText,
         E2E_WHOLE_SECRET_CONFIG: WHOLE_SECRET_CONFIG,
         E2E_PROGRAM_SECRET: programSecret,
+        E2E_HELD_SECRET: heldBackfillFrom,
         EMBEDDED_MAX_RETRIES: "0",
       },
     });
@@ -180,7 +183,7 @@ export const pluginHost: SecretsHost = {
         assertStored([
           ["segment workspace (Text, plain)", fieldValue(segment, "workspace"), passedPlainText],
           ["segment batchSize (Number)", fieldValue(segment, "batchSize"), values.batchSize],
-          ["segment backfillFrom (Date)", fieldValue(segment, "backfillFrom"), values.backfillFrom],
+          ["segment backfillFrom (Date)", fieldValue(segment, "backfillFrom"), heldBackfillFrom],
           ["segment eventTypes (Multi-Select)", fieldValue(segment, "eventTypes"), "purchase,page"],
           ["facebook adAccountId (Text)", fieldValue(facebook, "adAccountId"), values.adAccount],
           ["facebook dailyUploadLimit (Number)", fieldValue(facebook, "dailyUploadLimit"), values.dailyLimit],

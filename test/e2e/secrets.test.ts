@@ -3,23 +3,14 @@
 // appear in `pulumi stack export`, the backend's files, the stack's config file, anything the
 // engine printed, or any service's log.
 import { strict as assert } from "node:assert";
-import { assertNoCanary, replayCanariesOnFailure } from "./canaries";
-import { assertNoSecret as assertNoExact, ENGINE_TIMEOUT_MS } from "./harness";
+import { assertNoLeak as assertNoSecret, replayCanariesOnFailure } from "./canaries";
+import { ENGINE_TIMEOUT_MS } from "./harness";
 import { e2eSuite } from "./fixtures";
 import { dynamicHost, type SecretsHost, type SecretsStack } from "./secrets-hosts";
 import { pluginHost } from "./secrets-plugin-host";
 import { FAILURE_CANARIES, runFailurePaths } from "./secrets-failures";
 
 const HOSTS: SecretsHost[] = [dynamicHost, pluginHost];
-
-/**
- * No canary in the text: in any case or encoding (issue 38, item 8); the short Select and
- * Multi-Select option canaries ("parquet") as they are, since other words hold them in some case.
- */
-function assertNoSecret(text: string, value: string, where: string): void {
-  if (value.length >= 12) assertNoCanary(text, value, where);
-  else assertNoExact(text, value, where);
-}
 
 for (const host of HOSTS) {
   describe(`e2e: ${host.name}: secrets (stack export, backend files, engine output, service logs)`, function () {

@@ -273,9 +273,11 @@ describe("plugin: Configure and Invoke", () => {
     }
   });
 
-  it("a lookup that finds nothing is a gRPC error with the near matches", async () => {
+  it("a lookup that finds nothing is a gRPC error with the near matches (the TypeScript SDK's call)", async () => {
     await plugin.configure(settings);
-    const error = await grpcError(plugin.invoke(FIND, { name: "Amazon S4", supportedType: "Source" }));
+    // The SDK's hidden argument: no argument is secret (functions/secret-arguments.ts).
+    const args = { name: "Amazon S4", supportedType: "Source", __secretArguments: [] };
+    const error = await grpcError(plugin.invoke(FIND, args));
     assert.match(error.details, /no connector named "Amazon S4" with supportedType Source/);
     assert.match(error.details, /near matches: "Amazon S3"/);
   });

@@ -112,18 +112,29 @@ describe("plugin: provider and lookup arguments are never printed (issue 38, ite
 
   it("item 1: a lookup's refusal names an argument that arrived secret, never its value; plain ones are quoted", async () => {
     const name = `Amazon S3 ${value}`;
-    const refused = await grpcError(fx.plugin.invoke(FIND, { name: secret(name), supportedType: "Source" }));
+    const refused = await grpcError(
+      fx.plugin.invoke(FIND, { name: secret(name), supportedType: "Source", __secretArguments: [] }),
+    );
     assert.match(refused.details, /no connector named \(the secret argument name\) with supportedType Source/);
     assert.doesNotMatch(refused.details, /near matches/, "near matches would tell what the secret is like");
     assertNoCanary(refused.details, value, "findConnector's refusal");
     // A secret accountId (the client's own text names the sub-account): named, not quoted.
     const account = `acct-${value}`;
     const other = await grpcError(
-      fx.plugin.invoke(FIND, { name: "Amazon S3", supportedType: "Source", accountId: secret(account) }),
+      fx.plugin.invoke(FIND, {
+        name: "Amazon S3",
+        supportedType: "Source",
+        accountId: secret(account),
+        __secretArguments: [],
+      }),
     );
     assertNoCanary(other.details, account, "the refusal about a secret accountId");
     const connector = await grpcError(
-      fx.plugin.invoke(GET, { connectorId: secret("0123456789abcdef"), accountId: secret(account) }),
+      fx.plugin.invoke(GET, {
+        connectorId: secret("0123456789abcdef"),
+        accountId: secret(account),
+        __secretArguments: [],
+      }),
     );
     assertNoCanary(connector.details, account, "getConnector's refusal");
     assertNoCanary(connector.details, "0123456789abcdef", "getConnector's refusal");
@@ -135,8 +146,24 @@ describe("plugin: provider and lookup arguments are never printed (issue 38, ite
     assert.match(named.details, /no connector named \(the secret argument name\) with supportedType Source/);
     assert.doesNotMatch(named.details, /near matches/);
     assertNoCanary(named.details, value, "findConnector's refusal (hidden argument)");
-    // Given plainly, the name is quoted with its near matches (what a typo needs).
-    const plain = await grpcError(fx.plugin.invoke(FIND, { name: "Amazon S4", supportedType: "Source" }));
+    // Given plainly by the TypeScript SDK (its hidden list empty), the name is quoted with its
+    // near matches (what a typo needs).
+    const plain = await grpcError(
+      fx.plugin.invoke(FIND, { name: "Amazon S4", supportedType: "Source", __secretArguments: [] }),
+    );
     assert.match(plain.details, /no connector named "Amazon S4" with supportedType Source.*near matches: "Amazon S3"/);
+  });
+
+  it("item 8: from an SDK that cannot name the secret arguments (Python, Go, YAML), no argument is quoted", async () => {
+    // The engine passes a secret argument as a plain one: the plugin cannot tell it from a typo.
+    const name = `Amazon S3 ${value}`;
+    const refused = await grpcError(fx.plugin.invoke(FIND, { name, supportedType: "Source" }));
+    assert.match(refused.details, /no connector named \(the secret argument name\)/);
+    assert.doesNotMatch(refused.details, /near matches/, "near matches would tell what the secret is like");
+    assertNoCanary(refused.details, value, "findConnector's refusal (no hidden argument)");
+    const account = `acct-${value}`;
+    const connector = await grpcError(fx.plugin.invoke(GET, { connectorId: "0123456789abcdef", accountId: account }));
+    assertNoCanary(connector.details, account, "getConnector's refusal (no hidden argument)");
+    assertNoCanary(connector.details, "0123456789abcdef", "getConnector's refusal (no hidden argument)");
   });
 });

@@ -80,6 +80,7 @@ describe("plugin URNs", () => {
       "AddedConnector",
     );
     assert.deepEqual([...resourceTypeOf("", "embedded:index:ConnectorConfiguration").secrets].sort(), [
+      "__digestSalt",
       "digestSalt",
       "secretConfig",
     ]);

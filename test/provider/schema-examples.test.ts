@@ -22,7 +22,7 @@ export function isExcerptOf(code: string, program: string): boolean {
 
 /** The e2e tests that run each example program. */
 const RUN_BY: Record<string, string> = {
-  "examples/fleet/index.ts": "test/e2e/fleet.test.ts",
+  "provider/fleet/program.ts": "test/e2e/fleet.test.ts", // examples/fleet/index.ts is `export = fleetProgram();`
   "examples/python-sub-account/__main__.py": "test/e2e/python-example.test.ts",
   "examples/go-sub-account/main.go": "test/e2e/go-example.test.ts",
   "examples/yaml-sub-account/Pulumi.yaml": "test/e2e/yaml-example.test.ts",

@@ -6,6 +6,7 @@
 // written since digest salts (issue 31, item 7: a secret per configuration) decrypts its salts,
 // so its own key is derived in any case.
 import { deriveDigestKey } from "../../../provider/resources/field-digests";
+import { DIGEST_SALT_INPUT } from "../../../provider/definitions/connector-configuration";
 import type { Decrypter } from "./passphrase";
 import { isSecretValue, type StackPlan } from "./plan";
 import type { KeySourceOf } from "./secrets-providers";
@@ -61,15 +62,21 @@ export async function groupByCredentials(plans: StackPlan[], keySourceOf: KeySou
     if (typeof secret !== "string") throw new Error("its provider's clientSecret does not decrypt to a string");
     return secret;
   };
-  // Each configuration's digest salt, in place: the key of its digests needs it (field-digests.ts).
-  // Salts are per resource, so such a stack derives its own key: one PBKDF2 per stack.
+  // Each configuration's digest salt, in place: the key of its digests needs it (digest-salt.ts:
+  // the input's, or an older state's output). Salts are per resource, so such a stack derives its
+  // own key: one PBKDF2 per stack.
+  const decrypted = async (plan: StackPlan, urn: string, salt: unknown): Promise<unknown> => {
+    if (!isSecretValue(salt)) return salt;
+    const value = await decryptJson(plan, salt.ciphertext);
+    if (typeof value !== "string") throw new Error(`${urn}: its digest salt does not decrypt to a string`);
+    return value;
+  };
   const decryptSalts = async (plan: StackPlan): Promise<void> => {
     for (const r of plan.resources) {
-      const salt = r.outputs?.digestSalt;
-      if (!isSecretValue(salt)) continue;
-      const value = await decryptJson(plan, salt.ciphertext);
-      if (typeof value !== "string") throw new Error(`${r.urn}: its digestSalt does not decrypt to a string`);
-      r.outputs = { ...r.outputs, digestSalt: value };
+      if (isSecretValue(r.outputs?.digestSalt))
+        r.outputs = { ...r.outputs, digestSalt: await decrypted(plan, r.urn, r.outputs.digestSalt) };
+      if (isSecretValue(r.inputs?.[DIGEST_SALT_INPUT]))
+        r.inputs = { ...r.inputs, [DIGEST_SALT_INPUT]: await decrypted(plan, r.urn, r.inputs[DIGEST_SALT_INPUT]) };
     }
   };
   const add = (secret: unknown, plan: StackPlan) =>

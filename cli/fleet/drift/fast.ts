@@ -37,7 +37,7 @@ async function refreshOne(r: StateResource): Promise<ResourceChange | undefined>
   // As the engine's refresh: Read with the state's outputs, then Diff of what was read (olds)
   // against the stored inputs (news); the outputs the engine would store drop input-only keys.
   const isAdded = r.type === ADDED_CONNECTOR;
-  const read = isAdded ? await addedConnector.read(id, olds) : await connectorConfiguration.read(id, olds);
+  const read = isAdded ? await addedConnector.read(id, olds) : await connectorConfiguration.read(id, olds, inputs);
   if (!read.id) return change("delete", []);
   const inputOnly = isAdded ? ADDED_INPUT_ONLY : CONFIGURATION_INPUT_ONLY;
   const news = Object.fromEntries(Object.entries(read.props ?? {}).filter(([k]) => !inputOnly.includes(k)));

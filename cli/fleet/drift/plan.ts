@@ -2,6 +2,7 @@
 // resources of one `embedded` provider of this version, states as the last apply wrote them.
 // Everything else goes to the engine, with the reason in the report.
 import { PLUGIN_VERSION } from "../../../provider/plugin/version";
+import { DIGEST_SALT_INPUT } from "../../../provider/definitions/connector-configuration";
 import type { Checkpoint, StateResource } from "./checkpoint";
 import type { SecretsProviderState } from "./secrets-providers";
 
@@ -35,7 +36,7 @@ export interface StackPlan {
   resources: StateResource[];
   /** The digest key ids the stack's configurations were last written under. */
   digestKeyIds: Set<string>;
-  /** Whether a configuration's digestSalt is a secret to decrypt (states written since salts). */
+  /** Whether a configuration's salt (the input's, or an older state's digestSalt output) is a secret to decrypt. */
   salted?: boolean;
 }
 
@@ -68,13 +69,19 @@ export function planStack(stack: string, checkpoint: Checkpoint): PlanOutcome {
       return { reason: `${r.urn} is ${what}` };
     }
     if (!r.id || !r.provider || !providers.has(r.provider)) return { reason: `${r.urn} has no id or provider` };
-    // A configuration's digestSalt is a secret output (field-digests.ts): the one secret of a
-    // resource the fast path decrypts (credentials.ts), with the stack's own key.
+    // A configuration's salt is a secret (resources/digest-salt.ts: an input, or an older state's
+    // digestSalt output): the one secret of a resource the fast path decrypts (credentials.ts),
+    // with the stack's own key.
     const salt = r.type === CONNECTOR_CONFIGURATION ? r.outputs?.digestSalt : undefined;
-    if (isSecretValue(salt)) salted = true;
+    const inputSalt = r.type === CONNECTOR_CONFIGURATION ? r.inputs?.[DIGEST_SALT_INPUT] : undefined;
+    if (isSecretValue(salt) || isSecretValue(inputSalt)) salted = true;
     if (
       holdsSecret({ ...r.outputs, ...(isSecretValue(salt) ? { digestSalt: undefined } : {}) }) ||
-      holdsSecret({ ...r.inputs, secretConfig: undefined })
+      holdsSecret({
+        ...r.inputs,
+        secretConfig: undefined,
+        ...(isSecretValue(inputSalt) ? { [DIGEST_SALT_INPUT]: 0 } : {}),
+      })
     )
       return { reason: `${r.urn} holds a secret the fast path would have to decrypt` };
     if (r.type === CONNECTOR_CONFIGURATION) {

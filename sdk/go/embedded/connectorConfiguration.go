@@ -54,11 +54,11 @@ type ConnectorConfiguration struct {
 	ConnectorId pulumi.StringOutput `pulumi:"connectorId"`
 	// A short id of the key of `fieldDigests` (an HMAC of a constant under it, not the key). Another client secret gives another id: the digests cannot be compared, and the next update re-writes the configuration once.
 	DigestKeyId pulumi.StringPtrOutput `pulumi:"digestKeyId"`
-	// The random salt (128 bits, drawn at create or import) the key of `fieldDigests` is derived with, besides the client secret: no two resources' digests can be compared. Kept secret in the state, but every output reaches the program, whose SDK prints it under `pulumi up --debug`. Absent in a state written before salts, until its next write.
+	// The dynamic provider's salt (128 bits, drawn at create) the key of `fieldDigests` is derived with, besides the client secret. Kept secret in the state, but every output reaches the program, whose SDK prints it under `pulumi up --debug`. The plugin sets none: its salt is a hidden secret input, never an output, so nothing Pulumi prints keys the digests (docs/secrets.md). Still read in a plugin state written before that, until its next write.
 	DigestSalt pulumi.StringPtrOutput `pulumi:"digestSalt"`
 	// Empty when the service holds what the last write of this resource applied. Else, set by a refresh, when the configuration was changed out of band and which fields, by name (e.g. `changed out of band at 2026-01-02T03:04:05Z: region`); a changed Password, which the service never returns, is told in words.
 	Drift pulumi.StringPtrOutput `pulumi:"drift"`
-	// Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig but a Password, which gets no digest (the mark "(password: not digested)"); a refresh recomputes those of the fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the provider's client secret and `digestSalt`: no value can be recovered from a digest, and none confirmed without the client secret, which the service returns every non-Password value to. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.
+	// Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig but a Password, which gets no digest (the mark "(password: not digested)"); a refresh recomputes those of the fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the provider's client secret and a random salt of the resource (the plugin's: a hidden secret input, never printed; the dynamic provider's: `digestSalt`): no value can be recovered from a digest, and none confirmed without both. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.
 	FieldDigests pulumi.StringMapOutput `pulumi:"fieldDigests"`
 	// The service's lastUpdated (Unix seconds) as last read.
 	LastUpdated pulumi.IntPtrOutput `pulumi:"lastUpdated"`
@@ -132,6 +132,8 @@ type connectorConfigurationArgs struct {
 	ConfigurationId *string `pulumi:"configurationId"`
 	// The 16-character id of an added connector (pass the AddedConnector's `connectorId`). Changing it replaces the resource.
 	ConnectorId string `pulumi:"connectorId"`
+	// Password fields whose values the service holds and this stack does not (a customer's own key, entered in the service's UI): never sent, so never cleared, and never in the state. Each must be a Password field of the connector, absent from `secretConfig`. Drift still covers every other field by digest, and a write of a held Password shows through `lastUpdated`. Where the service replaces the whole configuration on Configure (the contract's; service profile `semantics.configureWrites: whole`), any write would clear them, so a change that writes is refused at preview; where it keeps the fields a Configure leaves out (`given`), only the given fields are sent. Default: none (the configuration holds exactly `secretConfig`).
+	HeldByService []string `pulumi:"heldByService"`
 	// Name of the configuration. Default: the service's.
 	Name *string `pulumi:"name"`
 	// Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only (not an output: the `fieldDigests` output shows which field changed).
@@ -150,6 +152,8 @@ type ConnectorConfigurationArgs struct {
 	ConfigurationId pulumi.StringPtrInput
 	// The 16-character id of an added connector (pass the AddedConnector's `connectorId`). Changing it replaces the resource.
 	ConnectorId pulumi.StringInput
+	// Password fields whose values the service holds and this stack does not (a customer's own key, entered in the service's UI): never sent, so never cleared, and never in the state. Each must be a Password field of the connector, absent from `secretConfig`. Drift still covers every other field by digest, and a write of a held Password shows through `lastUpdated`. Where the service replaces the whole configuration on Configure (the contract's; service profile `semantics.configureWrites: whole`), any write would clear them, so a change that writes is refused at preview; where it keeps the fields a Configure leaves out (`given`), only the given fields are sent. Default: none (the configuration holds exactly `secretConfig`).
+	HeldByService pulumi.StringArrayInput
 	// Name of the configuration. Default: the service's.
 	Name pulumi.StringPtrInput
 	// Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only (not an output: the `fieldDigests` output shows which field changed).
@@ -230,7 +234,7 @@ func (o ConnectorConfigurationOutput) DigestKeyId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringPtrOutput { return v.DigestKeyId }).(pulumi.StringPtrOutput)
 }
 
-// The random salt (128 bits, drawn at create or import) the key of `fieldDigests` is derived with, besides the client secret: no two resources' digests can be compared. Kept secret in the state, but every output reaches the program, whose SDK prints it under `pulumi up --debug`. Absent in a state written before salts, until its next write.
+// The dynamic provider's salt (128 bits, drawn at create) the key of `fieldDigests` is derived with, besides the client secret. Kept secret in the state, but every output reaches the program, whose SDK prints it under `pulumi up --debug`. The plugin sets none: its salt is a hidden secret input, never an output, so nothing Pulumi prints keys the digests (docs/secrets.md). Still read in a plugin state written before that, until its next write.
 func (o ConnectorConfigurationOutput) DigestSalt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringPtrOutput { return v.DigestSalt }).(pulumi.StringPtrOutput)
 }
@@ -240,7 +244,7 @@ func (o ConnectorConfigurationOutput) Drift() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringPtrOutput { return v.Drift }).(pulumi.StringPtrOutput)
 }
 
-// Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig but a Password, which gets no digest (the mark "(password: not digested)"); a refresh recomputes those of the fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the provider's client secret and `digestSalt`: no value can be recovered from a digest, and none confirmed without the client secret, which the service returns every non-Password value to. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.
+// Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig but a Password, which gets no digest (the mark "(password: not digested)"); a refresh recomputes those of the fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the provider's client secret and a random salt of the resource (the plugin's: a hidden secret input, never printed; the dynamic provider's: `digestSalt`): no value can be recovered from a digest, and none confirmed without both. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.
 func (o ConnectorConfigurationOutput) FieldDigests() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringMapOutput { return v.FieldDigests }).(pulumi.StringMapOutput)
 }

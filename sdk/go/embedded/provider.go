@@ -114,7 +114,7 @@ type providerArgs struct {
 	ClientId *string `pulumi:"clientId"`
 	// OAuth client secret. Required; always a secret, never printed. Stack config `embedded:clientSecret`, else the environment variable `EMBEDDED_CLIENT_SECRET`.
 	ClientSecret *string `pulumi:"clientSecret"`
-	// Requests in flight per process and base URL. Default: 8. Stack config `embedded:concurrency`, else the environment variable `EMBEDDED_CONCURRENCY`.
+	// Requests in flight per process, base URL and client id (one customer's requests never wait for another's). Default: 8. Stack config `embedded:concurrency`, else the environment variable `EMBEDDED_CONCURRENCY`.
 	Concurrency *int `pulumi:"concurrency"`
 	// Retries after the first attempt of a call that failed with a transient fault (5xx, no answer). Default: 5. Stack config `embedded:maxRetries`, else the environment variable `EMBEDDED_MAX_RETRIES`.
 	MaxRetries *int `pulumi:"maxRetries"`
@@ -140,7 +140,7 @@ type ProviderArgs struct {
 	ClientId pulumi.StringPtrInput
 	// OAuth client secret. Required; always a secret, never printed. Stack config `embedded:clientSecret`, else the environment variable `EMBEDDED_CLIENT_SECRET`.
 	ClientSecret pulumi.StringPtrInput
-	// Requests in flight per process and base URL. Default: 8. Stack config `embedded:concurrency`, else the environment variable `EMBEDDED_CONCURRENCY`.
+	// Requests in flight per process, base URL and client id (one customer's requests never wait for another's). Default: 8. Stack config `embedded:concurrency`, else the environment variable `EMBEDDED_CONCURRENCY`.
 	Concurrency pulumi.IntPtrInput
 	// Retries after the first attempt of a call that failed with a transient fault (5xx, no answer). Default: 5. Stack config `embedded:maxRetries`, else the environment variable `EMBEDDED_MAX_RETRIES`.
 	MaxRetries pulumi.IntPtrInput

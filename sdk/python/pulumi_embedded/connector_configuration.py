@@ -24,6 +24,7 @@ class ConnectorConfigurationArgs:
                  account_id: pulumi.Input[Optional[_builtins.str]] = None,
                  adopt_existing: pulumi.Input[Optional[_builtins.bool]] = None,
                  configuration_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 held_by_service: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  secret_name: pulumi.Input[Optional[_builtins.str]] = None):
         """
@@ -34,6 +35,7 @@ class ConnectorConfigurationArgs:
         :param pulumi.Input[_builtins.str] account_id: The sub-account. Default: the provider's `accountId` (stack config `embedded:accountId`, else the environment variable `EMBEDDED_ACCOUNT_ID`). Changing it replaces the resource.
         :param pulumi.Input[_builtins.bool] adopt_existing: Take over a configuration already saved on the connector that this stack did not write, overwriting it (Password fields included). Default: false (creating this resource over a saved configuration is an error that names the connector and the sub-account; adopt it with this flag, or with `pulumi import` when using the plugin). A connector this stack adds in the same run has none. Changing it alone changes nothing.
         :param pulumi.Input[_builtins.str] configuration_id: Default: the first secret configuration's id (the only one the service can save).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] held_by_service: Password fields whose values the service holds and this stack does not (a customer's own key, entered in the service's UI): never sent, so never cleared, and never in the state. Each must be a Password field of the connector, absent from `secretConfig`. Drift still covers every other field by digest, and a write of a held Password shows through `lastUpdated`. Where the service replaces the whole configuration on Configure (the contract's; service profile `semantics.configureWrites: whole`), any write would clear them, so a change that writes is refused at preview; where it keeps the fields a Configure leaves out (`given`), only the given fields are sent. Default: none (the configuration holds exactly `secretConfig`).
         :param pulumi.Input[_builtins.str] name: Name of the configuration. Default: the service's.
         :param pulumi.Input[_builtins.str] secret_name: Name of the key in the service's secret manager. Default: the service's.
         """
@@ -47,6 +49,8 @@ class ConnectorConfigurationArgs:
             pulumi.set(__self__, "adopt_existing", adopt_existing)
         if configuration_id is not None:
             pulumi.set(__self__, "configuration_id", configuration_id)
+        if held_by_service is not None:
+            pulumi.set(__self__, "held_by_service", held_by_service)
         if name is not None:
             pulumi.set(__self__, "name", name)
         if secret_name is not None:
@@ -113,6 +117,18 @@ class ConnectorConfigurationArgs:
         pulumi.set(self, "configuration_id", value)
 
     @_builtins.property
+    @pulumi.getter(name="heldByService")
+    def held_by_service(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Password fields whose values the service holds and this stack does not (a customer's own key, entered in the service's UI): never sent, so never cleared, and never in the state. Each must be a Password field of the connector, absent from `secretConfig`. Drift still covers every other field by digest, and a write of a held Password shows through `lastUpdated`. Where the service replaces the whole configuration on Configure (the contract's; service profile `semantics.configureWrites: whole`), any write would clear them, so a change that writes is refused at preview; where it keeps the fields a Configure leaves out (`given`), only the given fields are sent. Default: none (the configuration holds exactly `secretConfig`).
+        """
+        return pulumi.get(self, "held_by_service")
+
+    @held_by_service.setter
+    def held_by_service(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "held_by_service", value)
+
+    @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -147,6 +163,7 @@ class ConnectorConfiguration(pulumi.CustomResource):
                  adopt_existing: pulumi.Input[Optional[_builtins.bool]] = None,
                  configuration_id: pulumi.Input[Optional[_builtins.str]] = None,
                  connector_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 held_by_service: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  secret_config: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  secret_name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -179,6 +196,7 @@ class ConnectorConfiguration(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] adopt_existing: Take over a configuration already saved on the connector that this stack did not write, overwriting it (Password fields included). Default: false (creating this resource over a saved configuration is an error that names the connector and the sub-account; adopt it with this flag, or with `pulumi import` when using the plugin). A connector this stack adds in the same run has none. Changing it alone changes nothing.
         :param pulumi.Input[_builtins.str] configuration_id: Default: the first secret configuration's id (the only one the service can save).
         :param pulumi.Input[_builtins.str] connector_id: The 16-character id of an added connector (pass the AddedConnector's `connectorId`). Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] held_by_service: Password fields whose values the service holds and this stack does not (a customer's own key, entered in the service's UI): never sent, so never cleared, and never in the state. Each must be a Password field of the connector, absent from `secretConfig`. Drift still covers every other field by digest, and a write of a held Password shows through `lastUpdated`. Where the service replaces the whole configuration on Configure (the contract's; service profile `semantics.configureWrites: whole`), any write would clear them, so a change that writes is refused at preview; where it keeps the fields a Configure leaves out (`given`), only the given fields are sent. Default: none (the configuration holds exactly `secretConfig`).
         :param pulumi.Input[_builtins.str] name: Name of the configuration. Default: the service's.
         :param pulumi.Input[Mapping[str, Any]] secret_config: Field id → value (Text, Password, Date, Select: a string; Number: a number or a numeric string; Multi-Select: a list, or a comma-separated string), validated against the connector's live field descriptors at preview ("" and [] count as missing). Always stored as a secret, whatever is passed; an input only (not an output: the `fieldDigests` output shows which field changed).
         :param pulumi.Input[_builtins.str] secret_name: Name of the key in the service's secret manager. Default: the service's.
@@ -230,6 +248,7 @@ class ConnectorConfiguration(pulumi.CustomResource):
                  adopt_existing: pulumi.Input[Optional[_builtins.bool]] = None,
                  configuration_id: pulumi.Input[Optional[_builtins.str]] = None,
                  connector_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 held_by_service: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  secret_config: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  secret_name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -250,6 +269,7 @@ class ConnectorConfiguration(pulumi.CustomResource):
             if connector_id is None and not opts.urn:
                 raise TypeError("Missing required property 'connector_id'")
             __props__.__dict__["connector_id"] = connector_id
+            __props__.__dict__["held_by_service"] = held_by_service
             __props__.__dict__["name"] = name
             if secret_config is None and not opts.urn:
                 raise TypeError("Missing required property 'secret_config'")
@@ -361,7 +381,7 @@ class ConnectorConfiguration(pulumi.CustomResource):
     @pulumi.getter(name="digestSalt")
     def digest_salt(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The random salt (128 bits, drawn at create or import) the key of `fieldDigests` is derived with, besides the client secret: no two resources' digests can be compared. Kept secret in the state, but every output reaches the program, whose SDK prints it under `pulumi up --debug`. Absent in a state written before salts, until its next write.
+        The dynamic provider's salt (128 bits, drawn at create) the key of `fieldDigests` is derived with, besides the client secret. Kept secret in the state, but every output reaches the program, whose SDK prints it under `pulumi up --debug`. The plugin sets none: its salt is a hidden secret input, never an output, so nothing Pulumi prints keys the digests (docs/secrets.md). Still read in a plugin state written before that, until its next write.
         """
         return pulumi.get(self, "digest_salt")
 
@@ -377,7 +397,7 @@ class ConnectorConfiguration(pulumi.CustomResource):
     @pulumi.getter(name="fieldDigests")
     def field_digests(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
         """
-        Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig but a Password, which gets no digest (the mark "(password: not digested)"); a refresh recomputes those of the fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the provider's client secret and `digestSalt`: no value can be recovered from a digest, and none confirmed without the client secret, which the service returns every non-Password value to. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.
+        Field id → keyed digest (16 hex characters) of its value, for every field of the applied secretConfig but a Password, which gets no digest (the mark "(password: not digested)"); a refresh recomputes those of the fields the service returns from their live values. An HMAC-SHA256 keyed by a key derived from the provider's client secret and a random salt of the resource (the plugin's: a hidden secret input, never printed; the dynamic provider's: `digestSalt`): no value can be recovered from a digest, and none confirmed without both. Not a secret, so that a drift display names the field that changed: `fieldDigests.<field>`.
         """
         return pulumi.get(self, "field_digests")
 

@@ -39,7 +39,7 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] ca_certificate: PEM certificate of a private CA. Default: none (the system's CAs). Stack config `embedded:caCertificate`, else the environment variable `EMBEDDED_CA_CERTIFICATE`.
         :param pulumi.Input[_builtins.str] client_id: OAuth client id. Required. Stack config `embedded:clientId`, else the environment variable `EMBEDDED_CLIENT_ID`.
         :param pulumi.Input[_builtins.str] client_secret: OAuth client secret. Required; always a secret, never printed. Stack config `embedded:clientSecret`, else the environment variable `EMBEDDED_CLIENT_SECRET`.
-        :param pulumi.Input[_builtins.int] concurrency: Requests in flight per process and base URL. Default: 8. Stack config `embedded:concurrency`, else the environment variable `EMBEDDED_CONCURRENCY`.
+        :param pulumi.Input[_builtins.int] concurrency: Requests in flight per process, base URL and client id (one customer's requests never wait for another's). Default: 8. Stack config `embedded:concurrency`, else the environment variable `EMBEDDED_CONCURRENCY`.
         :param pulumi.Input[_builtins.int] max_retries: Retries after the first attempt of a call that failed with a transient fault (5xx, no answer). Default: 5. Stack config `embedded:maxRetries`, else the environment variable `EMBEDDED_MAX_RETRIES`.
         :param pulumi.Input[_builtins.int] retry_timeout_ms: How long one call may keep waiting in all when the service says when to come back (429, or 503 with Retry-After), in milliseconds. Default: 600000 (10 minutes). Stack config `embedded:retryTimeoutMs`, else the environment variable `EMBEDDED_RETRY_TIMEOUT_MS`.
         :param pulumi.Input[_builtins.str] service_profile: Path of a JSON or YAML service profile: the service's methods, paths, parameter names, paging and envelope, where they differ from the built-in contract (docs/service-profile.md). Default: none (the built-in profile). Stack config `embedded:serviceProfile`, else the environment variable `EMBEDDED_SERVICE_PROFILE`.
@@ -166,7 +166,7 @@ class ProviderArgs:
     @pulumi.getter
     def concurrency(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Requests in flight per process and base URL. Default: 8. Stack config `embedded:concurrency`, else the environment variable `EMBEDDED_CONCURRENCY`.
+        Requests in flight per process, base URL and client id (one customer's requests never wait for another's). Default: 8. Stack config `embedded:concurrency`, else the environment variable `EMBEDDED_CONCURRENCY`.
         """
         return pulumi.get(self, "concurrency")
 
@@ -252,7 +252,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] ca_certificate: PEM certificate of a private CA. Default: none (the system's CAs). Stack config `embedded:caCertificate`, else the environment variable `EMBEDDED_CA_CERTIFICATE`.
         :param pulumi.Input[_builtins.str] client_id: OAuth client id. Required. Stack config `embedded:clientId`, else the environment variable `EMBEDDED_CLIENT_ID`.
         :param pulumi.Input[_builtins.str] client_secret: OAuth client secret. Required; always a secret, never printed. Stack config `embedded:clientSecret`, else the environment variable `EMBEDDED_CLIENT_SECRET`.
-        :param pulumi.Input[_builtins.int] concurrency: Requests in flight per process and base URL. Default: 8. Stack config `embedded:concurrency`, else the environment variable `EMBEDDED_CONCURRENCY`.
+        :param pulumi.Input[_builtins.int] concurrency: Requests in flight per process, base URL and client id (one customer's requests never wait for another's). Default: 8. Stack config `embedded:concurrency`, else the environment variable `EMBEDDED_CONCURRENCY`.
         :param pulumi.Input[_builtins.int] max_retries: Retries after the first attempt of a call that failed with a transient fault (5xx, no answer). Default: 5. Stack config `embedded:maxRetries`, else the environment variable `EMBEDDED_MAX_RETRIES`.
         :param pulumi.Input[_builtins.int] retry_timeout_ms: How long one call may keep waiting in all when the service says when to come back (429, or 503 with Retry-After), in milliseconds. Default: 600000 (10 minutes). Stack config `embedded:retryTimeoutMs`, else the environment variable `EMBEDDED_RETRY_TIMEOUT_MS`.
         :param pulumi.Input[_builtins.str] service_profile: Path of a JSON or YAML service profile: the service's methods, paths, parameter names, paging and envelope, where they differ from the built-in contract (docs/service-profile.md). Default: none (the built-in profile). Stack config `embedded:serviceProfile`, else the environment variable `EMBEDDED_SERVICE_PROFILE`.

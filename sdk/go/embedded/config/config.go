@@ -89,7 +89,7 @@ func GetClientSecret(ctx *pulumi.Context) string {
 	return value
 }
 
-// Requests in flight per process and base URL. Default: 8. Stack config `embedded:concurrency`, else the environment variable `EMBEDDED_CONCURRENCY`.
+// Requests in flight per process, base URL and client id (one customer's requests never wait for another's). Default: 8. Stack config `embedded:concurrency`, else the environment variable `EMBEDDED_CONCURRENCY`.
 func GetConcurrency(ctx *pulumi.Context) int {
 	v, err := config.TryInt(ctx, "embedded:concurrency")
 	if err == nil {

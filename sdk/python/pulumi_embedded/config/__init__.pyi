@@ -46,7 +46,7 @@ OAuth client secret. Required; always a secret, never printed. Stack config `emb
 
 concurrency: Optional[int]
 """
-Requests in flight per process and base URL. Default: 8. Stack config `embedded:concurrency`, else the environment variable `EMBEDDED_CONCURRENCY`.
+Requests in flight per process, base URL and client id (one customer's requests never wait for another's). Default: 8. Stack config `embedded:concurrency`, else the environment variable `EMBEDDED_CONCURRENCY`.
 """
 
 maxRetries: Optional[int]

@@ -65,7 +65,7 @@ class _ExportableConfig(types.ModuleType):
     @_builtins.property
     def concurrency(self) -> Optional[int]:
         """
-        Requests in flight per process and base URL. Default: 8. Stack config `embedded:concurrency`, else the environment variable `EMBEDDED_CONCURRENCY`.
+        Requests in flight per process, base URL and client id (one customer's requests never wait for another's). Default: 8. Stack config `embedded:concurrency`, else the environment variable `EMBEDDED_CONCURRENCY`.
         """
         return __config__.get_int('concurrency') or _utilities.get_env_int('EMBEDDED_CONCURRENCY')
 

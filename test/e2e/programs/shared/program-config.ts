@@ -8,7 +8,8 @@
 //                      adoptExisting?, provider?, import?, retainOnDelete? }]
 //   configurations: [{ key, connectorId, after?, accountId?, configurationId?, name?,
 //                      secretName?, secretConfig, secretRefs?, envRefs?, provider?, import?,
-//                      secretStringRefs?, secretEnvRefs?, secretConfigEnv?, accountIdRef? }]
+//                      secretStringRefs?, secretEnvRefs?, componentRefs?, secretConfigEnv?,
+//                      accountIdRef? }]
 //   secretValues:   (secret config) { <ref>: <value> }
 //
 // `after` names a connector key to depend on. `secretRefs` maps a field id of secretConfig to
@@ -17,6 +18,8 @@
 // The other secret sources (issue 31's leak matrix): `secretStringRefs` maps a field to a key of
 // program config set as a secret string (`config.requireSecret`); `secretEnvRefs` maps a field
 // to an environment variable made secret by the program (`pulumi.secret(process.env.X)`);
+// `componentRefs` maps a field to an environment variable read as a plain string, handed to the
+// field as another resource's secret output (a component, `SecretHolder`: issue 38, item 8);
 // `secretConfigEnv` makes the whole secretConfig one string, the environment variable it names
 // made secret by the program (the natural mistake of `config.require_secret("s3")` holding JSON;
 // from the environment, since the CLI masks secret strings of stack config); `accountIdRef` makes accountId
@@ -64,6 +67,7 @@ export interface ConfigurationSpec {
   import?: string;
   secretStringRefs?: Record<string, string>;
   secretEnvRefs?: Record<string, string>;
+  componentRefs?: Record<string, string>;
   secretConfigEnv?: string;
   accountIdRef?: string;
 }
@@ -81,9 +85,21 @@ export function accountIdOf(spec: ConfigurationSpec): pulumi.Input<string> | und
   return spec.accountIdRef ? config.requireSecret(spec.accountIdRef) : spec.accountId;
 }
 
+/** Another resource: a component that takes a plain value and hands it on as a secret output. */
+class SecretHolder extends pulumi.ComponentResource {
+  readonly value: pulumi.Output<string>;
+
+  constructor(name: string, value: string) {
+    super("e2e:index:SecretHolder", name, {}, {});
+    this.value = pulumi.secret(value);
+    this.registerOutputs({ value: this.value });
+  }
+}
+
 /**
  * A configuration's secretConfig: its values, `envRefs` read as plain strings, `secretEnvRefs`
- * made secret here, `secretRefs` from `secretValues`, `secretStringRefs` from secret config strings.
+ * made secret here, `secretRefs` from `secretValues`, `secretStringRefs` from secret config strings,
+ * `componentRefs` from a SecretHolder's output.
  */
 export function secretConfigOf(spec: ConfigurationSpec): pulumi.Input<Record<string, SecretConfigValue>> {
   if (spec.secretConfigEnv) {
@@ -100,9 +116,16 @@ export function secretConfigOf(spec: ConfigurationSpec): pulumi.Input<Record<str
   const secretStrings = Object.entries(spec.secretStringRefs ?? {}).map(([field, key]) =>
     config.requireSecret(key).apply((value): [string, string] => [field, value]),
   );
+  const held = Object.entries(spec.componentRefs ?? {}).map(([field, variable]) =>
+    new SecretHolder(`${spec.key}-${field}`, process.env[variable] ?? "").value.apply((value): [string, string] => [
+      field,
+      value,
+    ]),
+  );
+  const given = [...secretEnv, ...secretStrings, ...held];
   const refs = spec.secretRefs ?? {};
-  if (Object.keys(refs).length === 0 && secretEnv.length === 0 && secretStrings.length === 0) return plain;
-  return pulumi.all([secretValues, ...secretEnv, ...secretStrings]).apply(([values, ...pairs]) => {
+  if (Object.keys(refs).length === 0 && given.length === 0) return plain;
+  return pulumi.all([secretValues, ...given]).apply(([values, ...pairs]) => {
     const merged: Record<string, SecretConfigValue> = { ...plain, ...Object.fromEntries(pairs as [string, string][]) };
     for (const [field, ref] of Object.entries(refs)) {
       merged[field] = values[ref];
