@@ -8,7 +8,7 @@ import { strict as assert } from "node:assert";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import * as path from "node:path";
-import { fileBackendDir } from "../../cli/fleet/drift/checkpoint";
+import { chooseBackend } from "../../cli/fleet/drift/backend";
 import { readProject } from "../../cli/fleet/project";
 
 describe("fleet drift: which backend's checkpoint the fast path reads", () => {
@@ -29,8 +29,8 @@ describe("fleet drift: which backend's checkpoint the fast path reads", () => {
   const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ PULUMI_HOME: home, ...extra });
   const dirFor = async (projectFile: string, text: string, extra?: NodeJS.ProcessEnv) => {
     writeFileSync(path.join(project, projectFile), text);
-    const found = await fileBackendDir(project, env(extra));
-    return "dir" in found ? found.dir : `reason: ${found.reason}`;
+    const found = chooseBackend(project, env(extra));
+    return "dir" in found ? found.dir : "url" in found ? `url: ${found.url}` : `reason: ${found.reason}`;
   };
   const PROJECT_STATE = () => path.join(project, "state");
 
@@ -81,7 +81,7 @@ describe("fleet drift: which backend's checkpoint the fast path reads", () => {
     );
   });
 
-  it("goes to the engine, saying why, when the backend cannot be told or is not a file backend", async () => {
+  it("goes to the engine, saying why, when the backend cannot be told or is not one it reads", async () => {
     const reasons: [string, NodeJS.ProcessEnv, RegExp][] = [
       ["name: fleet\nruntime: nodejs\nbackend:\n  url: [file://./state\n", {}, /Pulumi\.yaml does not parse as YAML/],
       ["name: fleet\nruntime: nodejs\nbackend: file://./state\n", {}, /backend is not a mapping/],
@@ -90,12 +90,12 @@ describe("fleet drift: which backend's checkpoint the fast path reads", () => {
       [
         "name: fleet\nruntime: nodejs\nbackend:\n  url: postgres://fleet:hunter2-canary@db/state\n",
         {},
-        /the backend postgres:\/\/db\/state is not a file:\/\/ backend/,
+        /the backend postgres:\/\/db\/state is not one the fast path reads \(file:\/\/, s3:\/\/, azblob:\/\/\)/,
       ],
       [
         "name: fleet\nruntime: nodejs\n",
         { PULUMI_BACKEND_URL: "https://api.pulumi.com" },
-        /is not a file:\/\/ backend/,
+        /is not one the fast path reads/,
       ],
     ];
     for (const [text, extra, expected] of reasons) {

@@ -8,6 +8,7 @@ import { changedOutputs } from "../../cli/fleet/drift/changed-outputs";
 import { groupByCredentials } from "../../cli/fleet/drift/credentials";
 import { deriveDigestKey } from "../../provider/resources/field-digests";
 import { passphraseDecrypter } from "../../cli/fleet/drift/passphrase";
+import { keySources } from "../../cli/fleet/drift/secrets-providers";
 import { planStack } from "../../cli/fleet/drift/plan";
 import { renderMarkdown } from "../../cli/fleet/render";
 import { buildReport } from "../../cli/fleet/report";
@@ -43,7 +44,10 @@ const configuration = (outputs: Record<string, unknown> = {}): StateResource => 
     ...outputs,
   },
 });
-const stack = (resources: StateResource[]) => ({ resources, passphraseSalt: "v1:c2FsdA==:v1:x:y" });
+const stack = (resources: StateResource[]) => ({
+  resources,
+  secretsProvider: { type: "passphrase" as const, salt: "v1:c2FsdA==:v1:x:y" },
+});
 const reasonOf = (resources: StateResource[]) => {
   const planned = planStack("s1", stack(resources));
   return "reason" in planned ? planned.reason : undefined;
@@ -97,7 +101,8 @@ describe("fleet drift: the fast path's plan, from a checkpoint", () => {
       version: 3,
       checkpoint: { latest: { resources: [], secrets_providers: { type: "passphrase", state: { salt: "v1:s" } } } },
     });
-    assert.ok("checkpoint" in ok && ok.checkpoint.passphraseSalt === "v1:s");
+    assert.ok("checkpoint" in ok);
+    assert.deepEqual(ok.checkpoint.secretsProvider, { type: "passphrase", salt: "v1:s" });
   });
 });
 
@@ -261,13 +266,16 @@ describe("fleet drift: one client secret decrypted per customer", () => {
             accountId: `a${i}`,
             clientSecret: { [SIG]: "1", ciphertext: seal(key, JSON.stringify(secret)) },
           },
-          passphraseSalt: `v1:${salt.toString("base64")}:${seal(key, "pulumi")}`,
+          secretsProvider: {
+            type: "passphrase" as const,
+            salt: `v1:${salt.toString("base64")}:${seal(key, "pulumi")}`,
+          },
           resources: [configuration()],
           digestKeyIds: new Set([keyId]),
         };
       }),
     );
-    const grouping = await groupByCredentials(plans, "the passphrase");
+    const grouping = await groupByCredentials(plans, keySources("the passphrase"));
     assert.equal(grouping.decryptions, 1, "one key derivation for the customer");
     assert.deepEqual(
       grouping.ready.map((r) => [r.plan.stack, r.settings.clientSecret, r.settings.accountId]),
@@ -277,7 +285,7 @@ describe("fleet drift: one client secret decrypted per customer", () => {
         ["s3", secret, "a2"],
       ],
     );
-    const wrong = await groupByCredentials(plans.slice(0, 1), "another passphrase");
+    const wrong = await groupByCredentials(plans.slice(0, 1), keySources("another passphrase"));
     assert.match(wrong.refused.get("s1") ?? "", /incorrect passphrase/);
     assert.ok(!(wrong.refused.get("s1") ?? "").includes(secret));
   });
@@ -296,11 +304,11 @@ describe("fleet drift: the plugin's digest salt, a secret input (issue 38, item 
     };
     const planned = planStack("s1", {
       resources: [provider({ clientSecret: "plain" }), salted],
-      passphraseSalt: `v1:${salt.toString("base64")}:${seal(key, "pulumi")}`,
+      secretsProvider: { type: "passphrase", salt: `v1:${salt.toString("base64")}:${seal(key, "pulumi")}` },
     });
     assert.ok("plan" in planned, JSON.stringify(planned));
     assert.equal(planned.plan.salted, true, "the salt is a secret to decrypt");
-    const grouping = await groupByCredentials([planned.plan], "the passphrase");
+    const grouping = await groupByCredentials([planned.plan], keySources("the passphrase"));
     assert.deepEqual([...grouping.refused], []);
     assert.equal(grouping.ready[0].plan.resources[0].inputs?.__digestSalt, digestSalt, "decrypted for the key");
     // Any other secret input still sends the stack to the engine.

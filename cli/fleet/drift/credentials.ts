@@ -7,8 +7,9 @@
 // so its own key is derived in any case.
 import { deriveDigestKey } from "../../../provider/resources/field-digests";
 import { DIGEST_SALT_INPUT } from "../../../provider/definitions/connector-configuration";
-import { passphraseDecrypter, type Decrypter } from "./passphrase";
+import type { Decrypter } from "./passphrase";
 import { isSecretValue, type StackPlan } from "./plan";
+import type { KeySourceOf } from "./secrets-providers";
 
 /** A stack ready to check: its provider's settings, clientSecret in plaintext (when the state holds one). */
 export interface ReadyStack {
@@ -20,7 +21,7 @@ export interface Grouping {
   ready: ReadyStack[];
   /** Stacks whose client secret could not be had, with why. */
   refused: Map<string, string>;
-  /** How many keys were derived (each ~0.5 s of CPU). */
+  /** How many keys were opened (a passphrase key derived, ~0.5 s of CPU; a data key decrypted by a KMS). */
   decryptions: number;
 }
 
@@ -30,21 +31,26 @@ function publicKey(inputs: Record<string, unknown>): string {
   return JSON.stringify(Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-export async function groupByCredentials(plans: StackPlan[], passphrase: string | undefined): Promise<Grouping> {
+export async function groupByCredentials(plans: StackPlan[], keySourceOf: KeySourceOf): Promise<Grouping> {
   const refused = new Map<string, string>();
   const ready: ReadyStack[] = [];
   let decryptions = 0;
+  // One key per stack's secrets provider state (a salt, an encrypted data key), opened once.
   const decrypters = new Map<string, Promise<Decrypter>>();
-  const decryptJson = async (plan: StackPlan, ciphertext: string): Promise<unknown> => {
-    if (passphrase === undefined || plan.passphraseSalt === undefined)
-      throw new Error("its secrets are not under a passphrase this run has (PULUMI_CONFIG_PASSPHRASE)");
-    let decrypter = decrypters.get(plan.passphraseSalt);
+  const decrypterOf = (plan: StackPlan): Promise<Decrypter> => {
+    const source = keySourceOf(plan.secretsProvider);
+    if ("reason" in source) return Promise.reject(new Error(source.reason));
+    let decrypter = decrypters.get(source.id);
     if (!decrypter) {
       decryptions += 1;
-      decrypter = passphraseDecrypter(passphrase, plan.passphraseSalt);
-      decrypters.set(plan.passphraseSalt, decrypter);
+      decrypter = source.open();
+      decrypter.catch(() => undefined); // reported when a stack awaits it
+      decrypters.set(source.id, decrypter);
     }
-    const plaintext = (await decrypter).decrypt(ciphertext);
+    return decrypter;
+  };
+  const decryptJson = async (plan: StackPlan, ciphertext: string): Promise<unknown> => {
+    const plaintext = (await decrypterOf(plan)).decrypt(ciphertext);
     try {
       return JSON.parse(plaintext);
     } catch {
@@ -114,15 +120,8 @@ export async function groupByCredentials(plans: StackPlan[], passphrase: string 
       }
     }
   };
-  // The salted stacks' keys, derived side by side (libuv's pool) before the customers need them.
-  if (passphrase !== undefined)
-    for (const plan of plans) {
-      if (!plan.salted || plan.passphraseSalt === undefined || decrypters.has(plan.passphraseSalt)) continue;
-      decryptions += 1;
-      const pending = passphraseDecrypter(passphrase, plan.passphraseSalt);
-      pending.catch(() => undefined); // reported when the stack awaits it
-      decrypters.set(plan.passphraseSalt, pending);
-    }
+  // The salted stacks' keys, opened side by side (libuv's pool, the KMS) before the customers need them.
+  for (const plan of plans) if (plan.salted) decrypterOf(plan).catch(() => undefined);
   await Promise.all([...byPublic.values()].map(customer));
   return { ready, refused, decryptions };
 }

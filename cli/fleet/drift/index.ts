@@ -1,13 +1,14 @@
-// `fleet drift` without an engine per stack: each stack's checkpoint read from the file
-// backend, its resources read and compared by the provider's own code (fast.ts). The stacks
+// `fleet drift` without an engine per stack: each stack's checkpoint read from the backend
+// (backend.ts), its resources read and compared by the provider's own code (fast.ts). The stacks
 // it cannot take go back to the caller with the reason, for the engine.
 import type { FleetProject } from "../project";
 import type { StackReport } from "../report";
-import { fileBackendDir, readCheckpoint } from "./checkpoint";
+import { openBackend } from "./backend";
 import { groupByCredentials } from "./credentials";
 import { runFastDrift } from "./fast";
 import { passphraseFromEnv } from "./passphrase";
 import { planStack, type StackPlan } from "./plan";
+import { keySources } from "./secrets-providers";
 
 export interface FastDriftOptions {
   project: FleetProject;
@@ -31,7 +32,7 @@ export interface FastDriftResult {
 export async function fastDrift(opts: FastDriftOptions): Promise<FastDriftResult> {
   const env = opts.env ?? process.env;
   const toEngine = new Map<string, string>();
-  const backend = await fileBackendDir(opts.project.dir, env);
+  const backend = await openBackend(opts.project.dir, env);
   if ("reason" in backend) {
     for (const s of opts.stacks) toEngine.set(s, backend.reason);
     return { reports: [], toEngine, decryptions: 0 };
@@ -39,7 +40,7 @@ export async function fastDrift(opts: FastDriftOptions): Promise<FastDriftResult
   const plans: StackPlan[] = [];
   await Promise.all(
     opts.stacks.map(async (stack) => {
-      const read = await readCheckpoint(backend.dir, opts.project.name, stack);
+      const read = await backend.stacks.readCheckpoint(opts.project.name, stack);
       const planned = "reason" in read ? read : planStack(stack, read.checkpoint);
       if ("reason" in planned) toEngine.set(stack, planned.reason);
       else plans.push(planned.plan);
@@ -52,7 +53,7 @@ export async function fastDrift(opts: FastDriftOptions): Promise<FastDriftResult
   } catch {
     passphrase = undefined;
   }
-  const grouping = await groupByCredentials(plans, passphrase);
+  const grouping = await groupByCredentials(plans, keySources(passphrase, env));
   for (const [stack, reason] of grouping.refused) toEngine.set(stack, reason);
   // A stack with nothing of the provider's to read is clean as it stands.
   const empty: StackReport[] = plans

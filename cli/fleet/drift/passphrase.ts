@@ -68,5 +68,10 @@ export async function passphraseDecrypter(passphrase: string, saltState: string)
     check = "";
   }
   if (check !== "pulumi") throw new Error("incorrect passphrase for the stack's secrets (PULUMI_CONFIG_PASSPHRASE)");
+  return keyDecrypter(key);
+}
+
+/** The decrypter of a 256-bit key: the passphrase's derived key, or a cloud provider's data key (awskms.ts). */
+export function keyDecrypter(key: Buffer): Decrypter {
   return { decrypt: (ciphertext) => decryptWith(key, ciphertext) };
 }

@@ -4,6 +4,7 @@
 import { PLUGIN_VERSION } from "../../../provider/plugin/version";
 import { DIGEST_SALT_INPUT } from "../../../provider/definitions/connector-configuration";
 import type { Checkpoint, StateResource } from "./checkpoint";
+import type { SecretsProviderState } from "./secrets-providers";
 
 export const ADDED_CONNECTOR = "embedded:index:AddedConnector";
 export const CONNECTOR_CONFIGURATION = "embedded:index:ConnectorConfiguration";
@@ -30,8 +31,8 @@ export interface StackPlan {
   stack: string;
   /** The provider's inputs, `clientSecret` left as it is stored (a secret, text, or absent). */
   providerInputs: Record<string, unknown>;
-  /** The state's passphrase salt (to decrypt clientSecret). */
-  passphraseSalt?: string;
+  /** The state's secrets provider (to decrypt clientSecret and the digest salts). */
+  secretsProvider?: SecretsProviderState;
   resources: StateResource[];
   /** The digest key ids the stack's configurations were last written under. */
   digestKeyIds: Set<string>;
@@ -103,6 +104,13 @@ export function planStack(stack: string, checkpoint: Checkpoint): PlanOutcome {
   delete inputs.version;
   delete inputs.pluginDownloadURL;
   return {
-    plan: { stack, providerInputs: inputs, passphraseSalt: checkpoint.passphraseSalt, resources, digestKeyIds, salted },
+    plan: {
+      stack,
+      providerInputs: inputs,
+      secretsProvider: checkpoint.secretsProvider,
+      resources,
+      digestKeyIds,
+      salted,
+    },
   };
 }

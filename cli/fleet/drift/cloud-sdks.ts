@@ -1,0 +1,24 @@
+// The clouds' SDKs, loaded on first use. They are optional peer dependencies: a user of the
+// provider alone installs none of them; a fleet whose state is in S3 or Azure installs its
+// cloud's beside the package (`npm install @aws-sdk/client-s3`), and without it the stacks go to
+// the engine, saying which package to install. This package supports Node.js 20 (package.json
+// engines), which the AWS SDK still supports: its notice that later releases will not is for
+// install time, not for every fleet run's output.
+
+type S3Sdk = typeof import("@aws-sdk/client-s3");
+type KmsSdk = typeof import("@aws-sdk/client-kms");
+type AzureBlobSdk = typeof import("@azure/storage-blob");
+
+async function load<T>(name: string, importer: () => Promise<T>): Promise<T> {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+  try {
+    return await importer();
+  } catch {
+    throw new Error(`${name} is not installed beside pulumi-embedded-connectors (npm install ${name})`);
+  }
+}
+
+export const loadS3 = (): Promise<S3Sdk> => load("@aws-sdk/client-s3", () => import("@aws-sdk/client-s3"));
+export const loadKms = (): Promise<KmsSdk> => load("@aws-sdk/client-kms", () => import("@aws-sdk/client-kms"));
+export const loadAzureBlob = (): Promise<AzureBlobSdk> =>
+  load("@azure/storage-blob", () => import("@azure/storage-blob"));
