@@ -43,7 +43,7 @@ describe("package.json declares every package the code loads", () => {
       for (const file of sources(dir)) {
         const text = readFileSync(path.join(ROOT, file), "utf8");
         for (const [, specifier] of text.matchAll(
-          /(?:^import [^;]*? from |^export [^;]*? from |\brequire\()"([^"]+)"/gm,
+          /(?:^import [^;]*? from |^export [^;]*? from |(?<![.\w])require\()"([^"]+)"/gm,
         )) {
           const name = packageOf(specifier);
           if (name && !declared.has(name)) missing.set(name, file);
