@@ -16,11 +16,11 @@ import type { FleetReport } from "../../cli/fleet/report";
 import { startLocalService, type LocalService } from "../../harness/local-service";
 import { DEFAULT_OPTIONS } from "../../service/options";
 import { assertNoSecret, ensureEngine, programsDir, repoRoot, type Engine } from "./harness";
+import { runCli } from "./fleet-cli";
 import { OutOfBandClient } from "./fixtures";
 import { seededRandom } from "../property/seed";
 
 const execFileAsync = promisify(execFile);
-const cli = path.join(repoRoot, "dist", "cli", "main.js");
 export const CHANGES = ["field", "password", "connector removed", "configuration removed", "nothing"] as const;
 export type Change = (typeof CHANGES)[number];
 
@@ -112,15 +112,7 @@ export async function setUpFleetDrift(o: FleetDriftOptions): Promise<FleetDrift>
     connectorIds,
     async fleet(args) {
       const started = Date.now();
-      const result = await execFileAsync(process.execPath, [cli, "fleet", ...args, "--dir", workDir], {
-        env,
-        maxBuffer: 64 * 1024 * 1024,
-      })
-        .then((r) => ({ code: 0, output: `${r.stdout}${r.stderr}` }))
-        .catch((e: { code?: number; stdout?: string; stderr?: string }) => ({
-          code: e.code ?? -1,
-          output: `${e.stdout ?? ""}${e.stderr ?? ""}`,
-        }));
+      const result = await runCli(["fleet", ...args, "--dir", workDir], { env });
       const took = ((Date.now() - started) / 1000).toFixed(1);
       console.log(`    fleet ${args.slice(0, 2).join(" ")}: exit ${result.code} in ${took} s`);
       outputs.push(result.output);

@@ -3,21 +3,18 @@
 // any resource), and one that feeds a secret into a field the service returns in clear
 // (before the configuration is written). No canary reaches the output, the report or the service.
 import { strict as assert } from "node:assert";
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { promisify } from "node:util";
 import { startLocalService, type LocalService } from "../../harness/local-service";
 import { writeStackFile } from "../../cli/fleet/new";
 import { readProject } from "../../cli/fleet/project";
 import type { FleetReport } from "../../cli/fleet/report";
 import { assertNoSecret, ensureEngine, programsDir, repoRoot, type Engine } from "./harness";
+import { runCli } from "./fleet-cli";
 import { OutOfBandClient, SEGMENT } from "./fixtures";
 
-const execFileAsync = promisify(execFile);
 const SEED = process.env.FLEET_SOURCES_SEED ?? randomBytes(4).toString("hex");
-const cli = path.join(repoRoot, "dist", "cli", "main.js");
 const canary = (what: string) => `${what}-${SEED}-${randomBytes(6).toString("hex")}`;
 
 describe("e2e: fleet stack files route only allowed secret sources (issue 31 item 5)", function () {
@@ -78,16 +75,7 @@ describe("e2e: fleet stack files route only allowed secret sources (issue 31 ite
       ACME_SEGMENT_API_KEY: apiKey,
     };
     const report = `${workDir}-report.json`;
-    const run = await execFileAsync(process.execPath, [cli, "fleet", "up", "--dir", workDir, "--json", report], {
-      cwd: repoRoot,
-      env,
-      maxBuffer: 64 * 1024 * 1024,
-    })
-      .then((r) => ({ code: 0, output: `${r.stdout}${r.stderr}` }))
-      .catch((e: { code?: number; stdout?: string; stderr?: string }) => ({
-        code: e.code ?? -1,
-        output: `${e.stdout ?? ""}${e.stderr ?? ""}`,
-      }));
+    const run = await runCli(["fleet", "up", "--dir", workDir, "--json", report], { env });
     assert.equal(run.code, 1, run.output);
     const text = await fs.readFile(report, "utf8");
     const parsed = JSON.parse(text) as FleetReport;

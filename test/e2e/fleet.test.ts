@@ -20,6 +20,7 @@ import { writeStackFile, type ConnectorSpec } from "../../cli/fleet/new";
 import { readProject } from "../../cli/fleet/project";
 import type { FleetReport } from "../../cli/fleet/report";
 import { assertNoSecret, ensureEngine, programsDir, repoRoot, type Engine } from "./harness";
+import { runCli } from "./fleet-cli";
 import { OutOfBandClient, S3, SEGMENT } from "./fixtures";
 import { quotedTelltales } from "./canaries";
 import { routeKey } from "../../contract/routes";
@@ -27,7 +28,6 @@ import { routeKey } from "../../contract/routes";
 const execFileAsync = promisify(execFile);
 const STACKS = Number(process.env.FLEET_E2E_STACKS ?? 50);
 const SEED = process.env.FLEET_E2E_SEED ?? randomBytes(4).toString("hex");
-const cli = path.join(repoRoot, "dist", "cli", "main.js");
 
 /** A value derived from the seed, unique enough to be searched for in every output. */
 const secretOf = (what: string) =>
@@ -80,16 +80,7 @@ describe("e2e: fleet (examples/fleet, one stack per sub-account)", function () {
   let destroyed = false;
 
   async function fleet(args: string[]): Promise<Run> {
-    const result = await execFileAsync(process.execPath, [cli, "fleet", ...args, "--dir", workDir], {
-      cwd: repoRoot,
-      env,
-      maxBuffer: 64 * 1024 * 1024,
-    })
-      .then((r) => ({ code: 0, output: `${r.stdout}${r.stderr}` }))
-      .catch((e: { code?: number; stdout?: string; stderr?: string }) => ({
-        code: e.code ?? -1,
-        output: `${e.stdout ?? ""}${e.stderr ?? ""}`,
-      }));
+    const result = await runCli(["fleet", ...args, "--dir", workDir], { env });
     outputs.push(result.output);
     return result;
   }

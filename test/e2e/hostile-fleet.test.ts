@@ -4,22 +4,19 @@
 // hostile list: it never reports a connector gone while the service still has it, and no canary
 // in any quoted form reaches its output or its JSON, Markdown and JUnit reports.
 import { strict as assert } from "node:assert";
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { promisify } from "node:util";
 import { allowBenchSecret, benchConnectors } from "../../bench/fleet";
 import { readProject } from "../../cli/fleet/project";
 import { writeStackFile } from "../../cli/fleet/new";
 import type { FleetReport } from "../../cli/fleet/report";
 import { ensureEngine, programsDir, repoRoot } from "./harness";
+import { runCli } from "./fleet-cli";
 import { startService, type E2EService } from "./fixtures";
 import { routesOf, READ_MODES, startHostileProxy, TOKEN, type HostileProxy } from "./hostile-proxy";
 import { assertNoCanary, hostileCanary, HOSTILE_SEED } from "./hostile-support";
 
-const execFileAsync = promisify(execFile);
-const cli = path.join(repoRoot, "dist", "cli", "main.js");
 const clientSecret = hostileCanary("Client");
 const canaries = { clientSecret, password: hostileCanary("Pass") };
 
@@ -37,18 +34,8 @@ describe("e2e: the fleet against a hostile service", function () {
       `--${kind}`,
       path.join(reports(), `report.${kind}`),
     ]);
-    const run = await execFileAsync(process.execPath, [cli, "fleet", ...args, "--dir", workDir, ...files], {
-      env,
-      maxBuffer: 64 * 1024 * 1024,
-      // A fleet that never ends is a failure of its own (killed: the test says so), not the suite's hang.
-      timeout: 2 * 60_000,
-      killSignal: "SIGKILL",
-    })
-      .then((r) => ({ code: 0, output: `${r.stdout}${r.stderr}` }))
-      .catch((e: { code?: number; stdout?: string; stderr?: string }) => ({
-        code: typeof e.code === "number" ? e.code : -1,
-        output: `${e.stdout ?? ""}${e.stderr ?? ""}`,
-      }));
+    // A fleet that never ends is a failure of its own (killed: the test says so), not the suite's hang.
+    const run = await runCli(["fleet", ...args, "--dir", workDir, ...files], { env, timeoutMs: 2 * 60_000 });
     assertNoCanary(run.output, canaries, `fleet ${args[0]}'s output`);
     if (run.code === -1)
       throw new Error(`fleet ${args[0]} did not end within 2 minutes (killed); it printed:\n${run.output}`);
