@@ -2,14 +2,20 @@
 // each stack's sub-account gets the connectors of a template stack (one that `fleet up`
 // applied, one per customer) through the service's own API, and the stack's checkpoint is the
 // template's with the sub-account's ids, the service's lastUpdated and the digests of the
-// same values under the customer's key, what `fleet up` would have written. Its stack file is
-// the template's (same encryption salt) with the sub-account's id.
+// same values under the customer's key, what `fleet up` would have written. Each stack has its
+// own encryption salt, as `pulumi stack init` draws it (passphrase-writer.ts): its stack file's
+// encryptionsalt and its checkpoint's secrets provider say it, and every secret of the
+// checkpoint (and any `secure:` value of the stack file) is encrypted under its own key, so
+// the fleet derives one key per stack, as for a real fleet.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { getClient } from "../provider/client";
 import { digestKeyOf, digestsOfInputs, hiddenFields } from "../provider/resources/field-digests";
-import { passphraseDecrypter } from "../cli/fleet/drift/passphrase";
+import { passphraseDecrypter, type Decrypter } from "../cli/fleet/drift/passphrase";
+import { isSecretValue } from "../cli/fleet/drift/plan";
 import type { LocalService } from "../harness/local-service";
+import { checkpointKey, type StateObjects } from "./fleet-backend";
+import { encryptWith, newPassphraseStack } from "./passphrase-writer";
 
 type Props = Record<string, unknown>;
 interface StateResource {
@@ -21,9 +27,10 @@ interface StateResource {
 
 export interface LargeFleetOptions {
   service: LocalService;
-  /** The program's directory (the stack files) and the file backend's. */
+  /** The program's directory (the stack files). */
   work: string;
-  backendDir: string;
+  /** The backend's objects (the checkpoints). */
+  states: StateObjects;
   project: string;
   passphrase: string;
   /** One applied stack per customer (index 0: customer 0, …). */
@@ -32,9 +39,6 @@ export interface LargeFleetOptions {
   /** The sub-accounts of each customer the templates' fleet already uses. */
   skipPerCustomer: number;
 }
-
-const stateFile = (o: LargeFleetOptions, stack: string) =>
-  path.join(o.backendDir, ".pulumi", "stacks", o.project, `${stack}.json`);
 
 async function subAccounts(service: LocalService, clientId: string, count: number): Promise<string[]> {
   const res = await fetch(`${service.baseUrl}/_admin/sub-accounts`, {
@@ -55,10 +59,11 @@ interface Template {
   /** Connector id → its configuration's digest salt (a secret output), when it has one. */
   salts: Map<string, string | undefined>;
   connectorIds: string[];
+  decrypter: Decrypter;
 }
 
 async function readTemplate(o: LargeFleetOptions, stack: string): Promise<Template> {
-  const text = await fs.readFile(stateFile(o, stack), "utf8");
+  const text = await o.states.read(checkpointKey(o.project, stack));
   const latest = (
     JSON.parse(text) as {
       checkpoint: { latest: { resources: StateResource[]; secrets_providers: { state: { salt: string } } } };
@@ -83,7 +88,26 @@ async function readTemplate(o: LargeFleetOptions, stack: string): Promise<Templa
     );
   }
   const stackFile = await fs.readFile(path.join(o.work, `Pulumi.${stack}.yaml`), "utf8");
-  return { text, stackFile, accountId, secretConfigs, salts, connectorIds };
+  return { text, stackFile, accountId, secretConfigs, salts, connectorIds, decrypter };
+}
+
+/** Every secret of `value` (a checkpoint's part) re-encrypted from `from`'s key to `key`. */
+export function reencryptSecrets(value: unknown, from: Decrypter, key: Buffer): unknown {
+  if (isSecretValue(value)) return { ...value, ciphertext: encryptWith(key, from.decrypt(value.ciphertext)) };
+  if (Array.isArray(value)) return value.map((v) => reencryptSecrets(v, from, key));
+  if (typeof value === "object" && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reencryptSecrets(v, from, key)]));
+  return value;
+}
+
+/** A stack file under a new salt: its encryptionsalt, and its `secure:` values under the new key. */
+export function restampStackFile(text: string, from: Decrypter, saltState: string, key: Buffer): string {
+  if (!/^encryptionsalt: /m.test(text)) throw new Error("the template's stack file has no encryptionsalt");
+  return text
+    .replace(/^encryptionsalt: .*$/m, `encryptionsalt: ${saltState}`)
+    .replace(/(\bsecure: )(v1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+)/g, (_all, head: string, ciphertext: string) => {
+      return `${head}${encryptWith(key, from.decrypt(ciphertext))}`;
+    });
 }
 
 /** Writes `count` stacks (`L0001`, …); returns their names. */
@@ -114,7 +138,13 @@ export async function generateLargeFleet(o: LargeFleetOptions): Promise<string[]
           .join(accountId)
           .split(`urn:pulumi:${o.templates[c]}::`)
           .join(`urn:pulumi:${job.name}::`),
-      ) as { checkpoint: { stack?: string; latest: { resources: StateResource[] } } };
+      ) as {
+        checkpoint: {
+          stack?: string;
+          latest: { resources: StateResource[]; secrets_providers: { state: { salt: string } } };
+        };
+      };
+      const own = await newPassphraseStack(o.passphrase);
       state.checkpoint.stack = state.checkpoint.stack?.replace(new RegExp(`/${o.templates[c]}$`), `/${job.name}`);
       for (const r of state.checkpoint.latest.resources) {
         if (r.type !== "embedded:index:ConnectorConfiguration" || !r.inputs || !r.outputs) continue;
@@ -134,8 +164,17 @@ export async function generateLargeFleet(o: LargeFleetOptions): Promise<string[]
           digestKeyId: key.id,
         });
       }
-      await fs.writeFile(stateFile(o, job.name), JSON.stringify(state));
-      await fs.writeFile(path.join(o.work, `Pulumi.${job.name}.yaml`), t.stackFile.split(t.accountId).join(accountId));
+      const latest = state.checkpoint.latest;
+      latest.resources = reencryptSecrets(latest.resources, t.decrypter, own.key) as StateResource[];
+      latest.secrets_providers.state.salt = own.saltState;
+      await o.states.write(checkpointKey(o.project, job.name), JSON.stringify(state));
+      const stackFile = restampStackFile(
+        t.stackFile.split(t.accountId).join(accountId),
+        t.decrypter,
+        own.saltState,
+        own.key,
+      );
+      await fs.writeFile(path.join(o.work, `Pulumi.${job.name}.yaml`), stackFile);
     }
   };
   await Promise.all(Array.from({ length: 16 }, worker));

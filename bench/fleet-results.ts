@@ -14,6 +14,8 @@ export const FleetRecordSchema = z.object({
    * --preview-only` / `pulumi preview --refresh`, with --expect-no-changes.
    */
   kind: z.enum(["fleet-drift", "fleet-drift-engine", "sequential-refresh", "sequential-preview"]),
+  /** Where the stacks' state is: moto's S3 on loopback, or a file:// directory (runs before 2026-11-27: file). */
+  backend: z.enum(["s3", "file"]).optional(),
   stacks: z.number().int().positive(),
   connectorsPerStack: z.number().int().min(0),
   /** The fleet's --concurrency (fleet-drift only). */
@@ -21,6 +23,8 @@ export const FleetRecordSchema = z.object({
   /** 1-minute load average when the measurement ended: other work on the machine skews wall times. */
   loadAverage: z.number().optional(),
   wallMs: z.number(),
+  /** CPU time of the processes the measurement started (reaped: the fleet's, or every engine's and host's). */
+  cpuMs: z.number().optional(),
   /** Tokens the service issued during the measurement. */
   tokensRequested: z.number().int().optional(),
   /** 429 answers the service gave during the measurement (each waited out). */
@@ -33,7 +37,8 @@ export const FleetRecordSchema = z.object({
 });
 export type FleetBenchRecord = z.infer<typeof FleetRecordSchema>;
 
-const keyOf = (r: FleetBenchRecord) => `${r.kind}|${r.stacks}|${r.connectorsPerStack}|${r.concurrency ?? ""}`;
+const keyOf = (r: FleetBenchRecord) =>
+  `${r.kind}|${r.backend ?? "file"}|${r.stacks}|${r.connectorsPerStack}|${r.concurrency ?? ""}`;
 
 /** Records of a later run replace those of the same kind, size and concurrency. */
 export function mergeFleetRecords(base: FleetBenchRecord[] | undefined, next: FleetBenchRecord[]): FleetBenchRecord[] {
@@ -69,7 +74,12 @@ const HOW: Record<FleetBenchRecord["kind"], string> = {
 function ratio(records: FleetBenchRecord[], r: FleetBenchRecord, kind: FleetBenchRecord["kind"]): string {
   if (!r.kind.startsWith("fleet-")) return "";
   const loop = records.find(
-    (x) => x.run === r.run && x.kind === kind && x.stacks === r.stacks && x.connectorsPerStack === r.connectorsPerStack,
+    (x) =>
+      x.run === r.run &&
+      x.kind === kind &&
+      (x.backend ?? "file") === (r.backend ?? "file") &&
+      x.stacks === r.stacks &&
+      x.connectorsPerStack === r.connectorsPerStack,
   );
   return loop ? `${(loop.wallMs / r.wallMs).toFixed(2)}×` : "";
 }
@@ -81,17 +91,22 @@ export function fleetSection(records: FleetBenchRecord[] | undefined): string[] 
     "",
     "`npm run bench:fleet` (bench/fleet.ts): examples/fleet (the plugin `embedded`, a TypeScript program),",
     "one stack per sub-account of the local service, every stack checked for drift in the same run:",
-    "`pulumi-embedded-connectors fleet drift` (each stack's checkpoint read from the file backend, its",
+    "`pulumi-embedded-connectors fleet drift` (each stack's checkpoint read from the backend, its",
     "sub-account read and compared by the provider's own code in the fleet's process, one client per",
     "customer), `fleet drift --engine` (`pulumi refresh --preview-only` per stack, k at a time), and the",
     "loops one stack after the other: `pulumi refresh --preview-only --expect-no-changes` (Pulumi's drift",
     "check) and `pulumi preview --refresh --expect-no-changes` (also runs the program). The generated rows",
     "(`--large`) are stacks written from a template stack's checkpoint (bench/fleet-large.ts), checked under",
-    "the service's rate limit. Runs before 2026-11-26 measured a `fleet drift` that ran `preview --refresh`",
+    "the service's rate limit; since 2026-11-27 each has its own encryption salt (one passphrase key to derive",
+    "per stack, as `pulumi stack init` makes them; before, they shared their template's). The backend is",
+    "`s3` (moto's server on loopback, which the CLI and the fleet both use: `--backend s3`, the default) or",
+    "`file` (a file:// directory; every run before 2026-11-27). CPU s: the processes the measurement started,",
+    "reaped (the fleet's own, or every engine's, language host's and provider's of the loop); not the local",
+    "service's nor moto's. Runs before 2026-11-26 measured a `fleet drift` that ran `preview --refresh`",
     "per stack, and rows with 0 connectors per stack the per-stack bound of the engine.",
     "",
-    "| run | stacks | connectors/stack | how | concurrency | wall s | per stack s | refresh loop / this | preview loop / this | tokens | 429s | rate limit/s | load |",
-    "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| run | backend | stacks | connectors/stack | how | concurrency | wall s | CPU s | per stack s | refresh loop / this | preview loop / this | tokens | 429s | rate limit/s | load |",
+    "|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   const sorted = [...records].sort(
     (a, b) =>
@@ -104,11 +119,13 @@ export function fleetSection(records: FleetBenchRecord[] | undefined): string[] 
   for (const r of sorted) {
     const cells = [
       r.run,
+      r.backend ?? "file",
       r.stacks,
       r.connectorsPerStack,
       `${HOW[r.kind]}: \`${r.command}\``,
       r.concurrency ?? "",
       seconds(r.wallMs),
+      r.cpuMs === undefined ? "" : seconds(r.cpuMs),
       seconds(r.perStackMs),
       ratio(records, r, "sequential-refresh"),
       ratio(records, r, "sequential-preview"),

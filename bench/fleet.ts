@@ -1,11 +1,11 @@
-// `npm run bench:fleet [-- --stacks 50 --connectors 10 --large 1000 --rate-limit 0 --results <file>]`:
+// `npm run bench:fleet [-- --stacks 50 --connectors 10 --large 1000 --rate-limit 0 --backend s3 --results <file>]`:
 // Pulumi's drift question over a fleet of sub-accounts (examples/fleet, one stack each, N
-// connectors per stack), in one run against the same stacks: `fleet drift` (checkpoints read,
+// connectors per stack, the state on --backend: fleet-backend.ts), in one run against the same stacks: `fleet drift` (checkpoints read,
 // the provider's code in process), `fleet drift --engine`, the loop a user writes after reading
 // Pulumi's docs (`pulumi refresh --preview-only --expect-no-changes` per stack, one after the
 // other) and the older `pulumi preview --refresh --expect-no-changes` loop. Then `--large`
-// generated stacks (bench/fleet-large.ts) checked by `fleet drift` under the service's own rate
-// limit, with the tokens it requested. Every drift check must find every stack clean. Records
+// generated stacks (bench/fleet-large.ts, each with its own encryption salt) checked by `fleet
+// drift` under the service's own rate limit, with the tokens it requested and the CPU time. Every drift check must find every stack clean. Records
 // go to bench/results.json (`fleet`, each with this run's id) and BENCHMARKS.md is re-rendered
 // (with --results, that file and a BENCHMARKS.md beside it).
 import { execFile } from "node:child_process";
@@ -26,6 +26,8 @@ import { DEFAULT_OPTIONS } from "../service/options";
 import { generateLargeFleet } from "./fleet-large";
 import { CATALOGUE } from "../service/seed/catalogue";
 import { mergeFleetRecords, type FleetBenchRecord } from "./fleet-results";
+import { BACKEND_KINDS, checkpointKey, openBenchBackend, type BackendKind } from "./fleet-backend";
+import { reapedCpuSeconds } from "./process-cpu";
 import { loadResults, type Results } from "./results";
 import { renderBenchmarks } from "./render";
 
@@ -92,9 +94,12 @@ async function main(): Promise<void> {
   const large = option(argv, "large", 1000, 0);
   const rateLimit = option(argv, "rate-limit", 0, 0);
   const resultsFile = path.resolve(textOption(argv, "results") ?? path.join(repoRoot, "bench", "results.json"));
-  const command = `npm run bench:fleet -- --stacks ${stacks} --connectors ${connectors} --large ${large} --rate-limit ${rateLimit}`;
+  const backendKind = (textOption(argv, "backend") ?? "s3") as BackendKind;
+  if (!BACKEND_KINDS.includes(backendKind)) throw new Error(`--backend must be one of ${BACKEND_KINDS.join(", ")}`);
+  const command = `npm run bench:fleet -- --stacks ${stacks} --connectors ${connectors} --large ${large} --rate-limit ${rateLimit} --backend ${backendKind}`;
   const run = new Date().toISOString();
   const engine = await ensureEngine();
+  const backend = await openBenchBackend(backendKind, engine);
   const work = path.join(repoRoot, "bench", "programs", ".work", `fleet-${randomBytes(4).toString("hex")}`);
   const db = path.join(engine.tmpDir, `fleet-bench-${randomBytes(4).toString("hex")}.db`);
   const perCustomer = Math.ceil(stacks / 2);
@@ -111,6 +116,7 @@ async function main(): Promise<void> {
     ACME_CLIENT_SECRET: service.customers[0].clientSecret,
     GLOBEX_CLIENT_SECRET: service.customers[1].clientSecret,
     BENCH_SECRET: "bench-secret-not-a-real-one",
+    ...backend.env,
   };
   const fleet = async (args: string[]) => {
     const { stdout } = await execFileAsync(process.execPath, [cli, "fleet", ...args, "--dir", work], {
@@ -142,18 +148,22 @@ async function main(): Promise<void> {
     limit = rateLimit,
   ) => {
     const before = await serviceCounts(service);
+    const cpuBefore = reapedCpuSeconds();
     const started = performance.now();
     await fn();
     const wallMs = Math.round(performance.now() - started);
+    const cpuMs = Math.round((reapedCpuSeconds() - cpuBefore) * 1000);
     const after = await serviceCounts(service);
     records.push({
       run,
       kind,
+      backend: backendKind,
       stacks: count,
       connectorsPerStack: connectors,
       ...(concurrency ? { concurrency } : {}),
       loadAverage: Number(os.loadavg()[0].toFixed(2)),
       wallMs,
+      cpuMs,
       perStackMs: Math.round(wallMs / count),
       tokensRequested: after.tokens - before.tokens,
       throttled: after.throttled - before.throttled,
@@ -161,7 +171,9 @@ async function main(): Promise<void> {
       command: how,
       measuredAt: new Date().toISOString(),
     });
-    process.stderr.write(`bench:fleet ${kind} (${count} stacks): ${(wallMs / 1000).toFixed(1)} s\n`);
+    process.stderr.write(
+      `bench:fleet ${kind} (${count} stacks, ${backendKind}): ${(wallMs / 1000).toFixed(1)} s, CPU ${(cpuMs / 1000).toFixed(1)} s\n`,
+    );
     // Saved as they come: a run stopped later keeps the rows it measured.
     await saveFleetRecords(command, records, resultsFile);
   };
@@ -184,8 +196,8 @@ async function main(): Promise<void> {
     await fleet(["up"]);
     const concurrency = DEFAULT_CONCURRENCY;
     await measure("fleet-drift", stacks, () => drift([], "checkpoint"), "pulumi-embedded-connectors fleet drift");
-    const loop = async (args: string[]) => {
-      for (const s of names)
+    const loop = async (args: string[], only = names) => {
+      for (const s of only)
         await execFileAsync(engine.command.command, [...args, "--stack", s, "--non-interactive"], {
           cwd: work,
           // `refresh --preview-only` refuses the confirmation skip this variable implies.
@@ -203,7 +215,7 @@ async function main(): Promise<void> {
       await generateLargeFleet({
         service,
         work,
-        backendDir: engine.backendDir,
+        states: backend.states,
         project: project.name,
         passphrase: engine.env.PULUMI_CONFIG_PASSPHRASE,
         templates: [names[0], names[1]],
@@ -218,6 +230,8 @@ async function main(): Promise<void> {
         dbPath: db,
       });
       const largeNames = (await readProject(work)).stacks.filter((s) => s.startsWith("L"));
+      // The CLI reads a generated stack (its own salt, its secrets) and finds it clean as well.
+      await loop(["refresh", "--preview-only", "--expect-no-changes"], [largeNames[0]]);
       await measure(
         "fleet-drift",
         largeNames.length,
@@ -228,7 +242,7 @@ async function main(): Promise<void> {
       );
       for (const s of largeNames) {
         await fs.rm(path.join(work, `Pulumi.${s}.yaml`));
-        await fs.rm(path.join(engine.backendDir, ".pulumi", "stacks", project.name, `${s}.json`));
+        await backend.states.remove(checkpointKey(project.name, s));
       }
     }
     await measure(
@@ -249,6 +263,7 @@ async function main(): Promise<void> {
     await fs.rm(work, { recursive: true, force: true });
     await service.stop();
     await fs.rm(db, { force: true });
+    await backend.stop();
     await disposeEngine();
   }
 }

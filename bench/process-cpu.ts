@@ -111,6 +111,11 @@ interface Tracked {
   peakKiB: number;
 }
 
+/** CPU seconds of every descendant this process has reaped so far (cutime + cstime): a finished child's exact total. */
+export function reapedCpuSeconds(): number {
+  return (readStat("self")?.childTicks ?? 0) / ticksPerSecond;
+}
+
 export const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** One synchronous pass over /proc: every descendant's ticks, role and high-water mark. */

@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { repoRoot } from "./engine";
-import { startLoopbackServer } from "./loopback-server";
+import { startLoopbackServer, type LoopbackServer } from "./loopback-server";
 
 export interface Moto {
   endpoint: string;
@@ -28,12 +28,21 @@ export interface Moto {
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 let shared: Promise<Moto> | undefined;
+let server: LoopbackServer | undefined;
 
 async function start(): Promise<string> {
   const script = path.join(repoRoot, "scripts", "ensure-moto.sh");
   const { stdout } = await promisify(execFile)("bash", [script]);
   const command = stdout.trim().split("\n").pop() ?? "moto_server";
-  return (await startLoopbackServer(command, ["-H", "127.0.0.1", "-p", "0"], "run scripts/ensure-moto.sh")).url;
+  server = await startLoopbackServer(command, ["-H", "127.0.0.1", "-p", "0"], "run scripts/ensure-moto.sh");
+  return server.url;
+}
+
+/** Ends the run's moto server now (a bench, which must exit by itself: its pipes keep node running). */
+export function stopSharedMoto(): void {
+  server?.stop();
+  server = undefined;
+  shared = undefined;
 }
 
 /** The run's moto server, started on first use. */

@@ -2,7 +2,7 @@
 // (with the reason the report shows); the passphrase provider's decryption of the one secret
 // it needs; the names a drift report gives a change.
 import { strict as assert } from "node:assert";
-import { createCipheriv, pbkdf2Sync, randomBytes } from "node:crypto";
+import { pbkdf2Sync, randomBytes } from "node:crypto";
 import { fromDeployment, type StateResource } from "../../cli/fleet/drift/checkpoint";
 import { changedOutputs } from "../../cli/fleet/drift/changed-outputs";
 import { groupByCredentials } from "../../cli/fleet/drift/credentials";
@@ -13,6 +13,7 @@ import { planStack } from "../../cli/fleet/drift/plan";
 import { renderMarkdown } from "../../cli/fleet/render";
 import { buildReport } from "../../cli/fleet/report";
 import { PLUGIN_VERSION } from "../../provider/plugin/version";
+import { encryptWith } from "../../bench/passphrase-writer";
 
 const SIG = "4dabf18193072939515e22adb298388d";
 const PROVIDER_URN = "urn:pulumi:s1::fleet::pulumi:providers:embedded::acme";
@@ -54,12 +55,7 @@ const reasonOf = (resources: StateResource[]) => {
 };
 
 /** Encrypts as Pulumi's passphrase provider does (AES-256-GCM, `v1:<nonce>:<sealed>`). */
-function seal(key: Buffer, plaintext: string): string {
-  const nonce = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", key, nonce);
-  const sealed = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final(), cipher.getAuthTag()]);
-  return `v1:${nonce.toString("base64")}:${sealed.toString("base64")}`;
-}
+const seal = encryptWith;
 
 describe("fleet drift: the fast path's plan, from a checkpoint", () => {
   it("takes the plugin's resources of one embedded provider of this version, secretConfig left encrypted", () => {

@@ -31,7 +31,12 @@ function publicKey(inputs: Record<string, unknown>): string {
   return JSON.stringify(Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-export async function groupByCredentials(plans: StackPlan[], keySourceOf: KeySourceOf): Promise<Grouping> {
+/** `onReady` is called with each stack as soon as it is ready: its check need not wait for the other stacks' keys. */
+export async function groupByCredentials(
+  plans: StackPlan[],
+  keySourceOf: KeySourceOf,
+  onReady?: (stack: ReadyStack) => void,
+): Promise<Grouping> {
   const refused = new Map<string, string>();
   const ready: ReadyStack[] = [];
   let decryptions = 0;
@@ -79,8 +84,11 @@ export async function groupByCredentials(plans: StackPlan[], keySourceOf: KeySou
         r.inputs = { ...r.inputs, [DIGEST_SALT_INPUT]: await decrypted(plan, r.urn, r.inputs[DIGEST_SALT_INPUT]) };
     }
   };
-  const add = (secret: unknown, plan: StackPlan) =>
-    ready.push({ plan, settings: { ...plan.providerInputs, clientSecret: secret } });
+  const add = (secret: unknown, plan: StackPlan) => {
+    const stack = { plan, settings: { ...plan.providerInputs, clientSecret: secret } };
+    ready.push(stack);
+    onReady?.(stack);
+  };
   // Per public settings: the first stack's secret, then each stack checked against it.
   const byPublic = new Map<string, StackPlan[]>();
   for (const plan of plans) {

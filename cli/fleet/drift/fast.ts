@@ -78,8 +78,36 @@ async function checkStack(
   };
 }
 
+/** Stacks as they become ready to check (each once its key is open), then undefined: the end. */
+export interface StackFeed {
+  next(): Promise<ReadyStack | undefined>;
+}
+
+/** A feed its producer pushes to and ends (groupByCredentials' onReady, then its end). */
+export function stackFeed(): StackFeed & { push(stack: ReadyStack): void; end(): void } {
+  const items: ReadyStack[] = [];
+  const waiting: ((s: ReadyStack | undefined) => void)[] = [];
+  let ended = false;
+  return {
+    push(stack) {
+      const waiter = waiting.shift();
+      if (waiter) waiter(stack);
+      else items.push(stack);
+    },
+    end() {
+      ended = true;
+      for (const waiter of waiting.splice(0)) waiter(undefined);
+    },
+    next() {
+      if (items.length > 0 || ended) return Promise.resolve(items.shift());
+      return new Promise((resolve) => waiting.push(resolve));
+    },
+  };
+}
+
 export interface FastRunOptions {
-  stacks: ReadyStack[];
+  /** The stacks, or a feed of them as their keys open (checks start before every key is derived). */
+  stacks: ReadyStack[] | StackFeed;
   /** Stacks checked at once (their requests share their customer's client and its limiter). */
   concurrency: number;
   repairCommand: (stack: string) => string;
@@ -92,11 +120,12 @@ export async function runFastDrift(opts: FastRunOptions): Promise<StackReport[]>
   const reports: StackReport[] = [];
   const warnings: string[] = [];
   useHost("plugin", (message) => warnings.push(message));
-  const queue = [...opts.stacks];
+  const list = Array.isArray(opts.stacks) ? [...opts.stacks] : undefined;
+  const feed: StackFeed = list ? { next: async () => list.shift() } : (opts.stacks as StackFeed);
   // Each stack in its own settings scope: its provider's settings; the same customer's stacks
   // resolve to the same client (client/index.ts getClient: one per base URL and credentials).
   const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
+    for (let next = await feed.next(); next; next = await feed.next()) {
       const { plan, settings } = next;
       if (opts.stop?.aborted) {
         reports.push({
@@ -116,6 +145,7 @@ export async function runFastDrift(opts: FastRunOptions): Promise<StackReport[]>
       opts.onFinish?.(report);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, queue.length)) }, worker));
+  const workers = Math.max(1, Math.min(opts.concurrency, list ? list.length : opts.concurrency));
+  await Promise.all(Array.from({ length: workers }, worker));
   return reports;
 }

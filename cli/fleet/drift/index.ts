@@ -5,7 +5,7 @@ import type { FleetProject } from "../project";
 import type { StackReport } from "../report";
 import { openBackend } from "./backend";
 import { groupByCredentials } from "./credentials";
-import { runFastDrift } from "./fast";
+import { runFastDrift, stackFeed } from "./fast";
 import { passphraseFromEnv } from "./passphrase";
 import { planStack, type StackPlan } from "./plan";
 import { keySources } from "./secrets-providers";
@@ -53,20 +53,26 @@ export async function fastDrift(opts: FastDriftOptions): Promise<FastDriftResult
   } catch {
     passphrase = undefined;
   }
-  const grouping = await groupByCredentials(plans, keySources(passphrase, env));
-  for (const [stack, reason] of grouping.refused) toEngine.set(stack, reason);
+  // Each stack is checked as soon as its key is open (its own PBKDF2, on another core): the
+  // service's answers for the first stacks arrive while the later stacks' keys are derived.
+  const feed = stackFeed();
+  const grouped = groupByCredentials(plans, keySources(passphrase, env), (s) => feed.push(s));
+  const end = () => feed.end();
+  grouped.then(end, end);
   // A stack with nothing of the provider's to read is clean as it stands.
   const empty: StackReport[] = plans
     .filter((p) => p.resources.length === 0)
     .map((p) => ({ stack: p.stack, status: "clean", durationMs: 0, resources: [], checkedBy: "checkpoint" }));
   const reports = await runFastDrift({
-    stacks: grouping.ready,
+    stacks: feed,
     concurrency: opts.concurrency,
     repairCommand: opts.repairCommand,
     onStart: opts.onStart,
     onFinish: opts.onFinish,
     stop: opts.stop,
   });
+  const grouping = await grouped;
+  for (const [stack, reason] of grouping.refused) toEngine.set(stack, reason);
   return {
     reports: [...empty, ...reports.map((r) => ({ ...r, checkedBy: "checkpoint" as const }))],
     toEngine,

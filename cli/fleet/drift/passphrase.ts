@@ -1,14 +1,39 @@
 // The passphrase secrets provider of Pulumi, for the one secret the fast drift check needs
 // (a customer's client secret, in its provider's inputs): the key is PBKDF2-SHA256 (1 000 000
 // rounds) of the passphrase and the stack's salt, the cipher AES-256-GCM. The key derivation
-// costs about 0.3–0.8 s of CPU here, which is most of the engine's own floor per stack: the
-// fleet derives one key per customer, never one per stack, and decrypts no other value.
+// costs about 0.2–0.8 s of CPU here, and each stack has its own salt (and its digest salts to
+// decrypt): so one derivation per stack, run across the cores in libuv's pool, a few at a time
+// (`DERIVATIONS_AT_ONCE`) so that the pool keeps threads for the run's other work (file reads,
+// DNS lookups) while a large fleet's keys are derived.
 import { createDecipheriv, pbkdf2 } from "node:crypto";
+import { availableParallelism } from "node:os";
 import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 
 const pbkdf2Async = promisify(pbkdf2);
 const ROUNDS = 1_000_000;
+
+/** One per core, and at least one of libuv's threads (UV_THREADPOOL_SIZE, 4 by default) left free. */
+export const DERIVATIONS_AT_ONCE = Math.max(
+  1,
+  Math.min(availableParallelism(), (Number(process.env.UV_THREADPOOL_SIZE) || 4) - 1),
+);
+let running = 0;
+const waiting: (() => void)[] = [];
+
+/** PBKDF2 of Pulumi's passphrase provider, at most DERIVATIONS_AT_ONCE at a time, in arrival order. */
+export async function deriveKey(passphrase: string, salt: Buffer): Promise<Buffer> {
+  if (running >= DERIVATIONS_AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
+  else running += 1;
+  try {
+    return await pbkdf2Async(passphrase, salt, ROUNDS, 32, "sha256");
+  } finally {
+    const next = waiting.shift();
+    if (next)
+      next(); // the slot passes on as it is
+    else running -= 1;
+  }
+}
 
 /**
  * Go's unicode.IsSpace, which strings.TrimSpace trims: JavaScript's trim() differs (it keeps
@@ -60,7 +85,7 @@ export async function passphraseDecrypter(passphrase: string, saltState: string)
   const parts = saltState.split(":");
   if (parts.length !== 5 || parts[0] !== "v1")
     throw new Error("the stack's passphrase salt is not in the v1 form (v1:<salt>:v1:<nonce>:<ciphertext>)");
-  const key = await pbkdf2Async(passphrase, Buffer.from(parts[1], "base64"), ROUNDS, 32, "sha256");
+  const key = await deriveKey(passphrase, Buffer.from(parts[1], "base64"));
   let check: string;
   try {
     check = decryptWith(key, parts.slice(2).join(":"));
