@@ -120,6 +120,11 @@ describe("fleet drift: a gs:// backend, read as the CLI reads it (fake-gcs-serve
     assert.deepEqual(parsed("gs://b?anonymous=true", emulated), { apiEndpoint: "http://127.0.0.1:4443" });
     const schemed = { STORAGE_EMULATOR_HOST: "http://127.0.0.1:4443" };
     assert.match(String(parsed("gs://b", schemed)), /STORAGE_EMULATOR_HOST is not a bare host:port/);
+    // Without any credentials the CLI refuses the backend, emulator or not: so does the fast path.
+    const bare = { STORAGE_EMULATOR_HOST: "127.0.0.1:4443", HOME: tmpdir() };
+    assert.match(String(parsed("gs://b", bare)), /the CLI would find no Google credentials/);
+    const missingFile = { ...bare, GOOGLE_APPLICATION_CREDENTIALS: path.join(tmpdir(), "no-such-adc.json") };
+    assert.match(String(parsed("gs://b", missingFile)), /the CLI would find no Google credentials/);
   });
 
   it("a bucket that is not there: a reason naming the HTTP status, never the credentials", async () => {

@@ -10,6 +10,8 @@
 // has no effect through the CLI's opener, `anonymous` (or `access_id=-`) drops the credentials;
 // gocloud's own `prefix`; any other parameter the CLI refuses.
 import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import * as path from "node:path";
 import { goBool, type Parsed } from "./aws-params";
 import { loadGcs } from "./cloud-sdks";
 import { bucketPrefix, type BlobStore, type StoredObject } from "./store";
@@ -23,6 +25,18 @@ export interface GsLocation {
 }
 
 const GCS_PARAMETERS = new Set(["access_id", "private_key_path", "anonymous", "universe_domain", "prefix"]);
+
+/**
+ * The file of Application Default Credentials the CLI would read (golang.org/x/oauth2's
+ * FindDefaultCredentials): GOOGLE_APPLICATION_CREDENTIALS, else gcloud's well-known file. The
+ * metadata server, its last resort, is not asked here.
+ */
+function defaultCredentialsFile(env: NodeJS.ProcessEnv): string | undefined {
+  const file =
+    env.GOOGLE_APPLICATION_CREDENTIALS ||
+    path.join(env.HOME || homedir(), ".config", "gcloud", "application_default_credentials.json");
+  return existsSync(file) ? file : undefined;
+}
 
 /** The bucket, key prefix and SDK options of a `gs://` URL, or why the fast path cannot read it. */
 export function parseGsUrl(url: string, env: NodeJS.ProcessEnv): Parsed<GsLocation> {
@@ -60,6 +74,11 @@ export function parseGsUrl(url: string, env: NodeJS.ProcessEnv): Parsed<GsLocati
   if (emulator) {
     // gocloud prepends http:// itself: a host with a scheme is a URL the CLI cannot reach.
     if (emulator.includes("://")) return { reason: "its STORAGE_EMULATOR_HOST is not a bare host:port" };
+    // Never used with the emulator, but the CLI refuses the backend without them.
+    if (!credentials && !env.GOOGLE_OAUTH_ACCESS_TOKEN && !defaultCredentialsFile(env))
+      return {
+        reason: "the CLI would find no Google credentials (GOOGLE_CREDENTIALS, GOOGLE_APPLICATION_CREDENTIALS)",
+      };
     return { ok: { ...location, options: { apiEndpoint: `http://${emulator}` } } };
   }
   if (anonymous || q.get("access_id") === "-")
