@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { gzipSync } from "node:zlib";
-import { gsStore, parseGsUrl } from "../../cli/fleet/drift/gs-store";
+import { gcsBucket, gsStore, parseGsUrl } from "../../cli/fleet/drift/gs-store";
 import { stackStore } from "../../cli/fleet/drift/store";
 import type { CheckpointRead } from "../../cli/fleet/drift/checkpoint";
 import { sharedFakeGcs, type FakeGcs } from "../../harness/gcs";
@@ -109,7 +109,9 @@ describe("fleet drift: a gs:// backend, read as the CLI reads it (fake-gcs-serve
       GOOGLE_APPLICATION_CREDENTIALS: "/f",
     };
     assert.deepEqual(parsed("gs://b", both), { credentials: JSON.parse(credentials) as unknown });
-    assert.match(String(parsed("gs://b", { GOOGLE_OAUTH_ACCESS_TOKEN: "t" })), /bare access token/);
+    assert.deepEqual(parsed("gs://b", { GOOGLE_OAUTH_ACCESS_TOKEN: "t", GOOGLE_APPLICATION_CREDENTIALS: "/f" }), {
+      accessToken: "t",
+    });
     assert.deepEqual(parsed("gs://b", { GOOGLE_APPLICATION_CREDENTIALS: "/f" }), { keyFilename: "/f" });
     assert.deepEqual(parsed("gs://b", {}), {}); // the SDK's own Application Default Credentials
     assert.match(String(parsed("gs://b", { GOOGLE_CREDENTIALS: `${CANARY}{` })), /GOOGLE_CREDENTIALS does not parse/);
@@ -125,6 +127,14 @@ describe("fleet drift: a gs:// backend, read as the CLI reads it (fake-gcs-serve
     assert.match(String(parsed("gs://b", bare)), /the CLI would find no Google credentials/);
     const missingFile = { ...bare, GOOGLE_APPLICATION_CREDENTIALS: path.join(tmpdir(), "no-such-adc.json") };
     assert.match(String(parsed("gs://b", missingFile)), /the CLI would find no Google credentials/);
+  });
+
+  it("a bare access token (GOOGLE_OAUTH_ACCESS_TOKEN) is what the SDK's client sends, as the CLI sends it", async () => {
+    const location = parseGsUrl("gs://b", { GOOGLE_OAUTH_ACCESS_TOKEN: "ya29.canary-token" });
+    assert.ok("ok" in location);
+    const { storage } = await gcsBucket(location.ok);
+    const headers = new Headers(await storage.authClient.getRequestHeaders("https://storage.googleapis.com/b"));
+    assert.equal(headers.get("authorization"), "Bearer ya29.canary-token");
   });
 
   it("a bucket that is not there: a reason naming the HTTP status, never the credentials", async () => {

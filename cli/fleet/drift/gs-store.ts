@@ -2,7 +2,7 @@
 // (@google-cloud/storage, an optional peer dependency: cloud-sdks.ts) as the CLI reads it: the
 // diy backend opens gs:// through authhelpers.GoogleCredentialsMux and gocloud.dev v0.46's
 // gcsblob. The CLI's credentials, in its order: GOOGLE_CREDENTIALS (a credentials file's JSON),
-// GOOGLE_OAUTH_ACCESS_TOKEN, then Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS,
+// GOOGLE_OAUTH_ACCESS_TOKEN (sent as it is), then Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS,
 // gcloud's application_default_credentials.json, the metadata server). STORAGE_EMULATOR_HOST
 // (a bare host:port) overrides them all: gcsblob then talks plain http to
 // `http://<host>/storage/v1/`, unauthenticated. gcsblob's parameters: `access_id` and
@@ -13,7 +13,7 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import * as path from "node:path";
 import { goBool, type Parsed } from "./aws-params";
-import { loadGcs } from "./cloud-sdks";
+import { loadGcs, loadGcsAuth } from "./cloud-sdks";
 import { bucketPrefix, type BlobStore, type StoredObject } from "./store";
 
 export interface GsLocation {
@@ -21,7 +21,11 @@ export interface GsLocation {
   /** Prepended to every key: gocloud's `prefix`, then the URL's path as a directory. */
   prefix: string;
   /** The SDK's options: the emulator's endpoint (unauthenticated), or the credentials' source. */
-  options: { apiEndpoint: string } | { credentials: Record<string, unknown> } | { keyFilename?: string };
+  options:
+    | { apiEndpoint: string }
+    | { credentials: Record<string, unknown> }
+    | { accessToken: string }
+    | { keyFilename?: string };
 }
 
 const GCS_PARAMETERS = new Set(["access_id", "private_key_path", "anonymous", "universe_domain", "prefix"]);
@@ -87,9 +91,7 @@ export function parseGsUrl(url: string, env: NodeJS.ProcessEnv): Parsed<GsLocati
     };
   if (credentials) return { ok: { ...location, options: { credentials } } };
   if (env.GOOGLE_OAUTH_ACCESS_TOKEN)
-    return {
-      reason: "its credentials are a bare access token (GOOGLE_OAUTH_ACCESS_TOKEN), which the fast path does not read",
-    };
+    return { ok: { ...location, options: { accessToken: env.GOOGLE_OAUTH_ACCESS_TOKEN } } };
   const keyFilename = env.GOOGLE_APPLICATION_CREDENTIALS;
   return { ok: { ...location, options: keyFilename ? { keyFilename } : {} } };
 }
@@ -114,20 +116,32 @@ function withoutEmulatorVariable<T>(make: () => T): T {
   }
 }
 
-/** A store reading the bucket (one client, one connection pool, for every stack of the run). */
+type Bucket = ReturnType<InstanceType<Awaited<ReturnType<typeof loadGcs>>["Storage"]>["bucket"]>;
+
+/** The SDK's client of the location's bucket (one connection pool, for every stack of the run). */
+export async function gcsBucket(location: GsLocation): Promise<Bucket> {
+  const sdk = await loadGcs();
+  const { options } = location;
+  // A bare access token, as the CLI's oauth2.StaticTokenSource sends it.
+  const auth =
+    "accessToken" in options
+      ? { authClient: (await loadGcsAuth()).staticToken(options.accessToken) }
+      : (options as Exclude<GsLocation["options"], { accessToken: string }>);
+  const storage = withoutEmulatorVariable(() => new sdk.Storage({ ...auth, retryOptions: { maxRetries: 2 } }));
+  return storage.bucket(location.bucket);
+}
+
+/** A store reading the bucket. */
 export async function gsStore(url: string, env: NodeJS.ProcessEnv): Promise<{ store: BlobStore } | { reason: string }> {
   const location = parseGsUrl(url, env);
   if ("reason" in location) return location;
-  let sdk: Awaited<ReturnType<typeof loadGcs>>;
+  let bucket: Bucket;
   try {
-    sdk = await loadGcs();
+    bucket = await gcsBucket(location.ok);
   } catch (error) {
     return { reason: (error as Error).message };
   }
-  const { bucket: bucketName, prefix, options } = location.ok;
-  const bucket = withoutEmulatorVariable(() => new sdk.Storage({ ...options, retryOptions: { maxRetries: 2 } })).bucket(
-    bucketName,
-  );
+  const { bucket: bucketName, prefix } = location.ok;
   const name = `gs://${bucketName}/${prefix}`;
   const failed = (what: string, error: unknown) =>
     new Error(`${what} of ${name} failed: ${gcsErrorName(error)} (check the Google credentials and the bucket)`);
