@@ -1,7 +1,9 @@
 // `npm run bench:fleet` at a tiny size, so that it cannot break silently (issue 34: it crashed
 // after its first phase for months). Its records go to a copy of bench/results.json in a
 // temporary directory, never to the repository's; every kind of row must be there, each drift
-// check having found every stack clean (the bench fails otherwise).
+// check having found every stack clean (the bench fails otherwise), the stacks on moto's S3, the
+// generated ones each under its own salt (the CLI itself refreshes one of them: the bench fails
+// if it finds it unreadable or drifted).
 import { strict as assert } from "node:assert";
 import { execFile } from "node:child_process";
 import { promises as fs } from "node:fs";
@@ -49,6 +51,11 @@ describe("e2e: npm run bench:fleet at a tiny size", function () {
         "sequential-preview 2",
         "sequential-refresh 2",
       ]);
+      // On S3 (moto) by default, each row with the CPU time of what it ran.
+      assert.ok(
+        rows.every((r) => r.backend === "s3" && typeof r.cpuMs === "number" && r.cpuMs > 0),
+        JSON.stringify(rows),
+      );
       const large = rows.find((r) => r.kind === "fleet-drift" && r.stacks === 4)!;
       assert.equal(large.tokensRequested, 2, "one token per customer for the generated stacks");
       const markdown = await fs.readFile(path.join(dir, "BENCHMARKS.md"), "utf8");
