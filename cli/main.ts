@@ -6,10 +6,11 @@
 // provider/settings.ts); the client secret only from the environment by default, because
 // a flag value is visible to every user of the machine in the process list.
 import { promises as fs } from "node:fs";
+import * as path from "node:path";
 import { Command } from "commander";
 import { closeClients, getClient } from "../provider/client";
 import { resolveSettings, toClientSettings, type ConfigSource } from "../provider/settings";
-import { renderProgram, snapshot } from "./generate";
+import { generateFiles, IMPORT_COMMAND, LANGUAGES, snapshot, type GenerateOptions, type Language } from "./generate";
 import { installPlugin } from "./plugin-install";
 import { registerFleet } from "./fleet/command";
 import { registerDoctor } from "./doctor/command";
@@ -18,6 +19,10 @@ import { PLUGIN_VERSION } from "../provider/plugin/version";
 interface GenerateFlags {
   account?: string;
   out?: string;
+  language: string;
+  resources?: string;
+  passwords?: string;
+  project: string;
   baseUrl?: string;
   clientId?: string;
   clientSecret?: string;
@@ -31,26 +36,52 @@ async function generate(flags: GenerateFlags): Promise<void> {
     if (name === "accountId") return flags.account;
     return undefined;
   };
+  const options = generateOptions(flags);
   const settings = resolveSettings(fromFlags);
   const accountId = settings.accountId;
   if (!accountId) throw new Error("missing --account <id> (or EMBEDDED_ACCOUNT_ID)");
   try {
     const connectors = await snapshot(getClient(toClientSettings(settings)), accountId);
-    const { program, commands } = renderProgram(accountId, connectors);
+    const files = generateFiles(accountId, connectors, options);
     if (flags.out) {
-      await fs.writeFile(flags.out, program);
+      await fs.writeFile(flags.out, files.program.text);
       process.stderr.write(`wrote ${flags.out}: ${connectors.length} connector(s) of sub-account ${accountId}\n`);
+      if (files.importFile) {
+        const importPath = path.join(path.dirname(flags.out), "import.json");
+        await fs.writeFile(importPath, files.importFile);
+        process.stderr.write(`wrote ${importPath}: then run \`${IMPORT_COMMAND}\`\n`);
+      }
     } else {
-      process.stdout.write(program);
+      process.stdout.write(files.program.text);
     }
     // The instructions go to stderr, so that stdout stays a valid program when redirected.
-    if (commands.length > 0) {
+    if (files.commands.length > 0) {
       process.stderr.write(`set these secrets before \`pulumi up\` (each command prompts for the value):\n`);
-      for (const line of commands) process.stderr.write(`  ${line}\n`);
+      for (const line of files.commands) process.stderr.write(`  ${line}\n`);
     }
   } finally {
     await closeClients();
   }
+}
+
+/** The flags checked before any request: a wrong one names itself and what it takes. */
+function generateOptions(flags: GenerateFlags): GenerateOptions {
+  const language = flags.language as Language;
+  if (!LANGUAGES.includes(language)) throw new Error(`--language takes one of ${LANGUAGES.join(", ")}`);
+  if (flags.resources !== undefined && !(language === "ts" && ["dynamic", "plugin"].includes(flags.resources)))
+    throw new Error("--resources takes dynamic or plugin, with --language ts only (the others have the plugin's)");
+  if (flags.passwords !== undefined && !["held", "config"].includes(flags.passwords))
+    throw new Error("--passwords takes held (left to the service: heldByService) or config (secret stack config)");
+  if (!/^[A-Za-z0-9_.-]+$/.test(flags.project)) throw new Error("--project takes letters, digits, `_`, `.` and `-`");
+  const options: GenerateOptions = {
+    language,
+    resources: flags.resources as GenerateOptions["resources"],
+    passwords: flags.passwords as GenerateOptions["passwords"],
+    project: flags.project,
+  };
+  if (!flags.out && !(language === "ts" && (flags.resources ?? "dynamic") === "dynamic"))
+    throw new Error(`--out <file> is needed with --language ${language}: the import file goes beside the program`);
+  return options;
 }
 
 const program = new Command()
@@ -60,9 +91,13 @@ const program = new Command()
 
 program
   .command("generate")
-  .description("print a Pulumi program (TypeScript) that adopts the connectors of a sub-account")
+  .description("write a Pulumi program (TypeScript, Python, Go or YAML) that adopts the connectors of a sub-account")
   .option("--account <id>", "the sub-account (default: EMBEDDED_ACCOUNT_ID)")
-  .option("--out <file>", "write the program to this file instead of stdout")
+  .option("--language <language>", `the program's language: ${LANGUAGES.join(", ")}`, "ts")
+  .option("--resources <kind>", "TypeScript: dynamic (adoptExisting; the default) or plugin (import.json)")
+  .option("--passwords <source>", "held (heldByService; default on the plugin) or config (secret stack config)")
+  .option("--project <name>", "the YAML program's project name", "adopted")
+  .option("--out <file>", "write the program to this file (and import.json beside it) instead of stdout")
   .option("--base-url <url>", "the service's base URL (default: EMBEDDED_BASE_URL)")
   .option("--client-id <id>", "OAuth client id (default: EMBEDDED_CLIENT_ID)")
   .option("--client-secret <secret>", "OAuth client secret (default: EMBEDDED_CLIENT_SECRET; prefer the variable)")
