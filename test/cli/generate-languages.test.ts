@@ -18,6 +18,8 @@ function field(id: string, type: string, value?: string, label = id) {
 }
 
 const connectors: ConnectorSnapshot[] = [
+  // Named as the next one's configuration would be, and listed first: both get distinct names.
+  { connectorId: "5b0a1b2c3d4e5f60", name: "Segment Configuration", supportedType: "Destination" },
   {
     connectorId: "429b6c0a4f64274d",
     name: "Segment",
@@ -32,8 +34,6 @@ const connectors: ConnectorSnapshot[] = [
       ],
     },
   },
-  // Its configuration's name would be this connector's: both get distinct names.
-  { connectorId: "5b0a1b2c3d4e5f60", name: "Segment Configuration", supportedType: "Destination" },
   ...BREAKS.map((br, i): ConnectorSnapshot => ({
     connectorId: `e${i}e${i}e${i}e${i}e${i}e${i}e${i}e${i}`,
     name: `Evil${br}${PAYLOAD}${br}//`,
@@ -105,8 +105,8 @@ describe("cli: generate in TypeScript, Python, Go and YAML", () => {
       const names = imported.resources.map((r) => r.name);
       for (const name of [...names, ...files.secrets.map((s) => s.key)]) assert.match(name, /^[A-Za-z][A-Za-z0-9]*$/);
       assert.equal(new Set([...names, ...files.secrets.map((s) => s.key)]).size, names.length + files.secrets.length);
-      assert.deepEqual(names.slice(0, 3), ["segment", "segmentConfiguration", "segmentConfigurationDestination"]);
-      assert.equal(imported.resources[1].id, "239a5bbdbe543163/429b6c0a4f64274d");
+      assert.deepEqual(names.slice(0, 3), ["segmentConfiguration", "segmentSource", "segmentSourceConfiguration"]);
+      assert.equal(imported.resources[2].id, "239a5bbdbe543163/429b6c0a4f64274d");
       if (options.passwords === "held") {
         assert.deepEqual(files.secrets, []);
         assert.equal(text.split(/held_by_service|heldByService|HeldByService/).length - 1, 1 + BREAKS.length);
@@ -123,7 +123,7 @@ describe("cli: generate in TypeScript, Python, Go and YAML", () => {
     const program = parseYaml(files.program.text) as {
       resources: Record<string, { properties: { secretConfig: Record<string, unknown> } }>;
     };
-    const segment = program.resources.segmentConfiguration.properties.secretConfig;
+    const segment = program.resources.segmentSourceConfiguration.properties.secretConfig;
     assert.equal(interpolated(segment.workspace as string), "acme-${pulumi.stack}-$$");
     assert.equal(segment.batchSize, 500);
     assert.deepEqual(segment.eventTypes, ["track", "identify"]);
@@ -150,7 +150,7 @@ describe("cli: generate in TypeScript, Python, Go and YAML", () => {
   });
 
   it("ts without --resources keeps the dynamic program: adoptExisting, Passwords from config, no import file", () => {
-    const files = generateFiles("239a5bbdbe543163", connectors.slice(0, 1), { language: "ts" });
+    const files = generateFiles("239a5bbdbe543163", connectors.slice(1, 2), { language: "ts" });
     assert.equal(files.importFile, undefined);
     assert.match(files.program.text, /new ec\.AddedConnector\("segment"/);
     assert.match(files.program.text, /"apiKey": config\.requireSecret\("segmentApiKey"\)/);
