@@ -18,7 +18,10 @@ export function registerAdopt(fleet: Command, concurrency: (value: string) => nu
     .description(
       "bring existing sub-accounts under the fleet with no write: one stack file and stack each, every connector imported, then proved by `fleet preview` (no change) and `fleet drift` (clean)",
     )
-    .requiredOption("--accounts <file>", "the sub-accounts: CSV `accountId,customer[,stack]` a line, or JSON [{ accountId, customer, stack }]")
+    .requiredOption(
+      "--accounts <file>",
+      "the sub-accounts: CSV `accountId,customer[,stack]` a line, or JSON [{ accountId, customer, stack }]",
+    )
     .option(
       "--secrets <file.json>",
       'where Password fields come from: { "<connector key or name>": { "<field>": { "config": k } | { "env": V } } }; every other Password is left to the service (heldByService)',
@@ -38,7 +41,9 @@ export function registerAdopt(fleet: Command, concurrency: (value: string) => nu
       if (flags.json) await writeAdoptReport(flags.json, reports);
       for (const r of reports) process.stdout.write(`${adoptLine(r)}\n`);
       const bad = reports.filter((r) => r.status === "refused" || r.status === "failed").length;
-      process.stdout.write(`fleet adopt: ${reports.length} sub-account(s), ${reports.length - bad} adopted, ${bad} not\n`);
+      process.stdout.write(
+        `fleet adopt: ${reports.length} sub-account(s), ${reports.length - bad} adopted, ${bad} not\n`,
+      );
       process.exitCode = bad > 0 ? 1 : 0;
     });
 }

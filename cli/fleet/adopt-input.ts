@@ -67,7 +67,9 @@ export async function readAdoptList(file: string): Promise<AdoptEntry[]> {
 export function parseSecretMap(text: string, file: string): SecretMap {
   const parsed = JSON.parse(text) as unknown;
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw new Error(`${file}: expected { "<connector>": { "<field>": { "config": "<key>" } | { "env": "<VARIABLE>" } } }`);
+    throw new Error(
+      `${file}: expected { "<connector>": { "<field>": { "config": "<key>" } | { "env": "<VARIABLE>" } } }`,
+    );
   }
   for (const [connector, fields] of Object.entries(parsed as Record<string, unknown>)) {
     for (const [field, source] of Object.entries((fields ?? {}) as Record<string, unknown>)) {

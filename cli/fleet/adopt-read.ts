@@ -27,7 +27,9 @@ export function readCustomers(project: FleetProject): Record<string, Customer> {
   try {
     return JSON.parse(readFileSync(file, "utf8")) as Record<string, Customer>;
   } catch (error) {
-    throw new Error(`${file} cannot be read as JSON (${(error as Error).message}): fleet adopt reads each customer there`);
+    throw new Error(
+      `${file} cannot be read as JSON (${(error as Error).message}): fleet adopt reads each customer there`,
+    );
   }
 }
 
@@ -35,7 +37,9 @@ export function readCustomers(project: FleetProject): Record<string, Customer> {
 export function clientOf(customers: Record<string, Customer>, name: string | undefined): EmbeddedClient {
   const customer = name === undefined ? undefined : customers[name];
   if (name !== undefined && !customer) {
-    throw new Error(`customer "${name}" is not in customers.json (its customers: ${Object.keys(customers).join(", ")})`);
+    throw new Error(
+      `customer "${name}" is not in customers.json (its customers: ${Object.keys(customers).join(", ")})`,
+    );
   }
   const settings = resolveSettings((setting) => {
     if (!customer) return undefined;
@@ -43,7 +47,8 @@ export function clientOf(customers: Record<string, Customer>, name: string | und
     if (setting === "clientId") return customer.clientId;
     if (setting === "clientSecret") {
       const secret = process.env[customer.clientSecretEnv];
-      if (!secret) throw new Error(`customer ${name}'s client secret: set the environment variable ${customer.clientSecretEnv}`);
+      if (!secret)
+        throw new Error(`customer ${name}'s client secret: set the environment variable ${customer.clientSecretEnv}`);
       return secret;
     }
     return undefined;
@@ -74,7 +79,9 @@ export function adoptedConnectors(snapshots: ConnectorSnapshot[], secrets: Secre
       continue;
     }
     if (c.supportedType !== "Source" && c.supportedType !== "Destination") {
-      throw new Error(`connector ${c.connectorId} has supportedType ${JSON.stringify(c.supportedType)}: expected Source or Destination`);
+      throw new Error(
+        `connector ${c.connectorId} has supportedType ${JSON.stringify(c.supportedType)}: expected Source or Destination`,
+      );
     }
     const mapped = secrets[keys[i]] ?? secrets[c.name] ?? {};
     const spec: ConnectorSpec & { values: NonNullable<ConnectorSpec["values"]> } = {

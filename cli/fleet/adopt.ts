@@ -56,7 +56,8 @@ async function pool<T>(items: T[], concurrency: number, worker: (item: T) => Pro
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, queue.length)) }, next));
 }
 
-const repairOf = (dir: string) => (stack: string) => `pulumi-embedded-connectors fleet up --dir ${dir} --stacks ${stack}`;
+const repairOf = (dir: string) => (stack: string) =>
+  `pulumi-embedded-connectors fleet up --dir ${dir} --stacks ${stack}`;
 
 /** Reads each sub-account and writes its stack file; the stacks to import. */
 async function writeStackFiles(
@@ -104,7 +105,8 @@ async function writeStackFiles(
 /** `fleet drift`'s verdict per stack: from the checkpoint, else by the engine. */
 async function driftOf(project: FleetProject, stacks: string[], run: Omit<FleetRunOptions, "command" | "stacks">) {
   const fast = await fastDrift({ project, stacks, concurrency: 64, repairCommand: run.repairCommand });
-  const byEngine = fast.toEngine.size > 0 ? await runFleet({ ...run, command: "drift", stacks: [...fast.toEngine.keys()] }) : [];
+  const byEngine =
+    fast.toEngine.size > 0 ? await runFleet({ ...run, command: "drift", stacks: [...fast.toEngine.keys()] }) : [];
   return [...fast.reports, ...byEngine];
 }
 
@@ -183,14 +185,22 @@ export function adoptLine(r: AdoptReport): string {
       ? ""
       : `: ${r.connectors} connector(s), ${r.heldByService ?? 0} Password(s) left to the service, ${r.mappedSecrets ?? 0} from secrets` +
         `${r.unconfigured?.length ? `, ${r.unconfigured.length} not configured (left out)` : ""}`;
-  const proof = r.preview ? `; preview: ${r.preview === "clean" ? "no change" : r.preview}, drift: ${r.drift ?? "not run"}` : "";
+  const proof = r.preview
+    ? `; preview: ${r.preview === "clean" ? "no change" : r.preview}, drift: ${r.drift ?? "not run"}`
+    : "";
   const pending = r.status === "pending" ? "; the next `fleet up` writes the Passwords from secrets once" : "";
   return `${r.stack} (sub-account ${r.accountId}${r.customer ? `, customer ${r.customer}` : ""}): ${r.status}${what}${proof}${pending}${r.error ? `: ${r.error}` : ""}`;
 }
 
 export async function writeAdoptReport(file: string, reports: AdoptReport[]): Promise<void> {
   const summary = Object.fromEntries(
-    (["adopted", "pending", "refused", "failed"] as const).map((s) => [s, reports.filter((r) => r.status === s).length]),
+    (["adopted", "pending", "refused", "failed"] as const).map((s) => [
+      s,
+      reports.filter((r) => r.status === s).length,
+    ]),
   );
-  await fs.writeFile(file, `${JSON.stringify({ schemaVersion: 1, command: "adopt", summary, stacks: reports }, null, 2)}\n`);
+  await fs.writeFile(
+    file,
+    `${JSON.stringify({ schemaVersion: 1, command: "adopt", summary, stacks: reports }, null, 2)}\n`,
+  );
 }

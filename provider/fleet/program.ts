@@ -168,11 +168,7 @@ export function fleetProgram(options: FleetProgramOptions = {}): () => Promise<F
       const found = embedded.findConnectorOutput({ name: spec.name, supportedType: spec.supportedType }, { provider });
       const importId = importing ? await importIdOf(spec, accountId, provider) : undefined;
       const imported = importId === undefined ? {} : { import: importId };
-      const added = new embedded.AddedConnector(
-        key,
-        { connectorId: found.connectorId },
-        { provider, ...imported },
-      );
+      const added = new embedded.AddedConnector(key, { connectorId: found.connectorId }, { provider, ...imported });
       const secrets = importing ? {} : (spec.secrets ?? {});
       const held = [...(spec.heldByService ?? []), ...(importing ? Object.keys(spec.secrets ?? {}) : [])];
       const secretConfig: Record<string, pulumi.Input<SecretConfigValue>> = { ...spec.values };
