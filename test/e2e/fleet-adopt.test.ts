@@ -6,8 +6,8 @@
 // no drift; a rerun refuses the stacks that exist, and `--resume` skips what is done. No
 // customer's Password appears in any output, stack file or state.
 //
-// Three sub-accounts (two customers): about a minute on this 2-CPU machine (three engine runs per stack:
-// the import, the preview and, for the rerun, one more preview).
+// Three sub-accounts of two customers, and a fourth adopted with --secrets: about two minutes on this
+// 2-CPU machine under load (engine runs per stack: the import and the preview, the rerun's preview; the fourth: its fleet up and preview).
 import { strict as assert } from "node:assert";
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
@@ -21,7 +21,6 @@ import { apiKeyFields, MIXPANEL, OutOfBandClient, S3, SEGMENT, storageFields } f
 
 interface StateResource {
   type: string;
-  inputs?: { heldByService?: string[] };
 }
 
 const SEED = process.env.FLEET_E2E_SEED ?? randomBytes(4).toString("hex");
@@ -185,24 +184,80 @@ describe("e2e: fleet adopt (existing sub-accounts configured by their customers)
     }
   });
 
-  it("each configuration in the state leaves its Passwords to the service; no Password anywhere", async () => {
+  it("--secrets maps a Password to a source: imported with no write, then the next fleet up writes it once", async () => {
+    const owner = service.customers[1];
+    const client = new OutOfBandClient(service.baseUrl, owner.clientId, owner.clientSecret);
+    const accountId = owner.subAccountIds[1];
+    const apiKey = `canary-mapped-${SEED}`;
+    passwords.push(apiKey);
+    await client.add(accountId, [SEGMENT]);
+    await client.configure(accountId, SEGMENT, apiKeyFields({ apiKey: `customer-${apiKey}` }));
+    const written = (await client.getConfiguration(accountId, SEGMENT)).lastUpdated;
+    await fs.writeFile(path.join(workDir, "mapped.csv"), `${accountId},globex,globex-mapped\n`);
+    await fs.writeFile(
+      path.join(workDir, "map.json"),
+      JSON.stringify({ Segment: { apiKey: { env: "GLOBEX_SEGMENT_KEY" } } }),
+    );
+    env = { ...env, GLOBEX_SEGMENT_KEY: apiKey };
+    const before = await service.stats();
+    const run = await runCli(
+      ["fleet", "adopt", "--accounts", "mapped.csv", "--secrets", "map.json", "--json", "adopt.json"],
+      {
+        env,
+        cwd: workDir,
+      },
+    );
+    outputs.push(run.output);
+    assert.equal(run.code, 0, run.output);
+    const writes = [...requestsBetween(before, await service.stats())].filter(
+      ([route]) => route !== routeKey("getToken") && !route.startsWith("GET "),
+    );
+    assert.deepEqual(writes, [], "the adoption wrote nothing");
+    assert.equal((await client.getConfiguration(accountId, SEGMENT)).lastUpdated, written);
+    const [mapped] = await report();
+    assert.deepEqual(
+      [mapped.status, mapped.mappedSecrets, mapped.preview, mapped.drift],
+      ["pending", 1, "changed", "clean"],
+    );
+    assert.match(run.output, /the next `fleet up` writes the Passwords from secrets once/);
+    const file = await fs.readFile(path.join(workDir, "Pulumi.globex-mapped.yaml"), "utf8");
+    assert.match(file, /apiKey:\n\s+env: GLOBEX_SEGMENT_KEY\n/);
+    stacks.push("globex-mapped");
+    const up = await runCli(["fleet", "up", "--stacks", "globex-mapped"], { env, cwd: workDir });
+    outputs.push(up.output);
+    assert.equal(up.code, 0, up.output);
+    assert.ok((await client.getConfiguration(accountId, SEGMENT)).lastUpdated > written, "fleet up wrote it once");
+    const preview = await runCli(["fleet", "preview", "--stacks", "globex-mapped"], { env, cwd: workDir });
+    outputs.push(preview.output);
+    assert.match(preview.output, /1 stack\(s\): 1 clean/, preview.output);
+  });
+
+  it("each stack holds its sub-account's configured connectors; no Password anywhere", async () => {
     const states = await fs.readdir(engine.backendDir, { recursive: true });
-    const held: string[][] = [];
+    const held = new Map<string, string[]>();
     for (const f of states.filter((f) => f.endsWith(".json"))) {
       const text = await fs.readFile(path.join(engine.backendDir, f), "utf8");
       outputs.push(text);
       // This test's stacks' latest states (not their history, nor other tests' stacks).
-      if (!stacks.some((stack) => f === `.pulumi/stacks/embedded-fleet/${stack}.json`)) continue;
+      const stack = stacks.find((name) => f === `.pulumi/stacks/embedded-fleet/${name}.json`);
+      if (!stack) continue;
       const resources = (JSON.parse(text) as { checkpoint?: { latest?: { resources?: StateResource[] } } }).checkpoint
         ?.latest?.resources;
-      for (const r of resources ?? []) {
-        if (r.type === "embedded:index:ConnectorConfiguration") held.push(r.inputs?.heldByService ?? []);
-      }
+      held.set(
+        stack,
+        (resources ?? [])
+          .filter((r) => r.type.startsWith("embedded:index:"))
+          .map((r) => r.type)
+          .sort(),
+      );
     }
+    const imported = ["embedded:index:AddedConnector", "embedded:index:ConnectorConfiguration"];
     assert.deepEqual(
-      held.flat().sort(),
-      accounts.flatMap(() => ["apiKey", "secretAccessKey"]).sort(),
-      "the stack files' heldByService reach the resources",
+      Object.fromEntries(held),
+      Object.fromEntries(
+        stacks.map((stack) => [stack, stack === "globex-mapped" ? imported : [...imported, ...imported].sort()]),
+      ),
+      "S3 and Segment, each an AddedConnector and its configuration; Mixpanel, not configured, left out",
     );
     for (const p of passwords) assertNoSecret(outputs.join("\n"), p, "adopt's outputs, stack files and states");
   });
