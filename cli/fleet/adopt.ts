@@ -131,7 +131,9 @@ export async function adoptFleet(opts: AdoptOptions): Promise<AdoptReport[]> {
     report.status = "failed";
     report.error = `${step}: ${r.error ?? r.status}`;
   };
-  const loaded = toImport.length > 0 || reports.size > 0 ? await loadProgram(project, true) : {};
+  // Nothing to import or prove (every sub-account refused): no program to load.
+  const anyLeft = [...reports.values()].some((r) => r.status === "adopted");
+  const loaded = anyLeft ? await loadProgram(project, true) : {};
   const run = {
     automation,
     projectDir: project.dir,
