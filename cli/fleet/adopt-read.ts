@@ -18,7 +18,7 @@ export interface AdoptedConnectors {
   held: number;
   /** Password fields given a secret source (their first write is the next `fleet up`'s). */
   mapped: number;
-  /** Connectors added but not configured: left out (a configuration cannot be imported before it exists). */
+  /** Connectors added but not configured: adopted as added only (`configured: false`), named in the report. */
   unconfigured: string[];
 }
 
@@ -74,14 +74,16 @@ export function adoptedConnectors(snapshots: ConnectorSnapshot[], secrets: Secre
   const result: AdoptedConnectors = { connectors: {}, held: 0, mapped: 0, unconfigured: [] };
   const keys = keysOf(snapshots);
   for (const [i, c] of snapshots.entries()) {
-    if (!c.configuration) {
-      result.unconfigured.push(`${c.name} (${c.connectorId})`);
-      continue;
-    }
     if (c.supportedType !== "Source" && c.supportedType !== "Destination") {
       throw new Error(
         `connector ${c.connectorId} has supportedType ${JSON.stringify(c.supportedType)}: expected Source or Destination`,
       );
+    }
+    if (!c.configuration) {
+      // Added, not configured: the stack holds the AddedConnector only (no configuration exists to import).
+      result.connectors[keys[i]] = { name: c.name, supportedType: c.supportedType, configured: false };
+      result.unconfigured.push(`${c.name} (${c.connectorId})`);
+      continue;
     }
     const mapped = secrets[keys[i]] ?? secrets[c.name] ?? {};
     const spec: ConnectorSpec & { values: NonNullable<ConnectorSpec["values"]> } = {

@@ -186,7 +186,7 @@ export function adoptLine(r: AdoptReport): string {
     r.connectors === undefined
       ? ""
       : `: ${r.connectors} connector(s), ${r.heldByService ?? 0} Password(s) left to the service, ${r.mappedSecrets ?? 0} from secrets` +
-        `${r.unconfigured?.length ? `, ${r.unconfigured.length} not configured (left out)` : ""}`;
+        `${r.unconfigured?.length ? `, ${r.unconfigured.length} added, not configured` : ""}`;
   const proof = r.preview
     ? `; preview: ${r.preview === "clean" ? "no change" : r.preview}, drift: ${r.drift ?? "not run"}`
     : "";

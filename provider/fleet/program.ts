@@ -40,6 +40,12 @@ export interface ConnectorSpec {
    * (the ConnectorConfiguration's `heldByService`). `fleet adopt` writes them.
    */
   heldByService?: string[];
+  /**
+   * false: the connector is added and left unconfigured (no ConnectorConfiguration is declared,
+   * so none is written or read for drift); `fleet adopt` writes it for a connector added but not
+   * yet configured. Default true.
+   */
+  configured?: boolean;
 }
 
 /**
@@ -128,6 +134,21 @@ async function importIdOf(spec: ConnectorSpec, accountId: string, provider: embe
   return `${accountId}/${found.connectorId}`;
 }
 
+/** `configured: false` with values to write is a contradiction: refused before any resource. */
+function checkUnconfigured(connectors: Record<string, ConnectorSpec>): void {
+  const refused = Object.entries(connectors).flatMap(([key, spec]) =>
+    spec.configured === false &&
+    (Object.keys(spec.values ?? {}).length > 0 ||
+      Object.keys(spec.secrets ?? {}).length > 0 ||
+      (spec.heldByService ?? []).length > 0)
+      ? [
+          `stack ${pulumi.getStack()}, connector ${key}: configured is false, so it takes no values, secrets or heldByService; remove them, or remove configured: false to configure it`,
+        ]
+      : [],
+  );
+  if (refused.length > 0) throw new pulumi.RunError(refused.join("\n"));
+}
+
 /** Every `{ env }` source checked before any resource: one error naming each refused one. */
 function checkEnvSources(
   connectors: Record<string, ConnectorSpec>,
@@ -160,6 +181,7 @@ export function fleetProgram(options: FleetProgramOptions = {}): () => Promise<F
     const connectors = config.requireObject<Record<string, ConnectorSpec>>("connectors");
     const provider = customerProvider(customers, customerName, accountId);
     checkEnvSources(connectors, customerName, customers);
+    checkUnconfigured(connectors);
     const importing = process.env[FLEET_IMPORT_ENV] === "1";
 
     const connectorIds: Record<string, pulumi.Output<string>> = {};
@@ -169,6 +191,8 @@ export function fleetProgram(options: FleetProgramOptions = {}): () => Promise<F
       const importId = importing ? await importIdOf(spec, accountId, provider) : undefined;
       const imported = importId === undefined ? {} : { import: importId };
       const added = new embedded.AddedConnector(key, { connectorId: found.connectorId }, { provider, ...imported });
+      connectorIds[key] = added.connectorId;
+      if (spec.configured === false) continue;
       const secrets = importing ? {} : (spec.secrets ?? {});
       const held = [...(spec.heldByService ?? []), ...(importing ? Object.keys(spec.secrets ?? {}) : [])];
       const secretConfig: Record<string, pulumi.Input<SecretConfigValue>> = { ...spec.values };
@@ -197,7 +221,6 @@ export function fleetProgram(options: FleetProgramOptions = {}): () => Promise<F
         { connectorId: added.connectorId, secretConfig, ...(held.length > 0 ? { heldByService: held } : {}) },
         { provider, ...imported },
       );
-      connectorIds[key] = added.connectorId;
     }
     return { accountId, connectorIds };
   };

@@ -82,7 +82,7 @@ describe("fleet adopt: the stack file's connectors from the service's answers", 
     { connectorId: "6a6b6c6d6e6f6a6b", name: "Mixpanel", supportedType: "Source" },
   ];
 
-  it("writes the values the service returns, each Password in heldByService, and leaves out what is not configured", () => {
+  it("writes the values the service returns, each Password in heldByService, and adopts what is not configured as added only", () => {
     const adopted = adoptedConnectors(snapshots);
     assert.deepEqual(adopted.connectors, {
       "amazon-s3": {
@@ -92,6 +92,7 @@ describe("fleet adopt: the stack file's connectors from the service's answers", 
         heldByService: ["secretAccessKey"],
       },
       segment: { name: "Segment", supportedType: "Source", values: { batchSize: 500 }, heldByService: ["apiKey"] },
+      mixpanel: { name: "Mixpanel", supportedType: "Source", configured: false },
     });
     assert.deepEqual([adopted.held, adopted.mapped, adopted.unconfigured], [2, 0, ["Mixpanel (6a6b6c6d6e6f6a6b)"]]);
     assert.ok(!JSON.stringify(adopted).includes("a-value-the-service"), "a Password's value is never written");

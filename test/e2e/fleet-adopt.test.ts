@@ -154,16 +154,17 @@ describe("e2e: fleet adopt (existing sub-accounts configured by their customers)
     stacks = reports.map((r) => r.stack);
     assert.deepEqual(
       reports.map((r) => [r.accountId, r.status, r.connectors, r.heldByService, r.preview, r.drift]),
-      accounts.map((a) => [a.accountId, "adopted", 2, 2, "clean", "clean"]),
+      accounts.map((a) => [a.accountId, "adopted", 3, 2, "clean", "clean"]),
       run.output,
     );
     for (const r of reports) {
       assert.deepEqual(r.steps, ["read", "wrote stack file", "imported"]);
-      assert.equal(r.unconfigured?.length, 1, "Mixpanel, added but not configured, is left out and said so");
+      assert.equal(r.unconfigured?.length, 1, "Mixpanel, added but not configured, is said so");
       const file = await fs.readFile(path.join(workDir, `Pulumi.${r.stack}.yaml`), "utf8");
       outputs.push(file);
       assert.match(file, /heldByService: \[secretAccessKey\]/);
       assert.match(file, /heldByService: \[apiKey\]/);
+      assert.match(file, /name: Mixpanel\n\s+supportedType: Source\n\s+configured: false\n/);
       assert.match(file, new RegExp(`bucket: exports-${accounts.findIndex((a) => a.accountId === r.accountId)}`));
     }
   });
@@ -232,7 +233,7 @@ describe("e2e: fleet adopt (existing sub-accounts configured by their customers)
     assert.match(preview.output, /1 stack\(s\): 1 clean/, preview.output);
   });
 
-  it("each stack holds its sub-account's configured connectors; no Password anywhere", async () => {
+  it("each stack holds its sub-account's connectors (the unconfigured as added only); no Password anywhere", async () => {
     const states = await fs.readdir(engine.backendDir, { recursive: true });
     const held = new Map<string, string[]>();
     for (const f of states.filter((f) => f.endsWith(".json"))) {
@@ -255,9 +256,12 @@ describe("e2e: fleet adopt (existing sub-accounts configured by their customers)
     assert.deepEqual(
       Object.fromEntries(held),
       Object.fromEntries(
-        stacks.map((stack) => [stack, stack === "globex-mapped" ? imported : [...imported, ...imported].sort()]),
+        stacks.map((stack) => [
+          stack,
+          stack === "globex-mapped" ? imported : [...imported, ...imported, "embedded:index:AddedConnector"].sort(),
+        ]),
       ),
-      "S3 and Segment, each an AddedConnector and its configuration; Mixpanel, not configured, left out",
+      "S3 and Segment, each an AddedConnector and its configuration; Mixpanel, not configured, added only",
     );
     for (const p of passwords) assertNoSecret(outputs.join("\n"), p, "adopt's outputs, stack files and states");
   });
