@@ -193,6 +193,57 @@ describe("e2e: fleet (examples/fleet, one stack per sub-account)", function () {
     assert.match(failed.stacks[1].error ?? "", /customer "initech" is not in customers\.json/);
   });
 
+  it("a customer's provider renamed: fleet preview reports the stack changed, the provider's steps labelled in every report", async () => {
+    const up = await f.ensureUp(); // run by the first test; here too so that --grep can pick this one
+    assert.equal(up.code, 0, up.output);
+    // `acme` renamed `acme-eu` in customers.json, with the same settings, for stack acme-002.
+    const customersFile = path.join(f.workDir, "customers.json");
+    const stackFile = path.join(f.workDir, "Pulumi.acme-002.yaml");
+    const [customers, stack] = await Promise.all([customersFile, stackFile].map((file) => fs.readFile(file, "utf8")));
+    const renamed = JSON.parse(customers) as Record<string, unknown>;
+    renamed["acme-eu"] = renamed.acme;
+    await fs.writeFile(customersFile, JSON.stringify(renamed, null, 2));
+    assert.ok(stack.includes("embedded-fleet:customer: acme\n"), stack);
+    await fs.writeFile(
+      stackFile,
+      stack.replace("embedded-fleet:customer: acme\n", "embedded-fleet:customer: acme-eu\n"),
+    );
+    try {
+      const reports = ["rename.json", "rename.md", "rename.xml"].map(out);
+      const flags = ["--json", reports[0], "--markdown", reports[1], "--junit", reports[2]];
+      const run = await fleet(["preview", "--stacks", "acme-002", ...flags]);
+      assert.equal(run.code, 0, run.output);
+      const renameReport = await report("rename.json");
+      assert.deepEqual(
+        renameReport.stacks.map((s) => [s.stack, s.status]),
+        [["acme-002", "changed"]],
+        "not clean",
+      );
+      const [providerSteps, others] = [true, false].map((provider) =>
+        renameReport.stacks[0].resources.filter((r) => (r.providerStep === true) === provider),
+      );
+      assert.deepEqual(others, [], "the connectors and configurations under the provider stay the same");
+      assert.deepEqual(
+        providerSteps.map((r) => [r.type, r.name, r.operation]),
+        [
+          ["pulumi:providers:embedded", "acme", "delete"],
+          ["pulumi:providers:embedded", "acme-eu", "create"],
+        ],
+        JSON.stringify(renameReport.stacks[0].resources),
+      );
+      const [markdown, junit] = await Promise.all(reports.slice(1).map((file) => fs.readFile(file, "utf8")));
+      f.outputs.push(markdown, junit);
+      for (const [where, text] of [
+        ["the terminal", run.output],
+        ["the Markdown report", markdown],
+      ])
+        assert.match(text, /acme-eu \(provider\)/, where);
+      assert.match(junit, /<system-out>[^<]*::acme-eu \(provider\)/, junit);
+    } finally {
+      await Promise.all([fs.writeFile(customersFile, customers), fs.writeFile(stackFile, stack)]);
+    }
+  });
+
   it("fleet destroy leaves every sub-account empty; no secret in any output, report, stack file or backend file", async () => {
     const destroy = await fleet(["destroy", "--json", out("destroy.json")]);
     assert.equal(destroy.code, 0, destroy.output);
