@@ -13,9 +13,6 @@ import { fleetFixture } from "./fleet-fixture";
 describe("e2e: fleet: refusals inside a 200", function () {
   this.timeout(20 * 60_000);
   const f = fleetFixture.use();
-  const fleet = (args: string[]) => f.fleet(args);
-  const out = (file: string) => f.out(file);
-  const report = (file: string) => f.report(file);
 
   it("refusals inside a 200 quoting what was sent (the token request, Configure): both named, no form of a secret in any output or report", async () => {
     // Issue 37, item 2: the hosted service's convention (the status in a 200's body), its text
@@ -37,12 +34,12 @@ describe("e2e: fleet: refusals inside a 200", function () {
       ],
     });
     try {
-      const reports = ["refused.json", "refused.md", "refused.xml"].map(out);
+      const reports = ["refused.json", "refused.md", "refused.xml"].map(f.out);
       const flags = ["--json", reports[0], "--markdown", reports[1], "--junit", reports[2]];
-      const run = await fleet(["up", "--stacks", stacks.join(","), "--concurrency", "1", ...flags]);
+      const run = await f.fleet(["up", "--stacks", stacks.join(","), "--concurrency", "1", ...flags]);
       assert.equal(run.code, 1, `exit ${run.code}`);
-      const refused = await report("refused.json");
-      const [markdown, junit] = await Promise.all(reports.slice(1).map((f) => fs.readFile(f, "utf8")));
+      const refused = await f.report("refused.json");
+      const [markdown, junit] = await Promise.all(reports.slice(1).map((file) => fs.readFile(file, "utf8")));
       f.outputs.push(markdown, junit);
       assert.deepEqual(
         refused.stacks.map((s) => [s.stack, s.status]),
