@@ -17,6 +17,8 @@ export interface ConnectorSpec {
   supportedType: "Source" | "Destination";
   values?: Record<string, string | number | string[]>;
   secrets?: Record<string, SecretSource>;
+  /** Password fields the service holds (the customer's own): never sent (`fleet adopt` writes them). */
+  heldByService?: string[];
 }
 
 export interface NewStackOptions {
