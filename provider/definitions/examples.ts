@@ -45,7 +45,7 @@ export const EXAMPLES: Readonly<Record<string, Example>> = {
     title: "Add a connector looked up by name to the sub-account",
     typescript: {
       program: "provider/fleet/program.ts",
-      code: "// Names, not ids, in the reviewed file: a typo fails at preview, listing near matches.\nconst found = embedded.findConnectorOutput({ name: spec.name, supportedType: spec.supportedType }, { provider });\nconst added = new embedded.AddedConnector(key, { connectorId: found.connectorId }, { provider });",
+      code: "// Names, not ids, in the reviewed file: a typo fails at preview, listing near matches.\nconst found = embedded.findConnectorOutput({ name: spec.name, supportedType: spec.supportedType }, { provider });\nconst added = new embedded.AddedConnector(key, { connectorId: found.connectorId }, { provider, ...imported });",
     },
     python: {
       program: "examples/python-sub-account/__main__.py",
@@ -64,7 +64,7 @@ export const EXAMPLES: Readonly<Record<string, Example>> = {
     title: "Configure an added connector, its Password from secret config",
     typescript: {
       program: "provider/fleet/program.ts",
-      code: "new embedded.ConnectorConfiguration(key, { connectorId: added.connectorId, secretConfig }, { provider });",
+      code: "new embedded.ConnectorConfiguration(\n  key,\n  { connectorId: added.connectorId, secretConfig, ...(held.length > 0 ? { heldByService: held } : {}) },\n  { provider, ...imported },\n);",
     },
     python: {
       program: "examples/python-sub-account/__main__.py",

@@ -186,10 +186,11 @@ export function fleetProgram(options: FleetProgramOptions = {}): () => Promise<F
 
     const connectorIds: Record<string, pulumi.Output<string>> = {};
     for (const [key, spec] of Object.entries(connectors)) {
-      // Names, not ids, in the reviewed file: a typo fails at preview, listing near matches.
-      const found = embedded.findConnectorOutput({ name: spec.name, supportedType: spec.supportedType }, { provider });
+      // `fleet adopt`'s one run: Pulumi's import option (the engine reads; a difference fails it).
       const importId = importing ? await importIdOf(spec, accountId, provider) : undefined;
       const imported = importId === undefined ? {} : { import: importId };
+      // Names, not ids, in the reviewed file: a typo fails at preview, listing near matches.
+      const found = embedded.findConnectorOutput({ name: spec.name, supportedType: spec.supportedType }, { provider });
       const added = new embedded.AddedConnector(key, { connectorId: found.connectorId }, { provider, ...imported });
       connectorIds[key] = added.connectorId;
       if (spec.configured === false) continue;
