@@ -7,7 +7,9 @@ import assert from "node:assert/strict";
 import { createHmac, randomBytes, scryptSync } from "node:crypto";
 import * as impl from "../../provider/resources/connector-configuration-impl";
 import { DIGEST_KEY_RECIPE } from "../../provider/resources/digest-salt";
-import { resolveSettings, SETTINGS, SettingsError } from "../../provider/settings";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { noDigestKeyWarning, resolveSettings, SET_DIGEST_KEY, SETTINGS, SettingsError } from "../../provider/settings";
 import { CONNECTORS, SEGMENT_CONFIG, useConfig, useProviderFixture } from "./fixtures";
 
 type Props = Record<string, unknown>;
@@ -144,5 +146,14 @@ describe("ConnectorConfiguration provider: embedded:digestKey (dynamic host)", (
     );
     const long = (name: string) => ({ ...settings, digestKey: digestKeyA })[name];
     assert.equal(resolveSettings(long, {}).digestKey, digestKeyA);
+  });
+
+  it("the warning, the setting's description and the docs give the same command", () => {
+    assert.equal(SET_DIGEST_KEY, 'pulumi config set --secret embedded:digestKey "$(openssl rand -hex 32)"');
+    assert.ok(noDigestKeyWarning().includes(SET_DIGEST_KEY));
+    assert.ok(SETTINGS.digestKey.description.includes(SET_DIGEST_KEY));
+    const root = path.resolve(__dirname, "..", "..", "..");
+    for (const doc of ["docs/secrets.md", "docs/installation-configuration.md"])
+      assert.ok(readFileSync(path.join(root, doc), "utf8").includes(SET_DIGEST_KEY), doc);
   });
 });
