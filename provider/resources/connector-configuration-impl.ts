@@ -22,7 +22,15 @@ import {
   type Inputs,
 } from "./configuration-outputs";
 import { configurationKey, decideCreate } from "./configuration-ownership";
-import { inputSaltOf, keyLost, stateKey, withSaltInput, writeKey, type StateKey } from "./digest-salt";
+import {
+  DIGEST_KEY_RECIPE,
+  inputSaltOf,
+  keyLost,
+  stateKey,
+  withSaltInput,
+  writeKey,
+  type StateKey,
+} from "./digest-salt";
 import { changedPasswords, changesFromStored, notePasswordsWritten } from "./password-changes";
 import { IN_PLACE_KEYS, REPLACE_KEYS } from "./connector-configuration-check";
 import { splitId } from "./resource-ids";
@@ -279,10 +287,20 @@ async function createStep(inputs: Props): Promise<CreateResult> {
   return { id: `${outs.accountId}/${outs.connectorId}`, outs };
 }
 
+/**
+ * The output salt an update keeps: the resource's, but a new one when the write first mixes
+ * embedded:digestKey in, so that the digests of the earlier checkpoints need the salt of the
+ * `--debug` logs printed before the key (a later log prints only the new one).
+ */
+function keptSalt(olds: Props): string | undefined {
+  const salt = typeof olds.digestSalt === "string" && olds.digestSalt !== "" ? olds.digestSalt : undefined;
+  const keyed = olds.digestRecipe === DIGEST_KEY_RECIPE;
+  return !keyed && currentClient().settings.digestKey !== undefined ? undefined : salt;
+}
+
 async function updateStep(_id: string, olds: Props, news: Props): Promise<UpdateResult> {
   settleRecord(olds.accountId, olds.connectorId);
-  const salt = typeof olds.digestSalt === "string" && olds.digestSalt !== "" ? olds.digestSalt : undefined;
-  const outs = await apply(news, false, salt);
+  const outs = await apply(news, false, keptSalt(olds));
   notePasswordsWritten(olds.accountId, olds.connectorId, news.secretConfig); // the stored inputs are these now
   return { outs };
 }

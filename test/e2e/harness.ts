@@ -229,7 +229,7 @@ export class E2EStack {
 
   /**
    * Every file the file:// backend holds for this stack (state, backups, history), as text;
-   * `{ history: false }`: without its history (the checkpoints of earlier updates).
+   * `{ history: false }`: without the checkpoints of earlier updates (`history/`, `backups/`).
    */
   async backendText(opts: { history?: boolean } = {}): Promise<string> {
     const engine = await ensureEngine(this.options.cliVersion);
@@ -239,10 +239,7 @@ export class E2EStack {
         const full = path.join(dir, entry.name);
         if (entry.isDirectory()) {
           await walk(full);
-        } else if (
-          full.includes(this.name) &&
-          (opts.history !== false || !full.includes(`${path.sep}history${path.sep}`))
-        ) {
+        } else if (full.includes(this.name) && (opts.history !== false || !/[\\/](history|backups)[\\/]/.test(full))) {
           texts.push(await fs.readFile(full, "utf8"));
         }
       }
