@@ -3,6 +3,7 @@ import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Command, InvalidArgumentError } from "commander";
+import { registerAdopt } from "./adopt-command";
 import { matrixOf } from "./matrix";
 import { readConnectorsFile, writeStackFile } from "./new";
 import { writeOperatorManifests } from "./operator";
@@ -233,6 +234,8 @@ export function registerFleet(program: Command): void {
       );
     cmd.action(async (flags: RunFlags) => runCommand(name, flags));
   }
+
+  registerAdopt(fleet, positive, DEFAULT_CONCURRENCY);
 
   fleet
     .command("matrix")

@@ -17,6 +17,10 @@ export interface ConnectorSpec {
   supportedType: "Source" | "Destination";
   values?: Record<string, string | number | string[]>;
   secrets?: Record<string, SecretSource>;
+  /** Password fields the service holds (the customer's own): never sent (`fleet adopt` writes them). */
+  heldByService?: string[];
+  /** false: added and left unconfigured (`fleet adopt` writes it for a connector not configured yet). */
+  configured?: boolean;
 }
 
 export interface NewStackOptions {

@@ -7,7 +7,7 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { SETTINGS, type SettingName } from "../../provider/settings";
 import { stackFileName, type FleetProject } from "./project";
-import { parseYaml } from "../../provider/runtime/pulumi-project";
+import { plainConfigKeys } from "../../provider/runtime/pulumi-project";
 
 /** The stack config keys of the settings that are always secret (embedded:clientSecret). */
 const SECRET_KEYS = (Object.keys(SETTINGS) as SettingName[])
@@ -16,19 +16,7 @@ const SECRET_KEYS = (Object.keys(SETTINGS) as SettingName[])
 
 /** The secret settings the stack file holds in plain text (a value that is not a `secure:` mapping). */
 export function plainSecretKeys(text: string, file: string): string[] {
-  let parsed: unknown;
-  try {
-    parsed = parseYaml(text, file);
-  } catch {
-    return []; // the engine reports a file it cannot read, naming it
-  }
-  const config = (parsed as { config?: unknown } | null)?.config;
-  if (config === null || typeof config !== "object") return [];
-  const values = config as Record<string, unknown>;
-  return SECRET_KEYS.filter((key) => {
-    const value = values[key];
-    return value !== undefined && value !== null && (typeof value !== "object" || !("secure" in value));
-  });
+  return plainConfigKeys(text, file, SECRET_KEYS);
 }
 
 /** Stack → why it is not run, for each stack whose file holds a secret setting in plain text. */

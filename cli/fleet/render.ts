@@ -1,8 +1,9 @@
 // The fleet report as Markdown (a pull-request comment, a CI job summary), as a plain-text table
 // for the terminal (what drifted, changed or failed, after the run's summary line) and as JUnit
-// XML (CI test reporters: one test case per stack; drifted and failed stacks are failures).
+// XML (CI test reporters: one test case per stack; drifted and failed stacks are failures, a
+// changed stack's steps its output). A provider's own step is named as one: `<name> (provider)`.
 import { alignedTable } from "../text-table";
-import type { FleetReport, StackReport } from "./report";
+import { stepResource, type FleetReport, type ResourceChange, type StackReport } from "./report";
 
 export { fitWidth } from "../text-table";
 
@@ -46,7 +47,7 @@ export function renderMarkdown(report: FleetReport): string {
     for (const r of st.resources) {
       const props = r.properties.map(code).join(", ");
       lines.push(
-        `| ${cell(st.stack)} | ${ICON[st.status]} ${st.status} | ${cell(r.name)} | ${code(r.type)} | ${r.operation} | ${cell(props)} |`,
+        `| ${cell(st.stack)} | ${ICON[st.status]} ${st.status} | ${cell(stepResource(r))} | ${code(r.type)} | ${r.operation} | ${cell(props)} |`,
       );
     }
   }
@@ -84,7 +85,8 @@ export function renderTable(report: FleetReport, width = Infinity): string {
   const rows: string[][] = [];
   for (const st of report.stacks.filter((x) => x.status !== "clean")) {
     if (st.resources.length === 0) rows.push([st.stack, st.status, "", "", firstLine(st.error ?? "")]);
-    for (const r of st.resources) rows.push([st.stack, st.status, r.name, r.operation, r.properties.join(", ")]);
+    for (const r of st.resources)
+      rows.push([st.stack, st.status, stepResource(r), r.operation, r.properties.join(", ")]);
   }
   if (rows.length === 0) return "";
   return alignedTable(["STACK", "STATUS", "RESOURCE", "CHANGE", "PROPERTIES"], rows, width);
@@ -103,17 +105,25 @@ function xml(text: string): string {
   );
 }
 
+/** One step in a JUnit case: its operation, URN (a provider's labelled) and property paths. */
+function stepLine(r: ResourceChange): string {
+  const props = r.properties.length ? `: ${r.properties.join(", ")}` : "";
+  return `${r.operation} ${r.urn}${r.providerStep ? " (provider)" : ""}${props}`;
+}
+
 function caseBody(st: StackReport): string {
   if (st.status === "failed") {
     return `<failure type="failed" message="${xml(firstLine(st.error ?? "failed"))}">${xml(st.error ?? "")}</failure>`;
   }
   if (st.status === "drifted") {
     const detail = st.resources
-      .map((r) => `${r.operation} ${r.urn}${r.properties.length ? `: ${r.properties.join(", ")}` : ""}`)
+      .map(stepLine)
       .concat(st.repair ? [`repair: ${st.repair}`] : [])
       .join("\n");
     return `<failure type="drifted" message="${st.resources.length} resource(s) drifted">${xml(detail)}</failure>`;
   }
+  // A change is no failure: its steps go in the case's output.
+  if (st.resources.length > 0) return `<system-out>${xml(st.resources.map(stepLine).join("\n"))}</system-out>`;
   return "";
 }
 

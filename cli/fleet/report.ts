@@ -29,6 +29,12 @@ export interface ResourceChange {
    * names a field of secretConfig changed out of band, `lastUpdated` and `drift` a write.
    */
   properties: string[];
+  /**
+   * A step of a provider resource (`pulumi:providers:*`), not of a connector: the stack's
+   * provider created, replaced, updated or deleted (renaming it is a create and a delete). It
+   * changes the stack although the resources under it may be unchanged. Absent otherwise.
+   */
+  providerStep?: true;
 }
 
 export interface StackReport {
@@ -79,6 +85,12 @@ export interface FleetReport {
   stacks: StackReport[];
 }
 
+/** A stack whose engine run succeeded: clean when no step (a provider's included) changes anything. */
+export function stackStatus(command: FleetCommand, resources: readonly ResourceChange[]): StackStatus {
+  if (resources.length === 0) return "clean";
+  return command === "drift" ? "drifted" : "changed";
+}
+
 /** 1 when a stack failed, else 2 when `drift` found drift, else 0. */
 export function exitCodeOf(command: FleetCommand, stacks: readonly StackReport[]): 0 | 1 | 2 {
   if (stacks.some((s) => s.status === "failed")) return 1;
@@ -123,18 +135,23 @@ export function describeStack(s: StackReport): string {
     // Many: counted by type and step (the reports keep each one).
     const counts = new Map<string, number>();
     for (const r of s.resources)
-      counts.set(`${typeName(r.type)} ${r.operation}`, (counts.get(`${typeName(r.type)} ${r.operation}`) ?? 0) + 1);
+      counts.set(`${typeName(r)} ${r.operation}`, (counts.get(`${typeName(r)} ${r.operation}`) ?? 0) + 1);
     return `${s.status} (${seconds}): ${[...counts].map(([what, n]) => `${n} × ${what}`).join(", ")}`;
   }
   const parts = s.resources.map(
-    (r) => `${typeName(r.type)} ${r.name} ${r.operation}${r.properties.length ? ` [${r.properties.join(", ")}]` : ""}`,
+    (r) => `${typeName(r)} ${r.name} ${r.operation}${r.properties.length ? ` [${r.properties.join(", ")}]` : ""}`,
   );
   return `${s.status} (${seconds}): ${parts.join("; ")}`;
 }
 
-/** `embedded:index:AddedConnector` → `AddedConnector`. */
-function typeName(type: string): string {
-  return type.slice(type.lastIndexOf(":") + 1);
+/** A step's resource as the reports name it: a provider's as `<name> (provider)`. */
+export function stepResource(r: ResourceChange): string {
+  return r.providerStep ? `${r.name} (provider)` : r.name;
+}
+
+/** `embedded:index:AddedConnector` → `AddedConnector`; a provider's → `provider`. */
+function typeName(r: ResourceChange): string {
+  return r.providerStep ? "provider" : r.type.slice(r.type.lastIndexOf(":") + 1);
 }
 
 function firstLine(text: string): string {

@@ -7,7 +7,7 @@ import type { EngineEvent, OpType, Stack, Workspace } from "@pulumi/pulumi/autom
 import { changedOutputs } from "./drift/changed-outputs";
 import { RunGuard, uncaughtText } from "./inline-errors";
 import type { Automation, InlineProgram } from "./program";
-import { nameOfUrn, type FleetCommand, type ResourceChange, type StackReport } from "./report";
+import { nameOfUrn, stackStatus, type FleetCommand, type ResourceChange, type StackReport } from "./report";
 
 export interface FleetRunOptions {
   automation: Automation;
@@ -57,12 +57,9 @@ export class StepRecorder {
     // A refresh's step is `refresh` before the read and, in its outputs event, what the read
     // found: `update` (with the engine's diff), `delete` (gone) or `same`.
     const meta = event.resourcePreEvent?.metadata ?? (this.refresh ? event.resOutputsEvent?.metadata : undefined);
-    if (
-      meta &&
-      !UNCHANGED.has(meta.op) &&
-      !meta.type.startsWith("pulumi:providers:") &&
-      meta.type !== "pulumi:pulumi:Stack"
-    ) {
+    // A provider's own step counts too (a renamed provider is a create and a delete, its
+    // resources `same`); its routine `same` or `read` does not.
+    if (meta && !UNCHANGED.has(meta.op) && meta.type !== "pulumi:pulumi:Stack") {
       // A refresh's outcome carries no diff: its names are the outputs it found changed.
       const refreshed = this.refresh && event.resOutputsEvent !== undefined;
       const properties = refreshed
@@ -80,6 +77,7 @@ export class StepRecorder {
         properties: [
           ...new Set([...(known?.properties ?? []), ...(properties.length > 0 ? properties : (meta.diffs ?? []))]),
         ].sort(),
+        ...(meta.type.startsWith("pulumi:providers:") ? { providerStep: true as const } : {}),
       });
     }
     const diag = event.diagnosticEvent;
@@ -165,7 +163,7 @@ async function runOne(
       await stack.preview({ ...common, refresh: true });
     }
     const resources = recorder.changes();
-    const status = resources.length === 0 ? "clean" : opts.command === "drift" ? "drifted" : "changed";
+    const status = stackStatus(opts.command, resources);
     return {
       stack: name,
       status,

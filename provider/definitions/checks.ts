@@ -168,8 +168,9 @@ export function secretAwareCheck<R extends { inputs?: Record<string, unknown>; f
       return { inputs: given, failures: secretIds.map(secretIdRefusal) } as unknown as R;
     }
     const result = await check(olds, given, secrets);
+    // A secret list's items too (heldByService's field ids, which its failures quote).
     const values = [...secrets]
-      .map((name) => given[name])
+      .flatMap((name) => (Array.isArray(given[name]) ? (given[name] as unknown[]) : [given[name]]))
       .filter((v): v is string => typeof v === "string" && v !== "" && v !== UNKNOWN);
     // Longest first, so that a value containing another is replaced whole.
     values.sort((a, b) => b.length - a.length);

@@ -9,8 +9,7 @@ import { secretKeys, type ResourceDefinition } from "./property";
 import { defaultAccountIsSecret, warnOfPlainSecretSettings } from "../dynamic/stack-config-secrets";
 
 export function resourceProps(definition: ResourceDefinition, args: object | undefined): pulumi.Inputs {
-  // Both hosts: the plugin cannot tell (the engine hands it the client secret as a secret,
-  // following the schema, whatever the stack file holds).
+  // Both hosts (the plugin also reads the stack file itself, for the programs of other languages).
   warnOfPlainSecretSettings();
   const given = (args ?? {}) as Record<string, unknown>;
   const props: pulumi.Inputs = {};

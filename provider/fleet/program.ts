@@ -3,7 +3,7 @@
 //
 //   <project>:accountId   the sub-account
 //   <project>:customer    whose credentials (a key of customers.json); none: EMBEDDED_CLIENT_ID/SECRET
-//   <project>:connectors  key → { name, supportedType, values, secrets: { field: { config | env } } }
+//   <project>:connectors  key → { name, supportedType, values, secrets: { field: { config | env } }, heldByService }
 //
 // Secrets are named, never written: `{ config: key }` is a secret of the stack (`pulumi config
 // set --secret key`, stored encrypted in that file), `{ env: NAME }` an environment variable of
@@ -35,7 +35,25 @@ export interface ConnectorSpec {
   values?: Record<string, SecretConfigValue>;
   /** Secret fields (Password fields only), each named by its source, never by its value. */
   secrets?: Record<string, SecretSource>;
+  /**
+   * Password fields the service holds (the customer's own key): never sent, so never cleared
+   * (the ConnectorConfiguration's `heldByService`). `fleet adopt` writes them.
+   */
+  heldByService?: string[];
+  /**
+   * false: the connector is added and left unconfigured (no ConnectorConfiguration is declared,
+   * so none is written or read for drift); `fleet adopt` writes it for a connector added but not
+   * yet configured. Default true.
+   */
+  configured?: boolean;
 }
+
+/**
+ * Set by `fleet adopt` for its one import run: every connector and configuration is imported
+ * (the engine reads them; it writes nothing, and a difference fails the import). The secret
+ * sources are left to the service during that run: their first write is the next `fleet up`'s.
+ */
+export const FLEET_IMPORT_ENV = "EMBEDDED_FLEET_IMPORT";
 
 export interface FleetProgramOptions {
   /**
@@ -110,6 +128,27 @@ function customerProvider(
   });
 }
 
+/** The id `fleet adopt` imports a connector (and its configuration) by: `<accountId>/<connectorId>`. */
+async function importIdOf(spec: ConnectorSpec, accountId: string, provider: embedded.Provider): Promise<string> {
+  const found = await embedded.findConnector({ name: spec.name, supportedType: spec.supportedType }, { provider });
+  return `${accountId}/${found.connectorId}`;
+}
+
+/** `configured: false` with values to write is a contradiction: refused before any resource. */
+function checkUnconfigured(connectors: Record<string, ConnectorSpec>): void {
+  const refused = Object.entries(connectors).flatMap(([key, spec]) =>
+    spec.configured === false &&
+    (Object.keys(spec.values ?? {}).length > 0 ||
+      Object.keys(spec.secrets ?? {}).length > 0 ||
+      (spec.heldByService ?? []).length > 0)
+      ? [
+          `stack ${pulumi.getStack()}, connector ${key}: configured is false, so it takes no values, secrets or heldByService; remove them, or remove configured: false to configure it`,
+        ]
+      : [],
+  );
+  if (refused.length > 0) throw new pulumi.RunError(refused.join("\n"));
+}
+
 /** Every `{ env }` source checked before any resource: one error naming each refused one. */
 function checkEnvSources(
   connectors: Record<string, ConnectorSpec>,
@@ -142,20 +181,29 @@ export function fleetProgram(options: FleetProgramOptions = {}): () => Promise<F
     const connectors = config.requireObject<Record<string, ConnectorSpec>>("connectors");
     const provider = customerProvider(customers, customerName, accountId);
     checkEnvSources(connectors, customerName, customers);
+    checkUnconfigured(connectors);
+    const importing = process.env[FLEET_IMPORT_ENV] === "1";
 
     const connectorIds: Record<string, pulumi.Output<string>> = {};
     for (const [key, spec] of Object.entries(connectors)) {
       // Names, not ids, in the reviewed file: a typo fails at preview, listing near matches.
       const found = embedded.findConnectorOutput({ name: spec.name, supportedType: spec.supportedType }, { provider });
-      const added = new embedded.AddedConnector(key, { connectorId: found.connectorId }, { provider });
+      const importId = importing ? await importIdOf(spec, accountId, provider) : undefined;
+      const imported = importId === undefined ? {} : { import: importId };
+      const added = new embedded.AddedConnector(key, { connectorId: found.connectorId }, { provider, ...imported });
+      connectorIds[key] = added.connectorId;
+      if (spec.configured === false) continue;
+      const secrets = importing ? {} : (spec.secrets ?? {});
+      const held = [...(spec.heldByService ?? []), ...(importing ? Object.keys(spec.secrets ?? {}) : [])];
       const secretConfig: Record<string, pulumi.Input<SecretConfigValue>> = { ...spec.values };
       // The field types of the added connector (Get Connector Configuration), when it has secrets.
-      const fieldTypes = spec.secrets
-        ? embedded
-            .getConnectorConfigurationOutput({ connectorId: added.connectorId }, { provider })
-            .apply((c) => Object.fromEntries(c.fields.map((f) => [f.id, f.type])) as Record<string, string>)
-        : undefined;
-      for (const [field, source] of Object.entries(spec.secrets ?? {})) {
+      const fieldTypes =
+        Object.keys(secrets).length > 0
+          ? embedded
+              .getConnectorConfigurationOutput({ connectorId: added.connectorId }, { provider })
+              .apply((c) => Object.fromEntries(c.fields.map((f) => [f.id, f.type])) as Record<string, string>)
+          : undefined;
+      for (const [field, source] of Object.entries(secrets)) {
         const where = `stack ${pulumi.getStack()}, connector ${key}, field ${field}`;
         const value =
           "config" in source
@@ -168,8 +216,11 @@ export function fleetProgram(options: FleetProgramOptions = {}): () => Promise<F
           return v;
         });
       }
-      new embedded.ConnectorConfiguration(key, { connectorId: added.connectorId, secretConfig }, { provider });
-      connectorIds[key] = added.connectorId;
+      new embedded.ConnectorConfiguration(
+        key,
+        { connectorId: added.connectorId, secretConfig, ...(held.length > 0 ? { heldByService: held } : {}) },
+        { provider, ...imported },
+      );
     }
     return { accountId, connectorIds };
   };

@@ -39,8 +39,12 @@ export const ALWAYS_REFUSED = [
   "ARM_*",
   "GOOGLE_*",
   "GCLOUD_*",
+  "CLOUDSDK_*",
   "VAULT_*",
   "GITHUB_TOKEN",
+  "GH_TOKEN",
+  "GH_ENTERPRISE_TOKEN",
+  "GITHUB_ENTERPRISE_TOKEN",
   "ACTIONS_*",
   "NPM_TOKEN",
 ];

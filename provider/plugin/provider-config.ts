@@ -10,7 +10,8 @@ import {
   type SettingName,
 } from "../settings";
 import { UNKNOWN, unresolvable } from "../definitions/checks";
-import type { Props } from "./wire";
+import { plainConfigKeys, readIfPresent, stackConfigFile } from "../runtime/pulumi-project";
+import { ownerOfUrn, type Props } from "./wire";
 
 const NAMES = Object.keys(SETTINGS) as SettingName[];
 /** What the engine adds to every provider's inputs. */
@@ -94,6 +95,30 @@ export function isDefaultProvider(urn: string): boolean {
 }
 
 /**
+ * The secret settings (the client secret) that the config file of the default provider's stack
+ * holds in plain text. The engine hands the default provider a schema-secret setting as a secret
+ * whatever the file holds, so Configure cannot tell; the plugin runs in the project's directory
+ * and reads the file itself (as the CLI does), for a Python, Go or YAML program too.
+ */
+export function plainInStackFile(urn: string, dir: string = process.cwd()): SettingName[] {
+  const owner = ownerOfUrn(urn);
+  if (!owner) return [];
+  try {
+    const file = stackConfigFile(dir, owner.slice(owner.indexOf("/") + 1));
+    const found = file === undefined ? undefined : readIfPresent(file);
+    if (file === undefined || found === undefined) return [];
+    const plain = plainConfigKeys(
+      found,
+      file,
+      NAMES.map((name) => SETTINGS[name].key),
+    );
+    return NAMES.filter((name) => SETTINGS[name].secret && plain.includes(SETTINGS[name].key));
+  } catch {
+    return []; // an unreadable project: the CLI reports it
+  }
+}
+
+/**
  * What Configure, the one call that tells which arguments are secret (CheckConfig's never are),
  * says of them. `refusal`: an id setting given secret (the README's promise: an id cannot be
  * secret). `warnings`: a secret setting given in plain text (the client secret set without
@@ -103,6 +128,7 @@ export function configureVerdict(
   settings: Props,
   secrets: ReadonlySet<string>,
   urn: string,
+  inStackFile: readonly SettingName[] = [],
 ): { refusal?: string; warnings: string[] } {
   const byConfig = isDefaultProvider(urn);
   const secretIds = ID_SETTINGS.filter((name) => secrets.has(name) && settings[name] !== UNKNOWN);
@@ -118,8 +144,10 @@ export function configureVerdict(
         `; see docs/secrets.md`,
     )
     .join("; ");
-  const plain = (Object.keys(SETTINGS) as SettingName[]).filter(
-    (name) => SETTINGS[name].secret && typeof settings[name] === "string" && !secrets.has(name),
+  const plain = NAMES.filter(
+    (name) =>
+      SETTINGS[name].secret &&
+      ((typeof settings[name] === "string" && !secrets.has(name)) || (byConfig && inStackFile.includes(name))),
   );
   const warnings = plain.map((name) =>
     byConfig

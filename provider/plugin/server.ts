@@ -16,7 +16,14 @@ import { isProgrammingError } from "../runtime/service-failures";
 import { useConfig, useHost, useOwner } from "../runtime/runtime";
 import { EngineLog } from "./engine-log";
 import { invoke } from "./invoke";
-import { changedSettings, checkConfig, configSourceOf, configureVerdict, isDefaultProvider } from "./provider-config";
+import {
+  changedSettings,
+  checkConfig,
+  configSourceOf,
+  configureVerdict,
+  isDefaultProvider,
+  plainInStackFile,
+} from "./provider-config";
 import { SettingsError } from "../settings";
 import { outgoing, previewOutputs, PROVIDER_SETTINGS } from "./outgoing";
 import { resourceTypeOf, withInputs } from "./resources";
@@ -123,7 +130,12 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
         const args = fromStruct(req.getArgs());
         settings = args.props;
         const urn = req.getUrn() ?? "";
-        const verdict = configureVerdict(settings, args.secrets, urn);
+        const verdict = configureVerdict(
+          settings,
+          args.secrets,
+          urn,
+          isDefaultProvider(urn) ? plainInStackFile(urn) : [],
+        );
         // Delivered before a refusal fails the run, or the engine would not show them; not under
         // a default provider, whose messages the engine's display leaves out with it.
         const under = isDefaultProvider(urn) ? "" : urn;

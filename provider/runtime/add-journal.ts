@@ -46,7 +46,7 @@ interface PendingAddRecord {
   stack?: string;
   /** The process that wrote it: a process never claims its own records (two resources, one connector). */
   session: string;
-  baseUrl: string;
+  // No service URL: an explicit provider's baseUrl may be a secret (the file name's digest holds it).
   accountId: string;
   connectorId: string;
   startedAt: string;
@@ -181,7 +181,6 @@ export class AddJournal {
       owner: this.owner,
       stack: this.identity.key,
       session: this.session,
-      baseUrl,
       accountId,
       connectorId,
       startedAt,

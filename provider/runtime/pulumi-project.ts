@@ -62,6 +62,31 @@ export function findProjectFile(dir: string): ProjectFile | undefined {
   }
 }
 
+/** The config file of `stack` (`Pulumi.<stack>.yaml`) of the project of `dir`: beside its project file, or in its `stackConfigDir`. */
+export function stackConfigFile(dir: string, stack: string): string | undefined {
+  const project = findProjectFile(dir);
+  if (!project) return undefined;
+  const configDir = typeof project.doc.stackConfigDir === "string" ? project.doc.stackConfigDir : "";
+  return path.join(path.dirname(project.file), configDir, `Pulumi.${stack}${path.extname(project.file)}`);
+}
+
+/** Which of `keys` a stack config file's text holds in plain text (set, and not a `secure:` mapping); none when it does not parse. */
+export function plainConfigKeys(text: string, file: string, keys: readonly string[]): string[] {
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(text, file);
+  } catch {
+    return []; // the CLI reports a file it cannot read, naming it
+  }
+  const config = (parsed as { config?: unknown } | null)?.config;
+  if (config === null || typeof config !== "object") return [];
+  const values = config as Record<string, unknown>;
+  return keys.filter((key) => {
+    const value = values[key];
+    return value !== undefined && value !== null && (typeof value !== "object" || !("secure" in value));
+  });
+}
+
 export type BackendChoice =
   { url: string; from: "PULUMI_BACKEND_URL" | "backend.url" | "pulumi login" } | { reason: string };
 

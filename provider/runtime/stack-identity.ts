@@ -10,13 +10,12 @@
 // the machine's host name. The record keeps a digest of them (no path, no URL in clear).
 import { createHash } from "node:crypto";
 import { hostname } from "node:os";
-import * as path from "node:path";
 import {
   currentBackend,
   fileBackendPath,
-  findProjectFile,
   parseMapping,
   readIfPresent,
+  stackConfigFile,
   withoutCredentials,
 } from "./pulumi-project";
 
@@ -48,10 +47,8 @@ function backendPart(cwd: string, env: NodeJS.ProcessEnv): string {
 /** What the stack config file says of the stack's secrets provider (nothing when there is no such file). */
 function secretsPart(cwd: string, stack: string): Record<string, string> {
   try {
-    const project = findProjectFile(cwd);
-    if (!project) return {};
-    const configDir = typeof project.doc.stackConfigDir === "string" ? project.doc.stackConfigDir : "";
-    const file = path.join(path.dirname(project.file), configDir, `Pulumi.${stack}${path.extname(project.file)}`);
+    const file = stackConfigFile(cwd, stack);
+    if (!file) return {};
     const text = readIfPresent(file);
     if (text === undefined) return {};
     const doc = parseMapping(text, file);

@@ -90,7 +90,7 @@ describe("fleet drift: which backend's checkpoint the fast path reads", () => {
       [
         "name: fleet\nruntime: nodejs\nbackend:\n  url: postgres://fleet:hunter2-canary@db/state\n",
         {},
-        /the backend postgres:\/\/db\/state is not one the fast path reads \(file:\/\/, s3:\/\/, azblob:\/\/\)/,
+        /the backend postgres:\/\/db\/state is not one the fast path reads \(file:\/\/, s3:\/\/, azblob:\/\/, gs:\/\/\)/,
       ],
       [
         "name: fleet\nruntime: nodejs\n",

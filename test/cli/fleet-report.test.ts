@@ -3,7 +3,7 @@
 import { strict as assert } from "node:assert";
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import { renderJUnit, renderMarkdown, renderTable } from "../../cli/fleet/render";
-import { buildReport, exitCodeOf, type StackReport } from "../../cli/fleet/report";
+import { buildReport, describeStack, exitCodeOf, stackStatus, type StackReport } from "../../cli/fleet/report";
 import { StepRecorder } from "../../cli/fleet/run";
 
 const VALUE = "a-value-that-must-not-leak-7d1e";
@@ -69,6 +69,14 @@ describe("cli: fleet report", () => {
         operation: "update",
         properties: ["secretConfig.bucket", "secretConfig.region"],
       },
+      {
+        urn: "urn:pulumi:acme-eu::embedded-fleet::pulumi:providers:embedded::acme",
+        type: "pulumi:providers:embedded",
+        name: "acme",
+        operation: "update",
+        properties: ["clientSecret"],
+        providerStep: true,
+      },
     ]);
     assert.ok(!JSON.stringify(changes).includes(VALUE));
   });
@@ -84,6 +92,61 @@ describe("cli: fleet report", () => {
         ["segment", "replace", ["connectorId"]],
         ["s3", "update", ["values"]],
       ],
+    );
+  });
+
+  it("a renamed provider (a create and a delete, its resources the same) changes the stack, in every report; a provider's same or read does not", () => {
+    const provider = (name: string) => `urn:pulumi:acme-eu::embedded-fleet::pulumi:providers:embedded::${name}`;
+    const recorder = new StepRecorder();
+    // The routine steps of a provider left as it was: nothing to report.
+    recorder.onEvent(pre("same", provider("default_0_1_0")));
+    recorder.onEvent(pre("read", provider("default_0_1_0")));
+    recorder.onEvent(pre("refresh", provider("globex")));
+    recorder.onEvent(pre("same", provider("globex")));
+    assert.deepEqual(recorder.changes(), [], "a provider's same, read or refresh is no change");
+    assert.equal(stackStatus("preview", recorder.changes()), "clean");
+    // `acme` renamed `acme-eu` with the same settings: the engine keeps the resources under it.
+    recorder.onEvent(pre("create", provider("acme-eu")));
+    recorder.onEvent(pre("same", CONFIG));
+    recorder.onEvent(pre("same", ADDED));
+    recorder.onEvent(pre("delete", provider("acme")));
+    const resources = recorder.changes();
+    assert.deepEqual(
+      resources.map((r) => [r.name, r.operation, r.providerStep]),
+      [
+        ["acme", "delete", true],
+        ["acme-eu", "create", true],
+      ],
+    );
+    const status = stackStatus("preview", resources);
+    assert.equal(status, "changed", "the stack is not clean");
+    const stack: StackReport = { stack: "acme-eu", status, durationMs: 1200, resources };
+    const report = buildReport("preview", "embedded-fleet", "every stack", new Date(), [stack]);
+    assert.deepEqual(report.summary, { stacks: 1, clean: 0, drifted: 0, changed: 1, failed: 0 });
+    assert.equal(describeStack(stack), "changed (1.2 s): provider acme delete; provider acme-eu create");
+    assert.equal(
+      renderTable(report),
+      [
+        "STACK    STATUS   RESOURCE            CHANGE  PROPERTIES",
+        "acme-eu  changed  acme (provider)     delete",
+        "acme-eu  changed  acme-eu (provider)  create",
+        "",
+      ].join("\n"),
+    );
+    const md = renderMarkdown(report);
+    assert.match(
+      md,
+      /\| acme-eu \| 📝 changed \| acme-eu \(provider\) \| `pulumi:providers:embedded` \| create \| {2}\|/,
+    );
+    assert.match(md, /\| acme-eu \| 📝 changed \| acme \(provider\) \| `pulumi:providers:embedded` \| delete \| {2}\|/);
+    assert.doesNotMatch(md, /Nothing to change/);
+    const junit = renderJUnit(report);
+    assert.equal((junit.match(/<failure /g) ?? []).length, 0, "a change is no failure");
+    assert.ok(
+      junit.includes(
+        `<system-out>delete ${provider("acme")} (provider)\ncreate ${provider("acme-eu")} (provider)</system-out>`,
+      ),
+      junit,
     );
   });
 

@@ -65,6 +65,10 @@ describe("fleet example: secret sources of a stack file", () => {
       "GCLOUD_KEYFILE_JSON",
       "VAULT_TOKEN",
       "GITHUB_TOKEN",
+      "gh_token",
+      "GH_ENTERPRISE_TOKEN",
+      "GITHUB_ENTERPRISE_TOKEN",
+      "CLOUDSDK_AUTH_ACCESS_TOKEN",
       "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
       "ACTIONS_RUNTIME_TOKEN",
       "NPM_TOKEN",
@@ -76,11 +80,13 @@ describe("fleet example: secret sources of a stack file", () => {
       const why = envSourceRefusal(name, "connector s3, field secretAccessKey", "open", everything);
       assert.match(why ?? "(allowed)", /one of the fleet's own credentials or its backend's or cloud's/, name);
       assert.ok(
-        why?.includes("AWS_*, AZURE_*, ARM_*, GOOGLE_*, GCLOUD_*, VAULT_*, GITHUB_TOKEN, ACTIONS_*, NPM_TOKEN"),
+        why?.includes(
+          "AWS_*, AZURE_*, ARM_*, GOOGLE_*, GCLOUD_*, CLOUDSDK_*, VAULT_*, GITHUB_TOKEN, GH_TOKEN, GH_ENTERPRISE_TOKEN, GITHUB_ENTERPRISE_TOKEN, ACTIONS_*, NPM_TOKEN",
+        ),
       );
     }
     // Names that only look alike are the allow-list's to decide.
-    for (const name of ["GITHUB_TOKENS_URL", "MY_AWS_KEY", "NPM_TOKEN_HINT", "ARMS_KEY"])
+    for (const name of ["GITHUB_TOKENS_URL", "MY_AWS_KEY", "NPM_TOKEN_HINT", "ARMS_KEY", "GH_TOKENS"])
       assert.equal(envSourceRefusal(name, "field f", "open", everything), undefined, name);
   });
 

@@ -70,26 +70,37 @@ export interface E2ESuiteOptions {
 /**
  * The before/after of an e2e suite: the engine, a service with its log captured and the
  * suite's stack, then teardown (stack destroyed and removed, service stopped). Call it in a
- * `describe`; its fields are set once `before` has run.
+ * `describe`; its fields are set once `before` has run. (A suite several files share:
+ * shared-setup.ts with makeSuite and endSuite.)
  */
 export function e2eSuite(options: E2ESuiteOptions = {}): E2ESuite {
   const made: Partial<E2ESuite> = {};
   before(async function () {
     this.timeout(30 * 60_000); // a cold engine build
-    await ensureEngine();
-    made.svc = await startService(options.service);
-    if (options.stack) made.stack = await options.stack(made.svc);
-    await options.setUp?.(made as E2ESuite);
+    await makeSuite(options, made);
   });
   after(async function () {
-    try {
-      if (made.svc) await options.tearDown?.(made as E2ESuite);
-    } finally {
-      await made.stack?.dispose({ destroy: options.destroy });
-      await made.svc?.service.stop();
-    }
+    await endSuite(options, made);
   });
   return made as E2ESuite;
+}
+
+/** The set-up of e2eSuite, filling `made` as it goes. */
+export async function makeSuite(options: E2ESuiteOptions, made: Partial<E2ESuite>): Promise<void> {
+  await ensureEngine();
+  made.svc = await startService(options.service);
+  if (options.stack) made.stack = await options.stack(made.svc);
+  await options.setUp?.(made as E2ESuite);
+}
+
+/** The teardown of e2eSuite: whatever `made` holds. */
+export async function endSuite(options: E2ESuiteOptions, made: Partial<E2ESuite>): Promise<void> {
+  try {
+    if (made.svc) await options.tearDown?.(made as E2ESuite);
+  } finally {
+    await made.stack?.dispose({ destroy: options.destroy });
+    await made.svc?.service.stop();
+  }
 }
 
 /** The id of the seeded catalogue connector of that exact name. */

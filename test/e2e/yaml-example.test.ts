@@ -8,25 +8,17 @@
 // secret, every Password value, a Text value written in the file) never appear in `pulumi stack
 // export`, the backend's files, anything the engine printed or the service's log. The second
 // customer's client secret is the service's seeded `other-secret` (only the first customer's can
-// be chosen): it is scanned for all the same. The README's commands: yaml-example-readme.test.ts.
+// be chosen): it is scanned for all the same. The README's commands: yaml-example-readme.test.ts;
+// a lookup given a secret name: yaml-example-secret-lookup.test.ts, on the same stack
+// (yaml-example-stack.ts).
 import { strict as assert } from "node:assert";
-import { randomBytes } from "node:crypto";
-import { promises as fs } from "node:fs";
-import * as path from "node:path";
 import { assertNoValue, assertSecretConfigKept, fieldsMarkedChanged, withoutStackOutputs } from "./drift-display";
 import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, resourceName, type StateResource } from "./harness";
 import { assertNoLeak } from "./canaries";
-import { connectorId, e2eSuite, FACEBOOK, fieldValue, OutOfBandClient, S3 } from "./fixtures";
-import { exampleDir, yamlExampleConfig } from "./yaml-example-config";
-import type { SeededCustomer } from "../../harness/local-service";
+import { connectorId, FACEBOOK, fieldValue, S3 } from "./fixtures";
+import { yamlCanaries, yamlExample } from "./yaml-example-stack";
 
 const SEGMENT = connectorId("Segment");
-/** The line of Pulumi.yaml that the test changes in its copy to put the Text canary in the file. */
-const ACCESS_KEY_LINE = "accessKeyId: AKIAYAMLEXAMPLE";
-
-function canary(label: string): string {
-  return `canary-${label}-${randomBytes(6).toString("hex")}`;
-}
 
 /** Every resource of the stack's state, providers included (secrets decrypted). */
 async function allResources(stack: E2EStack): Promise<(StateResource & { provider?: string })[]> {
@@ -44,66 +36,9 @@ function diagnosticsOf(text: string): string {
 
 describe("e2e: examples/yaml-sub-account (Pulumi YAML, the plugin embedded)", function () {
   this.timeout(ENGINE_TIMEOUT_MS);
-  const clientSecret = canary("client");
-  const s3Password = canary("s3-password");
-  const facebookPassword = canary("facebook-password");
-  const segmentPassword = canary("segment-password");
-  const textValue = canary("text");
-  /** Issue 38, item 8: a lookup's name made secret in the file (`fn::secret`); no connector has it. */
-  const secretLookupName = canary("lookup-name");
-  /** The second seeded customer's secret: fixed by the service, not random. */
-  const partnerClientSecret = "other-secret";
-  const canaries = [
-    clientSecret,
-    s3Password,
-    facebookPassword,
-    segmentPassword,
-    textValue,
-    partnerClientSecret,
-    secretLookupName,
-  ];
-  let partner: SeededCustomer;
-  let partnerOutOfBand: OutOfBandClient;
-  let connectionId: string | undefined;
-
-  const e2e = e2eSuite({
-    service: { firstCustomer: { clientSecret } },
-    stack: async (svc) => {
-      assert.equal(svc.clientSecret, clientSecret);
-      partner = svc.service.customers[1];
-      assert.equal(partner.clientSecret, partnerClientSecret, "the second customer's seeded secret");
-      partnerOutOfBand = new OutOfBandClient(svc.baseUrl, partner.clientId, partner.clientSecret);
-      const { config, secretConfig } = yamlExampleConfig({
-        partnerBaseUrl: svc.baseUrl,
-        partnerClientId: partner.clientId,
-        partnerAccountId: partner.subAccountIds[0],
-        s3Password,
-        facebookPassword,
-        partnerClientSecret,
-        segmentPassword,
-      });
-      return E2EStack.create({
-        program: "yaml-sub-account",
-        programDir: exampleDir,
-        name: "yaml-sub-account",
-        service: { baseUrl: svc.baseUrl, clientId: svc.clientId, clientSecret, accountId: svc.accountId },
-        config,
-        secretConfig,
-      });
-    },
-    setUp: async ({ stack }) => {
-      // The Text canary is a plain value written in the file (S3's accessKeyId), as the file's
-      // values are; not config: the backend records every update's plain config, defaults
-      // included, in its history.
-      const file = path.join(stack.workDir, "Pulumi.yaml");
-      const program = await fs.readFile(file, "utf8");
-      assert.equal(program.split(ACCESS_KEY_LINE).length - 1, 1, `Pulumi.yaml has the line ${ACCESS_KEY_LINE}`);
-      await fs.writeFile(file, program.replace(ACCESS_KEY_LINE, `accessKeyId: ${textValue}`));
-    },
-    tearDown: async ({ svc }) => {
-      if (connectionId) await svc.service.deleteConnection(connectionId).catch(() => undefined);
-    },
-  });
+  const { textValue } = yamlCanaries;
+  const canaries = Object.values(yamlCanaries);
+  const e2e = yamlExample.use();
 
   it("up adds and configures exactly the file's connectors, each in its customer's sub-account", async () => {
     await e2e.stack.up();
@@ -134,7 +69,7 @@ describe("e2e: examples/yaml-sub-account (Pulumi YAML, the plugin embedded)", fu
         destinationConnections: 0,
         sourceConfigured: true,
         destinationConfigured: true,
-        partnerAccountId: partner.subAccountIds[0],
+        partnerAccountId: e2e.partner.subAccountIds[0],
         partnerConnectorName: "Segment",
         partnerConfigured: true,
       },
@@ -167,17 +102,17 @@ describe("e2e: examples/yaml-sub-account (Pulumi YAML, the plugin embedded)", fu
     }
 
     // The explicit provider: Segment in the second customer's sub-account, and only there.
-    const partnerAdded = await partnerOutOfBand.listAdded(partner.subAccountIds[0]);
+    const partnerAdded = await e2e.partnerOutOfBand.listAdded(e2e.partner.subAccountIds[0]);
     assert.deepEqual(
       partnerAdded.map((c) => [c.connectorId, c.configured]),
       [[SEGMENT, true]],
     );
-    const segment = await partnerOutOfBand.getConfiguration(partner.subAccountIds[0], SEGMENT);
+    const segment = await e2e.partnerOutOfBand.getConfiguration(e2e.partner.subAccountIds[0], SEGMENT);
     assert.equal(fieldValue(segment, "workspace"), "partner");
     assert.equal(fieldValue(segment, "eventTypes"), "track,identify");
-    for (const other of partner.subAccountIds.slice(1)) {
+    for (const other of e2e.partner.subAccountIds.slice(1)) {
       assert.deepEqual(
-        await partnerOutOfBand.addedIds(other),
+        await e2e.partnerOutOfBand.addedIds(other),
         [],
         `sub-account ${other} of the second customer is untouched`,
       );
@@ -237,41 +172,6 @@ describe("e2e: examples/yaml-sub-account (Pulumi YAML, the plugin embedded)", fu
   it("the drift check passes after up", async () => {
     await e2e.stack.preview({ expectNoChanges: true });
     await e2e.stack.preview({ refresh: true, expectNoChanges: true });
-  });
-
-  // Issue 38, item 8: the engine hands a function's arguments to the plugin without their
-  // secretness, and a YAML program cannot name them (docs/secrets.md).
-  it("a lookup given a secret name fails, naming the argument and never its value (--diff --debug)", async () => {
-    // The name is read from a file: Pulumi YAML quotes the program's lines around an error, so a
-    // literal would be printed by Pulumi itself (docs/secrets.md); and the CLI would mask a
-    // secret string of stack config in all it prints, hiding what the plugin printed.
-    await fs.writeFile(path.join(e2e.stack.workDir, "secret-lookup-name.txt"), secretLookupName);
-    const file = path.join(e2e.stack.workDir, "Pulumi.yaml");
-    const program = await fs.readFile(file, "utf8");
-    const lookup = [
-      "variables:",
-      "  secretLookup:",
-      "    fn::invoke:",
-      "      function: embedded:index:findConnector",
-      "      arguments:",
-      "        name:",
-      "          fn::secret:",
-      "            fn::readFile: ./secret-lookup-name.txt",
-      "        supportedType: Source",
-      "",
-    ].join("\n");
-    for (const section of ["\nvariables:\n", "\noutputs:\n"])
-      assert.equal(program.split(section).length - 1, 1, `Pulumi.yaml has one ${section.trim()} section`);
-    const edited = program
-      .replace("\nvariables:\n", `\n${lookup}`)
-      .replace("\noutputs:\n", "\noutputs:\n  secretLookup: ${secretLookup.connectorId}\n");
-    await fs.writeFile(file, edited);
-    try {
-      const printed = await e2e.stack.expectFailure((s) => s.preview({ diff: true, debug: true }));
-      assert.match(printed, /no connector named \(the secret argument name\)/);
-    } finally {
-      await fs.writeFile(file, program);
-    }
   });
 
   it("an out-of-band Configure fails the drift check; up --refresh puts the file's values back", async () => {
@@ -369,7 +269,7 @@ describe("e2e: examples/yaml-sub-account (Pulumi YAML, the plugin embedded)", fu
   });
 
   it("destroy refuses while a connection uses the connectors, once per connector, without a stack trace", async () => {
-    connectionId = await e2e.svc.service.createConnection(e2e.svc.accountId, S3, FACEBOOK);
+    e2e.connectionId = await e2e.svc.service.createConnection(e2e.svc.accountId, S3, FACEBOOK);
     const text = await e2e.stack.expectFailure((s) => s.destroy());
     const diagnostics = diagnosticsOf(text);
     for (const [id, name, counts] of [
@@ -404,13 +304,13 @@ describe("e2e: examples/yaml-sub-account (Pulumi YAML, the plugin embedded)", fu
   });
 
   it("once the connection is deleted, destroy empties both customers' sub-accounts", async () => {
-    assert.ok(connectionId, "the connection of the previous test");
-    await e2e.svc.service.deleteConnection(connectionId);
-    connectionId = undefined;
+    assert.ok(e2e.connectionId, "the connection of the previous test");
+    await e2e.svc.service.deleteConnection(e2e.connectionId);
+    e2e.connectionId = undefined;
     const result = await e2e.stack.destroy();
     assert.equal(result.summary.result, "succeeded");
     assert.deepEqual(await e2e.svc.outOfBand.addedIds(e2e.svc.accountId), []);
-    assert.deepEqual(await partnerOutOfBand.addedIds(partner.subAccountIds[0]), []);
+    assert.deepEqual(await e2e.partnerOutOfBand.addedIds(e2e.partner.subAccountIds[0]), []);
     assert.deepEqual(await e2e.stack.resources(), []);
   });
 

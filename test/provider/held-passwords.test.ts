@@ -12,10 +12,12 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { DEFAULT_PROFILE } from "../../contract/profile";
+import { SECRET_INPUTS } from "../../provider/definitions/checks";
 import { getClient, type EmbeddedClient } from "../../provider/client";
 import * as impl from "../../provider/resources/connector-configuration-impl";
 import { configSourceFromGetter, resolveSettings, toClientSettings } from "../../provider/settings";
 import { startLocalService, type LocalService } from "../../harness/local-service";
+import { assertNoCanary } from "../e2e/canaries";
 import { CONNECTORS, callsTo, rejection, SEGMENT_CONFIG, useConfig, type ProviderFixture } from "./fixtures";
 
 type Props = Record<string, unknown>;
@@ -141,6 +143,25 @@ describe("ConnectorConfiguration: Passwords the service holds, where Configure r
       reasons.every((r) => !r.includes('"x"')),
       "no value quoted",
     );
+  });
+
+  it("a secret heldByService: no failure quotes a field it lists, nor names it as its property", async () => {
+    // The program made the list secret (heldByService: pulumi.secret([...])); the engine prints a
+    // failure's property with its value, so the list may show in neither place, on either host.
+    const typo = `apiKy-${randomBytes(4).toString("hex")}`;
+    for (const held of [[typo], ["apiKey", typo]]) {
+      const checked = await impl.check(
+        {},
+        inputs(s.fx, OWN_FIELDS, { heldByService: held, [SECRET_INPUTS]: ["heldByService"] }),
+      );
+      const failures = checked.failures ?? [];
+      assert.ok(
+        failures.some((f) => /^heldByService: field .* is not a Password field/.test(f.reason)),
+        JSON.stringify(failures),
+      );
+      assert.ok(!failures.some((f) => f.property === "heldByService"), JSON.stringify(failures));
+      assertNoCanary(JSON.stringify(failures), typo, "a secret heldByService's check failures");
+    }
   });
 
   it("a held Password's required rule is the service's: no 'is required' failure for it", async () => {

@@ -5,7 +5,7 @@
 // a create hands the engine its outputs, and expire after PENDING_ADD_MAX_AGE_MS (an injected
 // clock here, no sleeps).
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { CATALOGUE } from "../../service/seed/catalogue";
@@ -45,6 +45,14 @@ describe("AddedConnector provider: pending-Add records of a killed run", () => {
     useOwner(STACK_A, journalDir);
     runtime().journal = new AddJournal(journalDir, STACK_A, undefined, now);
   };
+
+  it("a record holds ids only: not the service's URL, which an explicit provider may have as a secret", () => {
+    const [connectorId] = ids(1);
+    const [record] = killedRunLeft(connectorId);
+    const text = readFileSync(record, "utf8");
+    assert.ok(text.includes(connectorId), text);
+    assert.ok(!text.includes(new URL(client.baseUrl).host), `the service's address is in the record: ${text}`);
+  });
 
   it("a connector already there is not taken over: refused, naming the record, adoptExisting and the other stack", async () => {
     const [contested] = ids(1);

@@ -1,8 +1,10 @@
 // The backend whose checkpoints the fast path reads: the one the CLI run in the project would
-// use (checkpoint.ts, pulumi-project.ts), opened as a store. `file://`, `s3://` and `azblob://`
-// are read; `gs://` and the Pulumi Cloud send every stack to the engine, with the reason.
+// use (checkpoint.ts, pulumi-project.ts), opened as a store. `file://`, `s3://`, `azblob://` and
+// `gs://` are read; the Pulumi Cloud (and any other backend) sends every stack to the engine,
+// with the reason.
 import { currentBackend, fileBackendPath, withoutCredentials } from "../../../provider/runtime/pulumi-project";
 import { azblobStore } from "./azblob-store";
+import { gsStore } from "./gs-store";
 import { s3Store } from "./s3-store";
 import { fileStore, stackStore, type BlobStore, type StackStore } from "./store";
 
@@ -10,6 +12,7 @@ type StoreOpener = (url: string, env: NodeJS.ProcessEnv) => Promise<{ store: Blo
 const OBJECT_STORES = new Map<string, StoreOpener>([
   ["s3", s3Store],
   ["azblob", azblobStore],
+  ["gs", gsStore],
 ]);
 
 /**
@@ -28,7 +31,8 @@ export function chooseBackend(
   if (dir !== undefined) return { dir };
   const shown = withoutCredentials(choice.url).split("?")[0];
   const open = OBJECT_STORES.get(/^([a-z0-9]+):\/\//.exec(choice.url)?.[1] ?? "");
-  if (!open) return { reason: `the backend ${shown} is not one the fast path reads (file://, s3://, azblob://)` };
+  if (!open)
+    return { reason: `the backend ${shown} is not one the fast path reads (file://, s3://, azblob://, gs://)` };
   return { url: choice.url, shown, open };
 }
 
