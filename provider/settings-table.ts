@@ -47,6 +47,18 @@ export const SETTINGS = {
     type: "string",
     description: "OAuth client secret. Required; always a secret, never printed.",
   },
+  digestKey: {
+    key: "embedded:digestKey",
+    env: "EMBEDDED_DIGEST_KEY",
+    secret: true,
+    type: "string",
+    description:
+      "Key material the dynamic provider mixes into the key of a ConnectorConfiguration's `fieldDigests`, so that " +
+      "nothing Pulumi prints (`pulumi up --debug` prints the `digestSalt` output) lets the client secret's holder " +
+      "test a guess of a value offline. Set it once per stack: " +
+      '`pulumi config set --secret embedded:digestKey "$(openssl rand -hex 32)"`. Always a secret, never printed. ' +
+      "The plugin does not need it: its salt is a hidden secret input. Default: none (docs/secrets.md).",
+  },
   accountId: {
     key: "embedded:accountId",
     env: "EMBEDDED_ACCOUNT_ID",

@@ -21,6 +21,8 @@ export interface ProviderSettings {
   clientId: string;
   /** OAuth client secret. Required; never printed. */
   clientSecret: string;
+  /** Key material of the dynamic provider's field digests (resources/digest-salt.ts). Default: none. */
+  digestKey?: string;
   /** Default sub-account for resources and lookups that do not name one. Default: none. */
   accountId?: string;
   /**
@@ -185,6 +187,19 @@ function optionalCaCertificate(config: ConfigSource, env: NodeJS.ProcessEnv): st
   return pem === undefined ? undefined : checkCaCertificate(pem);
 }
 
+/** Fewest characters of embedded:digestKey: its entropy is what keeps a guess from being tested. */
+const DIGEST_KEY_MIN_LENGTH = 32;
+
+/** embedded:digestKey, refused when too short to be a random key (never quoted, nor its length). */
+function optionalDigestKey(config: ConfigSource, env: NodeJS.ProcessEnv): string | undefined {
+  const digestKey = lookup("digestKey", config, env);
+  if (digestKey !== undefined && digestKey.length < DIGEST_KEY_MIN_LENGTH)
+    throw new SettingsError(
+      `invalid ${where("digestKey")}: expected at least ${DIGEST_KEY_MIN_LENGTH} random characters; set one with \`${SET_DIGEST_KEY}\``,
+    );
+  return digestKey;
+}
+
 /** The service profile the setting names, read and checked now; a bad file names the setting, the key and what was expected. */
 function optionalProfile(config: ConfigSource, env: NodeJS.ProcessEnv): ResolvedProfile | undefined {
   const file = lookup("serviceProfile", config, env);
@@ -213,6 +228,7 @@ export function resolveSettings(config: ConfigSource, env: NodeJS.ProcessEnv = p
     baseUrl: checkBaseUrl(required("baseUrl", config, env)),
     clientId: required("clientId", config, env),
     clientSecret: required("clientSecret", config, env),
+    digestKey: optionalDigestKey(config, env),
     accountId: lookup("accountId", config, env),
     timeoutMs: integerSetting("timeoutMs", config, env),
     maxRetries: integerSetting("maxRetries", config, env),
@@ -253,6 +269,7 @@ export function settingsProblems(
   attempt("baseUrl", () => checkBaseUrl(required("baseUrl", config, env)));
   attempt("clientId", () => required("clientId", config, env));
   attempt("clientSecret", () => required("clientSecret", config, env));
+  attempt("digestKey", () => optionalDigestKey(config, env));
   for (const name of INTEGER_SETTINGS) attempt(name, () => integerSetting(name, config, env));
   attempt("caCertificate", () => optionalCaCertificate(config, env));
   attempt("serviceProfile", () => optionalProfile(config, env));
@@ -283,6 +300,19 @@ export function plainSecretSettingWarning(name: SettingName): string {
   return (
     `${key} is stored in plain text in the stack's config file (Pulumi.<stack>.yaml): ` +
     `encrypt it with \`pulumi config set --secret ${key}\` (it prompts for the value)`
+  );
+}
+
+/** The command that sets embedded:digestKey (a stack secret of 256 random bits). */
+export const SET_DIGEST_KEY = `pulumi config set --secret ${SETTINGS.digestKey.key} "$(openssl rand -hex 32)"`;
+
+/** The dynamic host's warning when no embedded:digestKey is set: what it leaves open, and the fix. */
+export function noDigestKeyWarning(): string {
+  return (
+    `${SETTINGS.digestKey.key} is not set: the field digests of this stack's ConnectorConfigurations are keyed by ` +
+    "their digestSalt output, which `pulumi up --debug` prints, and the client secret, so whoever holds both can " +
+    `test a guess of a value offline (docs/secrets.md). Set one, once per stack: \`${SET_DIGEST_KEY}\`; ` +
+    "the next write of each configuration re-keys it, with no drift shown"
   );
 }
 

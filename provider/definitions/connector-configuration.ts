@@ -115,7 +115,14 @@ export const CONNECTOR_CONFIGURATION = {
         "the client secret. Kept secret in the state, but every output reaches the program, whose SDK prints it " +
         "under `pulumi up --debug`. The plugin sets none: its salt is a hidden secret input, never an output, so " +
         "nothing Pulumi prints keys the digests (docs/secrets.md). Still read in a plugin state written before that, " +
-        "until its next write.",
+        "until its next write. With `embedded:digestKey` set, the dynamic provider mixes that stack secret in too, " +
+        "so the printed salt and the client secret confirm nothing.",
+    },
+    digestRecipe: {
+      type: "string",
+      description:
+        'Which recipe keyed `fieldDigests`: "salt+digestKey" when the dynamic provider mixed `embedded:digestKey` ' +
+        "in (never the key); absent otherwise. A state keeps comparing under its recipe until its next write.",
     },
     drift: {
       type: "string",

@@ -5,6 +5,7 @@ import { CONNECTOR_CONFIGURATION } from "../definitions/connector-configuration"
 import type { SameKeys } from "../definitions/property";
 import { delegatingProvider } from "./delegating-provider";
 import { dynamicResourceProps, withSecretOutputs } from "../definitions/resource-props";
+import { warnOfNoDigestKey } from "./stack-config-secrets";
 
 /** Loads resources/connector-configuration-impl.js at call time (see delegating-provider.ts). */
 export const connectorConfigurationProvider = delegatingProvider<
@@ -90,6 +91,11 @@ export interface ConnectorConfigurationOutputs {
    */
   readonly digestSalt: pulumi.Output<string | undefined>;
   /**
+   * "salt+digestKey" when the dynamic resource's digests are keyed by `embedded:digestKey` too
+   * (never the key); absent otherwise.
+   */
+  readonly digestRecipe: pulumi.Output<string | undefined>;
+  /**
    * Empty when the service holds what this resource last wrote; else (after a refresh) when it
    * was changed out of band and which fields, by name; a changed Password is told in words.
    */
@@ -123,6 +129,7 @@ export class ConnectorConfiguration extends pulumi.dynamic.Resource {
   constructor(name: string, args: ConnectorConfigurationArgs, opts?: pulumi.CustomResourceOptions) {
     // secretConfig is wrapped as a secret whatever the caller's options say (its outputs hold no value).
     const props = dynamicResourceProps(CONNECTOR_CONFIGURATION, args);
+    warnOfNoDigestKey();
     super(
       connectorConfigurationProvider(),
       name,

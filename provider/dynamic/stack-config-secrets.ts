@@ -5,7 +5,7 @@
 // resources' check refuses (definitions/resource-props.ts). The plugin tells the same from its
 // Configure (plugin/provider-config.ts).
 import * as pulumi from "@pulumi/pulumi";
-import { plainSecretSettingWarning, SETTINGS, type SettingName } from "../settings";
+import { noDigestKeyWarning, plainSecretSettingWarning, SETTINGS, type SettingName } from "../settings";
 
 /** Whether the stack config key was set with --secret: the SDK's own record (its runtime/config). */
 export function isStackConfigSecret(key: string): boolean {
@@ -44,4 +44,18 @@ export function warnOfPlainSecretSettings(): void {
     const { key, secret } = SETTINGS[name];
     if (secret && isSet(key) && !isStackConfigSecret(key)) void pulumi.log.warn(plainSecretSettingWarning(name));
   }
+}
+
+let warnedOfDigestKey = false;
+
+/**
+ * Once per program that declares a ConnectorConfiguration: no embedded:digestKey in the stack
+ * config or the environment, so its digests are keyed by what `pulumi up --debug` prints
+ * (`digestSalt`) and the client secret (docs/secrets.md). The command that sets one.
+ */
+export function warnOfNoDigestKey(): void {
+  if (warnedOfDigestKey) return;
+  warnedOfDigestKey = true;
+  const { key, env } = SETTINGS.digestKey;
+  if (!isSet(key) && (process.env[env] ?? "") === "") void pulumi.log.warn(noDigestKeyWarning());
 }

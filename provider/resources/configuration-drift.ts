@@ -45,10 +45,13 @@ export function secretConfigChanges(
   desired: unknown,
   key: DigestKey | undefined,
   changedPasswords: ReadonlySet<string> = new Set(),
+  keyLost?: DetailedDiff,
 ): DetailedDiff {
   const whole: DetailedDiff = { secretConfig: { kind: "update", inputDiff: true } };
-  if (!isRecord(desired) || containsUnknown(desired) || !old.fieldDigests || !key || old.digestKeyId !== key.id)
-    return whole;
+  if (!isRecord(desired) || containsUnknown(desired)) return whole;
+  // Digests under a digestKey changed since (digest-salt.ts keyLost): how the program differs from the stored inputs.
+  if (keyLost && old.fieldDigests && key && old.digestKeyId !== key.id) return keyLost;
+  if (!old.fieldDigests || !key || old.digestKeyId !== key.id) return whole;
   const stored = old.fieldDigests;
   const changes: DetailedDiff = {};
   for (const [fieldId, value] of Object.entries(desired)) {
@@ -146,6 +149,8 @@ export interface DriftInput {
   sameKey: boolean;
   /** The state holds no digests at all: written by a version from before them. */
   beforeDigests?: boolean;
+  /** The digests are under an embedded:digestKey the settings no longer reproduce (digest-salt.ts keyLost). */
+  digestKeyChanged?: boolean;
 }
 
 /**
@@ -174,6 +179,8 @@ export function driftText(before: DriftInput, view: ConnectorConfigurationView, 
   if (names.length > 0) return `${at}: ${names.join(", ")}`;
   if (before.beforeDigests)
     return `${at}; which fields cannot be told: the state is from before field digests (the next up writes it once)`;
+  if (before.digestKeyChanged)
+    return `${at}; which fields cannot be told: embedded:digestKey (or the client secret) changed since the last write`;
   if (!before.sameKey)
     return `${at}; which fields cannot be told: the provider's client secret changed since the last write`;
   // Short: the engine's display cuts a long string. "; " (not ": ") keeps it apart from a list of names.

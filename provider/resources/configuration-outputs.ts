@@ -8,7 +8,7 @@ import type { ValuesOf } from "../definitions/property";
 import type { ConnectorConfigurationView } from "../client";
 import { driftText } from "./configuration-drift";
 import { digestsOfInputs, hiddenFields, liveDigests } from "./field-digests";
-import { stateKey, type StateKey } from "./digest-salt";
+import { keyLost, stateKey, type StateKey } from "./digest-salt";
 
 type Props = Record<string, unknown>;
 
@@ -32,6 +32,8 @@ export const configurationOutputs = z.looseObject({
   digestKeyId: z.string().optional(),
   /** The dynamic host's secret salt of the digests' key (digest-salt.ts); the plugin's is an input. */
   digestSalt: z.string().optional(),
+  /** Which recipe keyed the digests when embedded:digestKey is mixed in (digest-salt.ts); absent otherwise. */
+  digestRecipe: z.string().optional(),
   drift: z.string().optional(),
 });
 export type ConfigurationOutputs = z.infer<typeof configurationOutputs>;
@@ -44,7 +46,7 @@ export type ConfigurationOutputs = z.infer<typeof configurationOutputs>;
 export function outputsOf(
   view: ConnectorConfigurationView,
   inputs: Inputs & { accountId: string },
-  { key, outputSalt }: StateKey,
+  { key, outputSalt, recipe }: StateKey,
   described: ConnectorConfigurationView = view,
 ): ConfigurationOutputs {
   const passwords = new Set([...hiddenFields(described), ...hiddenFields(view)]);
@@ -62,6 +64,7 @@ export function outputsOf(
     fieldDigests: digestsOfInputs(key, inputs.accountId, inputs.connectorId, inputs.secretConfig, passwords),
     digestKeyId: key.id,
     ...(outputSalt !== undefined ? { digestSalt: outputSalt } : {}),
+    ...(recipe !== undefined ? { digestRecipe: recipe } : {}),
     drift: "", // our own write: what the service holds is what was applied
   };
 }
@@ -78,9 +81,12 @@ export function refreshedDigests(
   connectorId: string,
   clientSecret: string,
   inputSalt: string | undefined,
+  digestKey?: string,
 ): Props {
   // The key of the state's digests (an older state's: no false drift), digest-salt.ts.
-  const { key, outputSalt } = stateKey(clientSecret, old, inputSalt);
+  const found = stateKey(clientSecret, old, inputSalt, digestKey);
+  if (old?.fieldDigests !== undefined && keyLost(old, found)) return keptDigests(old, old.fieldDigests, view);
+  const { key, outputSalt, recipe } = found;
   const sameKey = old?.fieldDigests !== undefined && old.digestKeyId === key.id;
   const stored = sameKey ? (old?.fieldDigests ?? {}) : {};
   const fieldDigests = liveDigests(key, accountId, connectorId, view, stored);
@@ -93,5 +99,28 @@ export function refreshedDigests(
     beforeDigests: old !== undefined && old.fieldDigests === undefined,
   };
   const salt = outputSalt !== undefined ? { digestSalt: outputSalt } : {};
-  return { fieldDigests, digestKeyId: key.id, ...salt, drift: driftText(before, view, fieldDigests) };
+  const marker = recipe !== undefined ? { digestRecipe: recipe } : {};
+  return { fieldDigests, digestKeyId: key.id, ...salt, ...marker, drift: driftText(before, view, fieldDigests) };
+}
+
+/**
+ * A state keyed by an embedded:digestKey the settings no longer reproduce (digest-salt.ts
+ * keyLost): its digests and key stay as they are (re-keying them here would show every field
+ * changed), and drift is told by lastUpdated alone, in words, until the next write re-keys them.
+ */
+function keptDigests(
+  old: ConfigurationOutputs,
+  fieldDigests: Record<string, string>,
+  view: ConnectorConfigurationView,
+): Props {
+  const before = {
+    lastUpdated: old.lastUpdated,
+    appliedLastUpdated: old.appliedLastUpdated,
+    drift: old.drift,
+    fieldDigests,
+    sameKey: false,
+    digestKeyChanged: true,
+  };
+  const { digestKeyId, digestSalt, digestRecipe } = old;
+  return { fieldDigests, digestKeyId, digestSalt, digestRecipe, drift: driftText(before, view, fieldDigests) };
 }

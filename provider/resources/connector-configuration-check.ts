@@ -12,7 +12,7 @@ import { accountIdFor, cachedConfiguration, currentClient, warnOnce } from "../r
 import { statusOf, withRequestId } from "../runtime/service-failures";
 import { descriptorsOf, normalisesTo, validateSecretConfig } from "./configuration-rules";
 import { hiddenFields } from "./field-digests";
-import { notePasswords } from "./password-changes";
+import { notePasswords, noteStoredFields } from "./password-changes";
 import { accountIdProblem } from "./resource-ids";
 import { IMPORTED_FIELDS, undeclaredImportedFields } from "./configuration-import";
 import { configureWrites, heldFieldFailures, heldFields, heldPasswordsRefusal } from "./held-passwords";
@@ -64,6 +64,8 @@ export const check = secretAwareCheck(
     if (undeclared) failures.push({ property: "secretConfig", reason: undeclared });
     if (failures.length > 0 || !idOk || typeof accountId !== "string" || isUnknown(accountId))
       return { inputs, failures };
+    // What diff compares the program with when the state's digestKey changed (password-changes.ts).
+    noteStoredFields(accountId, connectorId, olds.secretConfig);
     if (sameAsApplied(olds, inputs, COMPARED_KEYS)) {
       // What the state holds passed this check and the service's own validation when it was
       // applied; nothing will be sent for it, so a no-change preview costs no call.

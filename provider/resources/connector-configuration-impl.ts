@@ -22,9 +22,16 @@ import {
   type Inputs,
 } from "./configuration-outputs";
 import { configurationKey, decideCreate } from "./configuration-ownership";
-import type { DigestKey } from "./field-digests";
-import { inputSaltOf, stateKey, withSaltInput, writeKey } from "./digest-salt";
-import { changedPasswords, notePasswordsWritten } from "./password-changes";
+import {
+  DIGEST_KEY_RECIPE,
+  inputSaltOf,
+  keyLost,
+  stateKey,
+  withSaltInput,
+  writeKey,
+  type StateKey,
+} from "./digest-salt";
+import { changedPasswords, changesFromStored, notePasswordsWritten } from "./password-changes";
 import { IN_PLACE_KEYS, REPLACE_KEYS } from "./connector-configuration-check";
 import { splitId } from "./resource-ids";
 import { importedInputs, importNotice } from "./configuration-import";
@@ -56,7 +63,12 @@ export async function diff(
   const passwords = changedPasswords(olds.accountId, olds.connectorId, news.secretConfig);
   const result = await diffAgainst(olds, news, {
     fields: news.secretConfig,
-    changes: (old) => secretConfigChanges(old, news.secretConfig, currentDigestKey(old, news), passwords),
+    changes: (old) => {
+      const key = currentStateKey(old, news);
+      const lost =
+        key && keyLost(old, key) ? changesFromStored(olds.accountId, olds.connectorId, news.secretConfig) : undefined;
+      return secretConfigChanges(old, news.secretConfig, key?.key, passwords, lost);
+    },
   });
   // What check cannot see: a write to restore what was changed out of band (the program is the same).
   const held = heldFields(news.heldByService);
@@ -89,7 +101,7 @@ export async function diffByDigests(
 ): Promise<DiffResult & { detailedDiff: DetailedDiff }> {
   return diffAgainst(olds, news, {
     fields: desiredDigests,
-    changes: (old) => digestChanges(old, desiredDigests, currentDigestKey(old, news)),
+    changes: (old) => digestChanges(old, desiredDigests, currentStateKey(old, news)?.key),
   });
 }
 
@@ -147,9 +159,10 @@ async function diffAgainst(
  * The digest key of a state (`news`: the inputs, which hold the plugin's salt) under the current
  * settings; undefined when they cannot be resolved (the operation reports that).
  */
-function currentDigestKey(old: ConfigurationOutputs, news: Props): DigestKey | undefined {
+function currentStateKey(old: ConfigurationOutputs, news: Props): StateKey | undefined {
   try {
-    return stateKey(currentClient().settings.clientSecret, old, inputSaltOf(news)).key;
+    const { clientSecret, digestKey } = currentClient().settings;
+    return stateKey(clientSecret, old, inputSaltOf(news), digestKey);
   } catch {
     return undefined;
   }
@@ -234,7 +247,7 @@ async function apply(props: Props, creating: boolean, outputSalt?: string): Prom
     // The resource's salt for its life (the plugin's input salt; else a new output salt at create,
     // or for a state written before salts): its digests differ from every other resource's, and an
     // update still shows which field moved.
-    return outputsOf(applied, inputs, writeKey(settings.clientSecret, props, outputSalt), live);
+    return outputsOf(applied, inputs, writeKey(settings.clientSecret, props, outputSalt, settings.digestKey), live);
   } catch (error) {
     cache.invalidate(client, inputs.accountId);
     // Certainly not written: the record of this create has nothing to take back.
@@ -274,10 +287,20 @@ async function createStep(inputs: Props): Promise<CreateResult> {
   return { id: `${outs.accountId}/${outs.connectorId}`, outs };
 }
 
+/**
+ * The output salt an update keeps: the resource's, but a new one when the write first mixes
+ * embedded:digestKey in, so that the digests of the earlier checkpoints need the salt of the
+ * `--debug` logs printed before the key (a later log prints only the new one).
+ */
+function keptSalt(olds: Props): string | undefined {
+  const salt = typeof olds.digestSalt === "string" && olds.digestSalt !== "" ? olds.digestSalt : undefined;
+  const keyed = olds.digestRecipe === DIGEST_KEY_RECIPE;
+  return !keyed && currentClient().settings.digestKey !== undefined ? undefined : salt;
+}
+
 async function updateStep(_id: string, olds: Props, news: Props): Promise<UpdateResult> {
   settleRecord(olds.accountId, olds.connectorId);
-  const salt = typeof olds.digestSalt === "string" && olds.digestSalt !== "" ? olds.digestSalt : undefined;
-  const outs = await apply(news, false, salt);
+  const outs = await apply(news, false, keptSalt(olds));
   notePasswordsWritten(olds.accountId, olds.connectorId, news.secretConfig); // the stored inputs are these now
   return { outs };
 }
@@ -327,6 +350,7 @@ async function readStep(id: string, props: Props = {}, inputs?: Props): Promise<
         connectorId,
         settings.clientSecret,
         inputSaltOf(inputs),
+        settings.digestKey,
       ),
       configured: view.configured,
       lastUpdated: view.lastUpdated ?? 0,

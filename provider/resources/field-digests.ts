@@ -17,6 +17,9 @@
 // A state written before salts (no `digestSalt`) keeps its digests under the unsalted key until
 // its next write, so that a refresh or an up shows no false drift; that write re-keys it. A
 // state written before issue 38 keeps its Password digests until its next write, which marks them.
+// On the dynamic host the setting `embedded:digestKey` (a stack secret, never an output) is mixed
+// into the salted key: then the printed salt and the client secret no longer confirm a guess
+// (digest-salt.ts says which recipe a state is under).
 import { createHmac, randomBytes, scrypt, scryptSync } from "node:crypto";
 import type { ConnectorConfigurationView } from "../client";
 import { descriptorsOf, type FieldDescriptor } from "./configuration-rules";
@@ -32,6 +35,7 @@ export interface DigestKey {
 
 const KEY_LABEL = "pulumi-embedded-connectors/field-digest-key/v1";
 const SALTED_LABEL = "pulumi-embedded-connectors/field-digest-key/v2-salted";
+const DIGEST_KEY_LABEL = "pulumi-embedded-connectors/field-digest-key/v3-digest-key";
 const KEY_ID_LABEL = "pulumi-embedded-connectors/field-digest-key-id/v1";
 /** Hex characters kept of each HMAC: 64 bits, enough to tell values apart, short in a diff. */
 const DIGEST_HEX = 16;
@@ -57,13 +61,17 @@ function keyId(key: Buffer): string {
 }
 
 /**
- * The key of the digests under `salt` (a resource's `digestSalt`); without a salt, the unsalted
- * key of a state written before salts (read and compared only, never written anew).
+ * The key of the digests under `salt` (a resource's `digestSalt`), and `digestKey` (the setting
+ * embedded:digestKey) when given; without a salt, the unsalted key of a state written before
+ * salts (read and compared only, never written anew).
  */
-export function digestKeyOf(clientSecret: string, salt?: string): DigestKey {
+export function digestKeyOf(clientSecret: string, salt?: string, digestKey?: string): DigestKey {
   const base = unsaltedKey(clientSecret);
   if (salt === undefined) return base;
-  const key = createHmac("sha256", base.key).update(`${SALTED_LABEL}\n${salt}`).digest();
+  // JSON: the salt and the key material cannot be shifted into each other.
+  const message =
+    digestKey === undefined ? `${SALTED_LABEL}\n${salt}` : JSON.stringify([DIGEST_KEY_LABEL, digestKey, salt]);
+  const key = createHmac("sha256", base.key).update(message).digest();
   return { key, id: keyId(key), salt };
 }
 

@@ -66,6 +66,13 @@ describe("fleet drift: the fast path's plan, from a checkpoint", () => {
     assert.equal(planned.plan.providerInputs.version, undefined, "the engine's keys are not settings");
   });
 
+  it("takes a stack whose provider holds a secret embedded:digestKey: the plugin's digests never read it", () => {
+    const digestKey = { [SIG]: "1", ciphertext: "v1:x:z" };
+    const planned = planStack("s1", stack([provider({ digestKey }), configuration()]));
+    assert.ok("plan" in planned, JSON.stringify(planned));
+    assert.equal(planned.plan.providerInputs.digestKey, undefined, "neither decrypted nor passed on");
+  });
+
   it("leaves to the engine, saying why: another provider, a dynamic resource, another plugin version", () => {
     const other = {
       urn: "urn:pulumi:s1::fleet::random:index/randomId:RandomId::r",

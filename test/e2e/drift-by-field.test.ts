@@ -6,10 +6,15 @@
 // `up`. A Password changed alone is told in words. Right after an `up`, the drift check shows no
 // changed property; `pulumi up --debug` prints no secretConfig value of any type, and on the plugin
 // nothing printed or stored in clear, with the client secret, confirms a guess (issue 38, item 2).
+// On the dynamic host that holds only with `embedded:digestKey` set: the stack first runs without
+// it (the warning names the command; a Text guess is confirmed: the documented gap), then sets it
+// with --secret (no drift shown), and after the next writes nothing printed, nor the state, confirms
+// a guess; the backend's history still holds the checkpoints written before the key.
 // On the plugin's stack, a Text and a Password changed through the local service's web page in
 // Chromium (issue 39, item 3) make README's drift check fail naming the Text.
 import { strict as assert } from "node:assert";
 import { randomBytes } from "node:crypto";
+import { SET_DIGEST_KEY } from "../../provider/settings";
 import { E2EStack, ENGINE_TIMEOUT_MS, type ProgramConfigValue } from "./harness";
 import { connectorsStack, type E2EService, e2eSuite, SEGMENT } from "./fixtures";
 import { pluginStack } from "./plugin-fixtures";
@@ -45,7 +50,8 @@ const CHANGES: { type: string; field: keyof typeof PROGRAM; value: ProgramConfig
 
 /**
  * `detailedDiff`: whether the host's update names the fields it writes (`secretConfig.<field>`); the dynamic host has none.
- * `saltPrinted`: whether what keys the digests is printed (the dynamic host's `digestSalt` output; the plugin's is an input).
+ * `saltPrinted`: whether what keys the digests is printed (the dynamic host's `digestSalt` output; the plugin's is an
+ * input) unless `embedded:digestKey` is set.
  */
 const hosts: {
   host: string;
@@ -75,6 +81,9 @@ for (const { host, detailedDiff, saltPrinted, create } of hosts) {
   describe(`e2e: ${host}: drift names the fields, never the values`, function () {
     this.timeout(ENGINE_TIMEOUT_MS);
     const apiKey = `drift-key-${randomBytes(6).toString("hex")}`;
+    const digestKey = randomBytes(32).toString("hex");
+    /** The dynamic host's `up --debug` log from before the key was set. */
+    let logBeforeKey = "";
     /** What the service holds now: the program's values, and the Password (out-of-band writes send it all). */
     const live = (): Record<string, unknown> => ({ ...PROGRAM, apiKey });
 
@@ -117,9 +126,13 @@ for (const { host, detailedDiff, saltPrinted, create } of hosts) {
         confirmsGuess(by, e2e.svc.clientSecret, { ...target, field, guess });
       assert.ok(!confirms("apiKey", apiKey), "the right Password is confirmed offline");
       if (saltPrinted) {
-        // The dynamic host's limit (docs/secrets.md): its SDK prints the digestSalt output, so a
-        // Text is confirmed, a value the service returns to the client secret's holder anyway.
+        // The dynamic host without embedded:digestKey (docs/secrets.md): its SDK prints the
+        // digestSalt output, so a Text is confirmed; the provider warns, naming the command.
         assert.ok(confirms("workspace", PROGRAM.workspace), "the offline guess procedure confirms nothing at all");
+        assert.ok(printed.includes(SET_DIGEST_KEY), `the warning gives the command that sets the key:\n${printed}`);
+        logBeforeKey = printed;
+        // Set as a secret: the next check (right below) must show no drift, the next writes re-key.
+        await e2e.stack.setConfig({}, { "embedded:digestKey": digestKey });
         return;
       }
       // The plugin: its salt is a secret input, never printed, so the right Text is not confirmed either.
@@ -196,6 +209,33 @@ for (const { host, detailedDiff, saltPrinted, create } of hosts) {
       assert.equal((await e2e.stack.up()).summary.resourceChanges?.update, 1);
       assertQuiet((await e2e.stack.preview({ refresh: true, diff: true })).stdout, "the drift check after the repair");
     });
+
+    if (saltPrinted) {
+      it("with embedded:digestKey set, after the writes above: `up --debug`, the state and the client secret confirm no guess", async () => {
+        const up = await e2e.stack.up({ debug: true });
+        const printed = `${up.stdout}\n${up.stderr}`;
+        assert.match(printed, /RegisterResource RPC finished/, "the SDK's debug lines were printed");
+        assert.ok(!printed.includes(SET_DIGEST_KEY), "no warning once the key is set");
+        const texts = [printed, await e2e.stack.exportText(), await e2e.stack.backendText({ history: false })];
+        assertNoValue(printed, [digestKey, PROGRAM.workspace, apiKey], "`pulumi up --debug`");
+        // (The backend's files hold this test program's own plain config, values among them: not the key.)
+        assertNoValue(texts.join("\n"), [digestKey], "the log, the export, the backend");
+        const configuration = (await e2e.stack.resources()).find((r) => r.type.endsWith("ConnectorConfiguration"));
+        assert.equal(configuration?.outputs?.digestRecipe, "salt+digestKey", "the writes re-keyed the digests");
+        const target = { accountId: e2e.svc.accountId, connectorId: SEGMENT, field: "workspace" };
+        const confirms = (by: string[], keys: string[] = []) =>
+          confirmsGuess(by, e2e.svc.clientSecret, { ...target, guess: PROGRAM.workspace }, keys);
+        assert.ok(!confirms(texts), "the right Text is confirmed offline");
+        // The procedure itself works: given the key too, it confirms the right Text.
+        assert.ok(confirms(texts, [digestKey]), "the procedure confirms nothing at all");
+        // The first keyed write drew a new salt: the checkpoints written before the key (history,
+        // backups) and this log confirm nothing either; only with a log printed before the key
+        // (its salt) do they confirm an unchanged value (docs/secrets.md says so).
+        const everything = [printed, await e2e.stack.backendText()];
+        assert.ok(!confirms(everything), "the earlier checkpoints and a later log confirm the right Text");
+        assert.ok(confirms([logBeforeKey, ...everything]), "the earlier checkpoints confirm nothing at all");
+      });
+    }
 
     // Issue 39, item 3: README's drift story, with the local service's web page as "the service's UI".
     // One host is enough (the page writes to the service, not to the provider): the plugin's.

@@ -227,8 +227,11 @@ export class E2EStack {
     return (await this.cli(["stack", "export"])).stdout;
   }
 
-  /** Every file the file:// backend holds for this stack (state, backups, history), as text. */
-  async backendText(): Promise<string> {
+  /**
+   * Every file the file:// backend holds for this stack (state, backups, history), as text;
+   * `{ history: false }`: without the checkpoints of earlier updates (`history/`, `backups/`).
+   */
+  async backendText(opts: { history?: boolean } = {}): Promise<string> {
     const engine = await ensureEngine(this.options.cliVersion);
     const texts: string[] = [];
     const walk = async (dir: string): Promise<void> => {
@@ -236,7 +239,7 @@ export class E2EStack {
         const full = path.join(dir, entry.name);
         if (entry.isDirectory()) {
           await walk(full);
-        } else if (full.includes(this.name)) {
+        } else if (full.includes(this.name) && (opts.history !== false || !/[\\/](history|backups)[\\/]/.test(full))) {
           texts.push(await fs.readFile(full, "utf8"));
         }
       }

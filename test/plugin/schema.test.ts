@@ -109,12 +109,14 @@ describe("plugin: GetPluginInfo and GetSchema", () => {
     for (const [token, type] of Object.entries(schema.types)) collect(token, type.properties);
     assert.deepEqual(secrets.sort(), [
       "config.clientSecret",
+      "config.digestKey",
       "embedded:index:ConfigurationField.value",
       "embedded:index:ConnectorConfiguration.in.secretConfig",
       "embedded:index:ConnectorConfiguration.out.digestSalt",
       "embedded:index:getConnectorConfiguration.out.connectionFields",
       "embedded:index:getConnectorConfiguration.out.fields",
       "provider.clientSecret",
+      "provider.digestKey",
     ]);
   });
 

@@ -99,6 +99,9 @@ export function planStack(stack: string, checkpoint: Checkpoint): PlanOutcome {
     return {
       reason: `its provider is embedded ${String(inputs.version)}, this fleet command runs ${PLUGIN_VERSION}`,
     };
+  // embedded:digestKey keys only the dynamic provider's digests (resources/digest-salt.ts): the
+  // plugin's, which this path computes, never read it, so it is neither decrypted nor passed on.
+  delete inputs.digestKey;
   if (holdsSecret({ ...inputs, clientSecret: undefined }))
     return { reason: "its provider holds a secret setting other than clientSecret" };
   delete inputs.version;

@@ -54,7 +54,9 @@ type ConnectorConfiguration struct {
 	ConnectorId pulumi.StringOutput `pulumi:"connectorId"`
 	// A short id of the key of `fieldDigests` (an HMAC of a constant under it, not the key). Another client secret gives another id: the digests cannot be compared, and the next update re-writes the configuration once.
 	DigestKeyId pulumi.StringPtrOutput `pulumi:"digestKeyId"`
-	// The dynamic provider's salt (128 bits, drawn at create) the key of `fieldDigests` is derived with, besides the client secret. Kept secret in the state, but every output reaches the program, whose SDK prints it under `pulumi up --debug`. The plugin sets none: its salt is a hidden secret input, never an output, so nothing Pulumi prints keys the digests (docs/secrets.md). Still read in a plugin state written before that, until its next write.
+	// Which recipe keyed `fieldDigests`: "salt+digestKey" when the dynamic provider mixed `embedded:digestKey` in (never the key); absent otherwise. A state keeps comparing under its recipe until its next write.
+	DigestRecipe pulumi.StringPtrOutput `pulumi:"digestRecipe"`
+	// The dynamic provider's salt (128 bits, drawn at create) the key of `fieldDigests` is derived with, besides the client secret. Kept secret in the state, but every output reaches the program, whose SDK prints it under `pulumi up --debug`. The plugin sets none: its salt is a hidden secret input, never an output, so nothing Pulumi prints keys the digests (docs/secrets.md). Still read in a plugin state written before that, until its next write. With `embedded:digestKey` set, the dynamic provider mixes that stack secret in too, so the printed salt and the client secret confirm nothing.
 	DigestSalt pulumi.StringPtrOutput `pulumi:"digestSalt"`
 	// Empty when the service holds what the last write of this resource applied. Else, set by a refresh, when the configuration was changed out of band and which fields, by name (e.g. `changed out of band at 2026-01-02T03:04:05Z: region`); a changed Password, which the service never returns, is told in words.
 	Drift pulumi.StringPtrOutput `pulumi:"drift"`
@@ -234,7 +236,12 @@ func (o ConnectorConfigurationOutput) DigestKeyId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringPtrOutput { return v.DigestKeyId }).(pulumi.StringPtrOutput)
 }
 
-// The dynamic provider's salt (128 bits, drawn at create) the key of `fieldDigests` is derived with, besides the client secret. Kept secret in the state, but every output reaches the program, whose SDK prints it under `pulumi up --debug`. The plugin sets none: its salt is a hidden secret input, never an output, so nothing Pulumi prints keys the digests (docs/secrets.md). Still read in a plugin state written before that, until its next write.
+// Which recipe keyed `fieldDigests`: "salt+digestKey" when the dynamic provider mixed `embedded:digestKey` in (never the key); absent otherwise. A state keeps comparing under its recipe until its next write.
+func (o ConnectorConfigurationOutput) DigestRecipe() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringPtrOutput { return v.DigestRecipe }).(pulumi.StringPtrOutput)
+}
+
+// The dynamic provider's salt (128 bits, drawn at create) the key of `fieldDigests` is derived with, besides the client secret. Kept secret in the state, but every output reaches the program, whose SDK prints it under `pulumi up --debug`. The plugin sets none: its salt is a hidden secret input, never an output, so nothing Pulumi prints keys the digests (docs/secrets.md). Still read in a plugin state written before that, until its next write. With `embedded:digestKey` set, the dynamic provider mixes that stack secret in too, so the printed salt and the client secret confirm nothing.
 func (o ConnectorConfigurationOutput) DigestSalt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ConnectorConfiguration) pulumi.StringPtrOutput { return v.DigestSalt }).(pulumi.StringPtrOutput)
 }

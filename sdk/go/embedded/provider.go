@@ -69,6 +69,11 @@ func NewProvider(ctx *pulumi.Context,
 			args.Concurrency = pulumi.IntPtr(d.(int))
 		}
 	}
+	if args.DigestKey == nil {
+		if d := internal.GetEnvOrDefault(nil, nil, "EMBEDDED_DIGEST_KEY"); d != nil {
+			args.DigestKey = pulumi.StringPtr(d.(string))
+		}
+	}
 	if args.MaxRetries == nil {
 		if d := internal.GetEnvOrDefault(nil, internal.ParseEnvInt, "EMBEDDED_MAX_RETRIES"); d != nil {
 			args.MaxRetries = pulumi.IntPtr(d.(int))
@@ -91,6 +96,9 @@ func NewProvider(ctx *pulumi.Context,
 	}
 	if args.ClientSecret != nil {
 		args.ClientSecret = pulumi.ToSecret(args.ClientSecret).(pulumi.StringPtrInput)
+	}
+	if args.DigestKey != nil {
+		args.DigestKey = pulumi.ToSecret(args.DigestKey).(pulumi.StringPtrInput)
 	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Provider
@@ -116,6 +124,8 @@ type providerArgs struct {
 	ClientSecret *string `pulumi:"clientSecret"`
 	// Requests in flight per process, base URL and client id (one customer's requests never wait for another's). Default: 8. Stack config `embedded:concurrency`, else the environment variable `EMBEDDED_CONCURRENCY`.
 	Concurrency *int `pulumi:"concurrency"`
+	// Key material the dynamic provider mixes into the key of a ConnectorConfiguration's `fieldDigests`, so that nothing Pulumi prints (`pulumi up --debug` prints the `digestSalt` output) lets the client secret's holder test a guess of a value offline. Set it once per stack: `pulumi config set --secret embedded:digestKey "$(openssl rand -hex 32)"`. Always a secret, never printed. The plugin does not need it: its salt is a hidden secret input. Default: none (docs/secrets.md). Stack config `embedded:digestKey`, else the environment variable `EMBEDDED_DIGEST_KEY`.
+	DigestKey *string `pulumi:"digestKey"`
 	// Retries after the first attempt of a call that failed with a transient fault (5xx, no answer). Default: 5. Stack config `embedded:maxRetries`, else the environment variable `EMBEDDED_MAX_RETRIES`.
 	MaxRetries *int `pulumi:"maxRetries"`
 	// How long one call may keep waiting in all when the service says when to come back (429, or 503 with Retry-After), in milliseconds. Default: 600000 (10 minutes). Stack config `embedded:retryTimeoutMs`, else the environment variable `EMBEDDED_RETRY_TIMEOUT_MS`.
@@ -142,6 +152,8 @@ type ProviderArgs struct {
 	ClientSecret pulumi.StringPtrInput
 	// Requests in flight per process, base URL and client id (one customer's requests never wait for another's). Default: 8. Stack config `embedded:concurrency`, else the environment variable `EMBEDDED_CONCURRENCY`.
 	Concurrency pulumi.IntPtrInput
+	// Key material the dynamic provider mixes into the key of a ConnectorConfiguration's `fieldDigests`, so that nothing Pulumi prints (`pulumi up --debug` prints the `digestSalt` output) lets the client secret's holder test a guess of a value offline. Set it once per stack: `pulumi config set --secret embedded:digestKey "$(openssl rand -hex 32)"`. Always a secret, never printed. The plugin does not need it: its salt is a hidden secret input. Default: none (docs/secrets.md). Stack config `embedded:digestKey`, else the environment variable `EMBEDDED_DIGEST_KEY`.
+	DigestKey pulumi.StringPtrInput
 	// Retries after the first attempt of a call that failed with a transient fault (5xx, no answer). Default: 5. Stack config `embedded:maxRetries`, else the environment variable `EMBEDDED_MAX_RETRIES`.
 	MaxRetries pulumi.IntPtrInput
 	// How long one call may keep waiting in all when the service says when to come back (429, or 503 with Retry-After), in milliseconds. Default: 600000 (10 minutes). Stack config `embedded:retryTimeoutMs`, else the environment variable `EMBEDDED_RETRY_TIMEOUT_MS`.

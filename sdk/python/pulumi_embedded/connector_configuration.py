@@ -278,6 +278,7 @@ class ConnectorConfiguration(pulumi.CustomResource):
             __props__.__dict__["applied_last_updated"] = None
             __props__.__dict__["configured"] = None
             __props__.__dict__["digest_key_id"] = None
+            __props__.__dict__["digest_recipe"] = None
             __props__.__dict__["digest_salt"] = None
             __props__.__dict__["drift"] = None
             __props__.__dict__["field_digests"] = None
@@ -313,6 +314,7 @@ class ConnectorConfiguration(pulumi.CustomResource):
         __props__.__dict__["configured"] = None
         __props__.__dict__["connector_id"] = None
         __props__.__dict__["digest_key_id"] = None
+        __props__.__dict__["digest_recipe"] = None
         __props__.__dict__["digest_salt"] = None
         __props__.__dict__["drift"] = None
         __props__.__dict__["field_digests"] = None
@@ -378,10 +380,18 @@ class ConnectorConfiguration(pulumi.CustomResource):
         return pulumi.get(self, "digest_key_id")
 
     @_builtins.property
+    @pulumi.getter(name="digestRecipe")
+    def digest_recipe(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Which recipe keyed `fieldDigests`: "salt+digestKey" when the dynamic provider mixed `embedded:digestKey` in (never the key); absent otherwise. A state keeps comparing under its recipe until its next write.
+        """
+        return pulumi.get(self, "digest_recipe")
+
+    @_builtins.property
     @pulumi.getter(name="digestSalt")
     def digest_salt(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The dynamic provider's salt (128 bits, drawn at create) the key of `fieldDigests` is derived with, besides the client secret. Kept secret in the state, but every output reaches the program, whose SDK prints it under `pulumi up --debug`. The plugin sets none: its salt is a hidden secret input, never an output, so nothing Pulumi prints keys the digests (docs/secrets.md). Still read in a plugin state written before that, until its next write.
+        The dynamic provider's salt (128 bits, drawn at create) the key of `fieldDigests` is derived with, besides the client secret. Kept secret in the state, but every output reaches the program, whose SDK prints it under `pulumi up --debug`. The plugin sets none: its salt is a hidden secret input, never an output, so nothing Pulumi prints keys the digests (docs/secrets.md). Still read in a plugin state written before that, until its next write. With `embedded:digestKey` set, the dynamic provider mixes that stack secret in too, so the printed salt and the client secret confirm nothing.
         """
         return pulumi.get(self, "digest_salt")
 

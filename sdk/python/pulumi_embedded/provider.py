@@ -26,6 +26,7 @@ class ProviderArgs:
                  client_id: pulumi.Input[Optional[_builtins.str]] = None,
                  client_secret: pulumi.Input[Optional[_builtins.str]] = None,
                  concurrency: pulumi.Input[Optional[_builtins.int]] = None,
+                 digest_key: pulumi.Input[Optional[_builtins.str]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  retry_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  service_profile: pulumi.Input[Optional[_builtins.str]] = None,
@@ -40,6 +41,7 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] client_id: OAuth client id. Required. Stack config `embedded:clientId`, else the environment variable `EMBEDDED_CLIENT_ID`.
         :param pulumi.Input[_builtins.str] client_secret: OAuth client secret. Required; always a secret, never printed. Stack config `embedded:clientSecret`, else the environment variable `EMBEDDED_CLIENT_SECRET`.
         :param pulumi.Input[_builtins.int] concurrency: Requests in flight per process, base URL and client id (one customer's requests never wait for another's). Default: 8. Stack config `embedded:concurrency`, else the environment variable `EMBEDDED_CONCURRENCY`.
+        :param pulumi.Input[_builtins.str] digest_key: Key material the dynamic provider mixes into the key of a ConnectorConfiguration's `fieldDigests`, so that nothing Pulumi prints (`pulumi up --debug` prints the `digestSalt` output) lets the client secret's holder test a guess of a value offline. Set it once per stack: `pulumi config set --secret embedded:digestKey "$(openssl rand -hex 32)"`. Always a secret, never printed. The plugin does not need it: its salt is a hidden secret input. Default: none (docs/secrets.md). Stack config `embedded:digestKey`, else the environment variable `EMBEDDED_DIGEST_KEY`.
         :param pulumi.Input[_builtins.int] max_retries: Retries after the first attempt of a call that failed with a transient fault (5xx, no answer). Default: 5. Stack config `embedded:maxRetries`, else the environment variable `EMBEDDED_MAX_RETRIES`.
         :param pulumi.Input[_builtins.int] retry_timeout_ms: How long one call may keep waiting in all when the service says when to come back (429, or 503 with Retry-After), in milliseconds. Default: 600000 (10 minutes). Stack config `embedded:retryTimeoutMs`, else the environment variable `EMBEDDED_RETRY_TIMEOUT_MS`.
         :param pulumi.Input[_builtins.str] service_profile: Path of a JSON or YAML service profile: the service's methods, paths, parameter names, paging and envelope, where they differ from the built-in contract (docs/service-profile.md). Default: none (the built-in profile). Stack config `embedded:serviceProfile`, else the environment variable `EMBEDDED_SERVICE_PROFILE`.
@@ -73,6 +75,10 @@ class ProviderArgs:
             concurrency = _utilities.get_env_int('EMBEDDED_CONCURRENCY')
         if concurrency is not None:
             pulumi.set(__self__, "concurrency", concurrency)
+        if digest_key is None:
+            digest_key = _utilities.get_env('EMBEDDED_DIGEST_KEY')
+        if digest_key is not None:
+            pulumi.set(__self__, "digest_key", digest_key)
         if max_retries is None:
             max_retries = _utilities.get_env_int('EMBEDDED_MAX_RETRIES')
         if max_retries is not None:
@@ -175,6 +181,18 @@ class ProviderArgs:
         pulumi.set(self, "concurrency", value)
 
     @_builtins.property
+    @pulumi.getter(name="digestKey")
+    def digest_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Key material the dynamic provider mixes into the key of a ConnectorConfiguration's `fieldDigests`, so that nothing Pulumi prints (`pulumi up --debug` prints the `digestSalt` output) lets the client secret's holder test a guess of a value offline. Set it once per stack: `pulumi config set --secret embedded:digestKey "$(openssl rand -hex 32)"`. Always a secret, never printed. The plugin does not need it: its salt is a hidden secret input. Default: none (docs/secrets.md). Stack config `embedded:digestKey`, else the environment variable `EMBEDDED_DIGEST_KEY`.
+        """
+        return pulumi.get(self, "digest_key")
+
+    @digest_key.setter
+    def digest_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "digest_key", value)
+
+    @_builtins.property
     @pulumi.getter(name="maxRetries")
     def max_retries(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
@@ -236,6 +254,7 @@ class Provider(pulumi.ProviderResource):
                  client_id: pulumi.Input[Optional[_builtins.str]] = None,
                  client_secret: pulumi.Input[Optional[_builtins.str]] = None,
                  concurrency: pulumi.Input[Optional[_builtins.int]] = None,
+                 digest_key: pulumi.Input[Optional[_builtins.str]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  retry_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  service_profile: pulumi.Input[Optional[_builtins.str]] = None,
@@ -253,6 +272,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] client_id: OAuth client id. Required. Stack config `embedded:clientId`, else the environment variable `EMBEDDED_CLIENT_ID`.
         :param pulumi.Input[_builtins.str] client_secret: OAuth client secret. Required; always a secret, never printed. Stack config `embedded:clientSecret`, else the environment variable `EMBEDDED_CLIENT_SECRET`.
         :param pulumi.Input[_builtins.int] concurrency: Requests in flight per process, base URL and client id (one customer's requests never wait for another's). Default: 8. Stack config `embedded:concurrency`, else the environment variable `EMBEDDED_CONCURRENCY`.
+        :param pulumi.Input[_builtins.str] digest_key: Key material the dynamic provider mixes into the key of a ConnectorConfiguration's `fieldDigests`, so that nothing Pulumi prints (`pulumi up --debug` prints the `digestSalt` output) lets the client secret's holder test a guess of a value offline. Set it once per stack: `pulumi config set --secret embedded:digestKey "$(openssl rand -hex 32)"`. Always a secret, never printed. The plugin does not need it: its salt is a hidden secret input. Default: none (docs/secrets.md). Stack config `embedded:digestKey`, else the environment variable `EMBEDDED_DIGEST_KEY`.
         :param pulumi.Input[_builtins.int] max_retries: Retries after the first attempt of a call that failed with a transient fault (5xx, no answer). Default: 5. Stack config `embedded:maxRetries`, else the environment variable `EMBEDDED_MAX_RETRIES`.
         :param pulumi.Input[_builtins.int] retry_timeout_ms: How long one call may keep waiting in all when the service says when to come back (429, or 503 with Retry-After), in milliseconds. Default: 600000 (10 minutes). Stack config `embedded:retryTimeoutMs`, else the environment variable `EMBEDDED_RETRY_TIMEOUT_MS`.
         :param pulumi.Input[_builtins.str] service_profile: Path of a JSON or YAML service profile: the service's methods, paths, parameter names, paging and envelope, where they differ from the built-in contract (docs/service-profile.md). Default: none (the built-in profile). Stack config `embedded:serviceProfile`, else the environment variable `EMBEDDED_SERVICE_PROFILE`.
@@ -289,6 +309,7 @@ class Provider(pulumi.ProviderResource):
                  client_id: pulumi.Input[Optional[_builtins.str]] = None,
                  client_secret: pulumi.Input[Optional[_builtins.str]] = None,
                  concurrency: pulumi.Input[Optional[_builtins.int]] = None,
+                 digest_key: pulumi.Input[Optional[_builtins.str]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  retry_timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  service_profile: pulumi.Input[Optional[_builtins.str]] = None,
@@ -323,6 +344,9 @@ class Provider(pulumi.ProviderResource):
             if concurrency is None:
                 concurrency = _utilities.get_env_int('EMBEDDED_CONCURRENCY')
             __props__.__dict__["concurrency"] = pulumi.Output.from_input(concurrency).apply(pulumi.runtime.to_json) if concurrency is not None else None
+            if digest_key is None:
+                digest_key = _utilities.get_env('EMBEDDED_DIGEST_KEY')
+            __props__.__dict__["digest_key"] = None if digest_key is None else pulumi.Output.secret(digest_key)
             if max_retries is None:
                 max_retries = _utilities.get_env_int('EMBEDDED_MAX_RETRIES')
             __props__.__dict__["max_retries"] = pulumi.Output.from_input(max_retries).apply(pulumi.runtime.to_json) if max_retries is not None else None

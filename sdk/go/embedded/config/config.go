@@ -102,6 +102,19 @@ func GetConcurrency(ctx *pulumi.Context) int {
 	return value
 }
 
+// Key material the dynamic provider mixes into the key of a ConnectorConfiguration's `fieldDigests`, so that nothing Pulumi prints (`pulumi up --debug` prints the `digestSalt` output) lets the client secret's holder test a guess of a value offline. Set it once per stack: `pulumi config set --secret embedded:digestKey "$(openssl rand -hex 32)"`. Always a secret, never printed. The plugin does not need it: its salt is a hidden secret input. Default: none (docs/secrets.md). Stack config `embedded:digestKey`, else the environment variable `EMBEDDED_DIGEST_KEY`.
+func GetDigestKey(ctx *pulumi.Context) string {
+	v, err := config.Try(ctx, "embedded:digestKey")
+	if err == nil {
+		return v
+	}
+	var value string
+	if d := internal.GetEnvOrDefault(nil, nil, "EMBEDDED_DIGEST_KEY"); d != nil {
+		value = d.(string)
+	}
+	return value
+}
+
 // Retries after the first attempt of a call that failed with a transient fault (5xx, no answer). Default: 5. Stack config `embedded:maxRetries`, else the environment variable `EMBEDDED_MAX_RETRIES`.
 func GetMaxRetries(ctx *pulumi.Context) int {
 	v, err := config.TryInt(ctx, "embedded:maxRetries")

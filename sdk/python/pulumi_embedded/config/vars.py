@@ -70,6 +70,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get_int('concurrency') or _utilities.get_env_int('EMBEDDED_CONCURRENCY')
 
     @_builtins.property
+    def digest_key(self) -> Optional[str]:
+        """
+        Key material the dynamic provider mixes into the key of a ConnectorConfiguration's `fieldDigests`, so that nothing Pulumi prints (`pulumi up --debug` prints the `digestSalt` output) lets the client secret's holder test a guess of a value offline. Set it once per stack: `pulumi config set --secret embedded:digestKey "$(openssl rand -hex 32)"`. Always a secret, never printed. The plugin does not need it: its salt is a hidden secret input. Default: none (docs/secrets.md). Stack config `embedded:digestKey`, else the environment variable `EMBEDDED_DIGEST_KEY`.
+        """
+        return __config__.get('digestKey') or _utilities.get_env('EMBEDDED_DIGEST_KEY')
+
+    @_builtins.property
     def max_retries(self) -> Optional[int]:
         """
         Retries after the first attempt of a call that failed with a transient fault (5xx, no answer). Default: 5. Stack config `embedded:maxRetries`, else the environment variable `EMBEDDED_MAX_RETRIES`.
