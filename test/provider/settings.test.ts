@@ -30,6 +30,7 @@ describe("provider settings", () => {
       concurrency: 8,
       addWindowMs: 500,
       caCertificate: undefined,
+      digestKey: undefined,
     });
   });
 
