@@ -10,7 +10,7 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { getClient } from "../provider/client";
-import { digestKeyOf, digestsOfInputs, hiddenFields } from "../provider/resources/field-digests";
+import { digestKeyOf, digestsOfInputs, hiddenFields } from "../provider/connector-configuration/field-digests";
 import { passphraseDecrypter, type Decrypter } from "../cli/fleet/drift/passphrase";
 import { isSecretValue } from "../cli/fleet/drift/plan";
 import type { LocalService } from "../harness/local-service";

@@ -3,14 +3,14 @@
 // `npx pulumi-embedded-connectors plugin install` (the plugin `embedded` into Pulumi's plugin cache),
 // `fleet …`, and `doctor` (does the service profile read the service? cli/doctor/).
 // Settings come from flags, then the EMBEDDED_* environment (the provider's own rules,
-// provider/settings.ts); the client secret only from the environment by default, because
+// provider/settings/resolve.ts); the client secret only from the environment by default, because
 // a flag value is visible to every user of the machine in the process list.
 import { Command } from "commander";
 import { registerGenerate } from "./generate/command";
 import { installPlugin } from "./plugin-install";
 import { registerFleet } from "./fleet/command";
-import { registerDoctor } from "./doctor/command";
-import { PLUGIN_VERSION } from "../provider/plugin/version";
+import { registerDoctor } from "../provider/doctor/command";
+import { PLUGIN_VERSION } from "../provider/hosts/plugin/version";
 
 const program = new Command()
   .name("pulumi-embedded-connectors")

@@ -1,14 +1,14 @@
 // The package's public API: `import … from "pulumi-embedded-connectors"`. Its declarations
 // must not reach provider/client/schemas (zod): a consumer's compiler would load zod's.
-export { AddedConnector, type AddedConnectorArgs, type AddedConnectorOutputs } from "./dynamic/added-connector";
+export { AddedConnector, type AddedConnectorArgs, type AddedConnectorOutputs } from "./hosts/dynamic/added-connector";
 export {
   ConnectorConfiguration,
   type ConnectorConfigurationArgs,
   type ConnectorConfigurationOutputs,
   type SecretConfigValue,
-} from "./dynamic/connector-configuration";
+} from "./hosts/dynamic/connector-configuration";
 /** The same resources and functions as the native Pulumi plugin `embedded` (README, "The plugin"). */
-export * as embedded from "./embedded";
+export * as embedded from "./hosts/sdk";
 export {
   findConnector,
   findConnectorOutput,
@@ -21,7 +21,7 @@ export {
   type GetConnectorArgs,
   type ListConnectorsArgs,
   type ListConnectorsResult,
-} from "./functions/catalogue";
+} from "./lookups/catalogue";
 export {
   getConnectorConfiguration,
   getConnectorConfigurationOutput,
@@ -35,7 +35,7 @@ export {
   type ListAddedConnectorsResult,
   type ListSupportedConnectorsArgs,
   type ListSupportedConnectorsResult,
-} from "./functions/sub-account";
+} from "./lookups/sub-account";
 export type {
   AddedConnectorSummary,
   CatalogueConnector,
@@ -49,9 +49,9 @@ export type {
   PlatformType,
   SupportedConnector,
   SupportedType,
-} from "./functions/types";
+} from "./lookups/types";
 // The settings a program may want to inspect; how they are read is the provider's business.
-export { SETTINGS, SettingsError, resolveSettings, type ProviderSettings, type SettingName } from "./settings";
+export { SETTINGS, SettingsError, resolveSettings, type ProviderSettings, type SettingName } from "./settings/resolve";
 export {
   AuthenticationError,
   ConflictError,

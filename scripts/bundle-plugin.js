@@ -2,7 +2,7 @@
 // from any node_modules (so it can be copied into Pulumi's plugin cache, or run in place):
 // - <name>-plugin.js: the compiled entry and everything it loads (for the plugin `embedded`:
 //   the client, undici, zod, the gRPC server and the protocol's stubs), bundled by esbuild;
-// - <name>-start.js: the first module (dist/provider/plugin/start.js, bundled with the hash of
+// - <name>-start.js: the first module (dist/provider/hosts/plugin/start.js, bundled with the hash of
 //   <name>-plugin.js), which runs the bundle through V8's code cache;
 // - pulumi-resource-<name>: the executable the engine runs (node on <name>-start.js);
 // - PulumiPlugin.yaml, package.json and <name>-folder.js: what `pulumi package add <dir>`,
@@ -12,7 +12,7 @@
 //   `node <run-plugin> <dir> <engine>`, which requires the package's main, <name>-folder.js
 //   (it starts <name>-start.js). The engine still runs pulumi-resource-<name> when it finds it;
 //   `plugin install` and the release archives copy only the three files above.
-// `node scripts/bundle-plugin.js` builds the plugin `embedded` (dist/provider/plugin/main.js)
+// `node scripts/bundle-plugin.js` builds the plugin `embedded` (dist/provider/hosts/plugin/main.js)
 // into dist/plugin/, the directory the package ships; `npm run build` runs it after tsc. The
 // bench builds its no-op plugin with `--entry <main.js> --out <dir> --name embeddedfloor`.
 // Prints the output directory.
@@ -44,7 +44,7 @@ const withoutUndiciEntry = {
 
 async function main() {
   const args = scriptArgs("node scripts/bundle-plugin.js [--entry <main.js>] [--out <dir>] [--name <plugin name>]", {
-    entry: { type: "string", default: "dist/provider/plugin/main.js" },
+    entry: { type: "string", default: "dist/provider/hosts/plugin/main.js" },
     out: { type: "string", default: "dist/plugin" },
     name: { type: "string", default: "embedded" },
   });
@@ -67,7 +67,7 @@ async function main() {
   const hash = crypto.createHash("sha256").update(fs.readFileSync(bundleFile)).digest("hex").slice(0, 16);
   await esbuild.build({
     ...common,
-    entryPoints: [path.resolve(root, "dist/provider/plugin/start.js")],
+    entryPoints: [path.resolve(root, "dist/provider/hosts/plugin/start.js")],
     outfile: path.join(out, `${name}-start.js`),
     define: { EMBEDDED_BUNDLE_HASH: JSON.stringify(hash) },
   });

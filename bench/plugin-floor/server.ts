@@ -9,7 +9,7 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
-import { fromStruct, toStruct, type Props } from "../../provider/plugin/wire";
+import { fromStruct, toStruct, type Props } from "../../provider/hosts/plugin/wire";
 import { CONFIGURATION_SECRET_OUTPUTS, configurationOutputs, connectorOutputs } from "../programs/fleet/floor-outputs";
 
 export const FLOOR_PACKAGE = "embeddedfloor";

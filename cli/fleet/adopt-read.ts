@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { getClient, type EmbeddedClient } from "../../provider/client";
 import type { Customer } from "../../provider/fleet/secret-sources";
-import { resolveSettings, toClientSettings } from "../../provider/settings";
+import { resolveSettings, toClientSettings } from "../../provider/settings/resolve";
 import { literalOf, snapshot, type ConnectorSnapshot } from "../generate";
 import type { SecretMap } from "./adopt-input";
 import type { ConnectorSpec } from "./new";

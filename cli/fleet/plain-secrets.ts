@@ -5,9 +5,9 @@
 // form), never read by pattern.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { SETTINGS, type SettingName } from "../../provider/settings";
+import { SETTINGS, type SettingName } from "../../provider/settings/resolve";
 import { stackFileName, type FleetProject } from "./project";
-import { plainConfigKeys } from "../../provider/runtime/pulumi-project";
+import { plainConfigKeys } from "../../provider/project/pulumi-project";
 
 /** The stack config keys of the settings that are always secret (embedded:clientSecret). */
 const SECRET_KEYS = (Object.keys(SETTINGS) as SettingName[])

@@ -2,7 +2,7 @@
 // `Pulumi.<stack>.yaml` beside its Pulumi.yaml, one stack per sub-account.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { findProjectFile } from "../../provider/runtime/pulumi-project";
+import { findProjectFile } from "../../provider/project/pulumi-project";
 
 export interface FleetProject {
   /** The absolute directory holding Pulumi.yaml. */

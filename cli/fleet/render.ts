@@ -2,10 +2,10 @@
 // for the terminal (what drifted, changed or failed, after the run's summary line) and as JUnit
 // XML (CI test reporters: one test case per stack; drifted and failed stacks are failures, a
 // changed stack's steps its output). A provider's own step is named as one: `<name> (provider)`.
-import { alignedTable } from "../text-table";
+import { alignedTable } from "../../provider/text-table";
 import { stepResource, type FleetReport, type ResourceChange, type StackReport } from "./report";
 
-export { fitWidth } from "../text-table";
+export { fitWidth } from "../../provider/text-table";
 
 const ICON: Record<StackReport["status"], string> = { clean: "✅", drifted: "⚠️", changed: "📝", failed: "❌" };
 

@@ -2,8 +2,8 @@
 // encryption state (encryptionsalt, encryptedkey, secretsprovider) and its encrypted values
 // (`secure:`). Read by parsing the file, YAML or its JSON form, never by pattern: a pattern
 // misses `"encryptionsalt": …` and a KMS stack's keys. Parsed with the `yaml` package, as every
-// Pulumi file the fleet reads (provider/runtime/pulumi-project.ts).
-import { parseYaml } from "../../provider/runtime/pulumi-project";
+// Pulumi file the fleet reads (provider/project/pulumi-project.ts).
+import { parseYaml } from "../../provider/project/pulumi-project";
 
 /** Keys at the top level of a stack file that carry its encryption state. */
 const ENCRYPTION_KEYS = ["encryptionsalt", "encryptedkey", "secretsprovider"];

@@ -4,7 +4,7 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import type { Command } from "commander";
 import { closeClients, getClient } from "../../provider/client";
-import { resolveSettings, toClientSettings, type ConfigSource } from "../../provider/settings";
+import { resolveSettings, toClientSettings, type ConfigSource } from "../../provider/settings/resolve";
 import { generateFiles, IMPORT_COMMAND, LANGUAGES, snapshot, type GenerateOptions, type Language } from "./index";
 
 export interface GenerateFlags {

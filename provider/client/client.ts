@@ -48,8 +48,8 @@ export interface ClientDependencies {
 
 /**
  * Filters of List Connectors and List Added Connectors: the contract's list query without the
- * sub-account and the paging. The public copy (functions/types.ts) is written out, and checked
- * against this one by the compiler (functions/program-context.ts).
+ * sub-account and the paging. The public copy (lookups/types.ts) is written out, and checked
+ * against this one by the compiler (lookups/program-context.ts).
  */
 
 export interface AddConnectorsResult {

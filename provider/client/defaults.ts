@@ -1,4 +1,4 @@
-// The client's defaults that the provider's settings share (provider/settings.ts takes its
+// The client's defaults that the provider's settings share (provider/settings/resolve.ts takes its
 // defaults from here). A module without imports: the settings load it without loading the
 // client's transport (undici).
 

@@ -19,8 +19,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as pulumi from "@pulumi/pulumi";
-import * as embedded from "../embedded";
-import type { SecretConfigValue } from "../dynamic/connector-configuration";
+import * as embedded from "../hosts/sdk";
+import type { SecretConfigValue } from "../hosts/dynamic/connector-configuration";
 import { clearFieldRefusal, envSourceRefusal, type Customer } from "./secret-sources";
 
 /** Where a secret field's value comes from: a secret of the stack, or an environment variable of the run. */

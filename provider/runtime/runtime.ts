@@ -6,10 +6,10 @@
 // and so one client/token per process.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { clientRegistry, getClient, type ConnectorConfigurationView, type EmbeddedClient } from "../client";
-import { AddCoalescer } from "./add-coalescer";
-import { AddJournal, defaultJournalDir } from "./add-journal";
-import { AddedConnectorsCache } from "./added-connectors-cache";
-import { ConfigurationReadAhead } from "./configuration-read-ahead";
+import { AddCoalescer } from "../added-connector/coalescer";
+import { AddJournal, defaultJournalDir } from "./pending-writes";
+import { AddedConnectorsCache } from "../added-connector/listing-cache";
+import { ConfigurationReadAhead } from "../connector-configuration/read-ahead";
 import { useBaselineWasmCompiler } from "./baseline-wasm";
 import { engineSteps } from "./engine-steps";
 import {
@@ -21,7 +21,7 @@ import {
   toClientSettings,
   type ConfigSource,
   type ProviderSettings,
-} from "../settings";
+} from "../settings/resolve";
 
 /** Which host runs the provider: the advice differs (only the plugin's resources can be imported). */
 export type ProviderHost = "dynamic" | "plugin";

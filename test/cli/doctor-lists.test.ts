@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { listOf } from "../../cli/doctor/shapes";
+import { listOf } from "../../provider/doctor/shapes";
 import { runDoctor, startStub, type Stub, type StubAnswer, type StubRequest } from "./doctor-stub";
 
 const ok = (response: unknown): StubAnswer => ({

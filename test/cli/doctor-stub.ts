@@ -5,7 +5,7 @@
 // request itself first (`intercept`).
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { doctor, type DoctorFlags } from "../../cli/doctor/command";
+import { doctor, type DoctorFlags } from "../../provider/doctor/command";
 
 export interface Target {
   baseUrl: string;

@@ -3,7 +3,7 @@
 // it names where the answer's parts are and the keys to change, never a value (no id, no secret).
 import assert from "node:assert/strict";
 import path from "node:path";
-import { doctor } from "../../cli/doctor/command";
+import { doctor } from "../../provider/doctor/command";
 import { startLocalService, type LocalService } from "../../harness/local-service";
 import { CATALOGUE } from "../../service/seed/catalogue";
 

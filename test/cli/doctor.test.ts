@@ -9,8 +9,8 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DEFAULT_PROFILE, loadProfile } from "../../contract/profile";
-import { doctor, resolveDoctorSettings, type DoctorFlags } from "../../cli/doctor/command";
-import { WireClient } from "../../cli/doctor/wire-client";
+import { doctor, resolveDoctorSettings, type DoctorFlags } from "../../provider/doctor/command";
+import { WireClient } from "../../provider/doctor/wire-client";
 import { closeClients, collect, getClient } from "../../provider/client";
 import { startLocalService, type LocalService } from "../../harness/local-service";
 import { CATALOGUE } from "../../service/seed/catalogue";

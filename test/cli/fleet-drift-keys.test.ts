@@ -9,7 +9,7 @@ import { stackFeed } from "../../cli/fleet/drift/fast";
 import { DERIVATIONS_AT_ONCE } from "../../cli/fleet/drift/passphrase";
 import type { StackPlan } from "../../cli/fleet/drift/plan";
 import { keySources, type KeySourceOf } from "../../cli/fleet/drift/secrets-providers";
-import { deriveDigestKey } from "../../provider/resources/field-digests";
+import { deriveDigestKey } from "../../provider/connector-configuration/field-digests";
 import { encryptWith, newPassphraseStack } from "../../bench/passphrase-writer";
 
 const SIG = "4dabf18193072939515e22adb298388d";

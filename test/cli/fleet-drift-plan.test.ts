@@ -6,13 +6,13 @@ import { pbkdf2Sync, randomBytes } from "node:crypto";
 import { fromDeployment, type StateResource } from "../../cli/fleet/drift/checkpoint";
 import { changedOutputs } from "../../cli/fleet/drift/changed-outputs";
 import { groupByCredentials } from "../../cli/fleet/drift/credentials";
-import { deriveDigestKey } from "../../provider/resources/field-digests";
+import { deriveDigestKey } from "../../provider/connector-configuration/field-digests";
 import { passphraseDecrypter } from "../../cli/fleet/drift/passphrase";
 import { keySources } from "../../cli/fleet/drift/secrets-providers";
 import { planStack } from "../../cli/fleet/drift/plan";
 import { renderMarkdown } from "../../cli/fleet/render";
 import { buildReport } from "../../cli/fleet/report";
-import { PLUGIN_VERSION } from "../../provider/plugin/version";
+import { PLUGIN_VERSION } from "../../provider/hosts/plugin/version";
 import { encryptWith } from "../../bench/passphrase-writer";
 
 const SIG = "4dabf18193072939515e22adb298388d";

@@ -13,7 +13,7 @@ import {
   type IncomingResponse,
   type OutgoingRequest,
 } from "../../provider/client";
-import { statusOf } from "../../provider/runtime/service-failures";
+import { statusOf } from "../../provider/client/service-failures";
 import { ACCOUNT, answer, CONNECTOR, ok, refusal, ScriptedTransport, tokenAnswer, viewA } from "./fakes";
 
 const id = (n: number) => `c${n.toString(36).padStart(15, "0")}`;

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_PROFILE, loadProfile, parseProfileText, resolveProfile } from "../../contract/profile";
 import { collect, EmbeddedClient, NotFoundError } from "../../provider/client";
-import { resolveSettings } from "../../provider/settings";
+import { resolveSettings } from "../../provider/settings/resolve";
 import { ACCOUNT, answer, CONNECTOR, ScriptedTransport, tokenAnswer, viewA } from "./fakes";
 import { servePage } from "./profile-fake";
 

@@ -98,7 +98,7 @@ describe("consumer: the packed package in a user's project", function () {
   });
 
   it("never packs a plugin code cache, even one that a run left in dist/plugin", async () => {
-    // The plugin writes its code cache beside its bundle (provider/plugin/start.ts), so a run in
+    // The plugin writes its code cache beside its bundle (provider/hosts/plugin/start.ts), so a run in
     // place leaves one in dist/plugin; package.json's `files` must keep it out of the tarball.
     const planted = path.join(repoRoot, "dist", "plugin", ".embedded-plugin.js.0123456789abcdef.v0.0.0-test.v8cache");
     await fs.writeFile(planted, "left by a run in place");
@@ -150,7 +150,7 @@ describe("consumer: the packed package in a user's project", function () {
     // The plugin's SDK (the namespace `embedded`) is part of the graph, not a separate entry.
     for (const file of ["index", "provider", "added-connector", "connector-configuration", "functions"]) {
       assert.ok(
-        relative.includes(`dist/provider/embedded/${file}.d.ts`),
+        relative.includes(`dist/provider/hosts/sdk/${file}.d.ts`),
         `embedded/${file}.d.ts in ${relative.join(", ")}`,
       );
     }

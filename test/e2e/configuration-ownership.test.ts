@@ -10,8 +10,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, repoRoot } from "./harness";
 import { apiKeyFields, e2eSuite, fieldValue, SEGMENT, serviceSettings } from "./fixtures";
-import { AddJournal } from "../../provider/runtime/add-journal";
-import { configurationKey } from "../../provider/resources/configuration-ownership";
+import { AddJournal } from "../../provider/runtime/pending-writes";
+import { configurationKey } from "../../provider/connector-configuration/ownership";
 
 const DOC = path.join(repoRoot, "docs", "configuration-ownership.md");
 

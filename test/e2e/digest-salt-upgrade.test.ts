@@ -8,7 +8,7 @@ import { createHmac, randomBytes, scryptSync } from "node:crypto";
 import { E2EStack, ENGINE_TIMEOUT_MS, type ProgramConfigValue } from "./harness";
 import { connectorsStack, type E2EService, e2eSuite, SEGMENT } from "./fixtures";
 import { pluginStack } from "./plugin-fixtures";
-import { canonicalValue } from "../../provider/resources/field-digests";
+import { canonicalValue } from "../../provider/connector-configuration/field-digests";
 
 type Outputs = Record<string, unknown>;
 interface DeployedResource {

@@ -14,7 +14,7 @@
 // Chromium (issue 39, item 3) make README's drift check fail naming the Text.
 import { strict as assert } from "node:assert";
 import { randomBytes } from "node:crypto";
-import { SET_DIGEST_KEY } from "../../provider/settings";
+import { SET_DIGEST_KEY } from "../../provider/settings/resolve";
 import { E2EStack, ENGINE_TIMEOUT_MS, type ProgramConfigValue } from "./harness";
 import { connectorsStack, type E2EService, e2eSuite, SEGMENT } from "./fixtures";
 import { pluginStack } from "./plugin-fixtures";

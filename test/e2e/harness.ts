@@ -24,7 +24,7 @@ import {
   UpResult,
 } from "@pulumi/pulumi/automation";
 import { ensureEngine, execFileAsync, repoRoot } from "../../harness/engine";
-import { stackIdentity, type StackIdentity } from "../../provider/runtime/stack-identity";
+import { stackIdentity, type StackIdentity } from "../../provider/project/stack-identity";
 
 export {
   disposeEngine,

@@ -8,7 +8,7 @@ import { strict as assert } from "node:assert";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { doctor, type DoctorFlags } from "../../cli/doctor/command";
+import { doctor, type DoctorFlags } from "../../provider/doctor/command";
 import { CATALOGUE } from "../../service/seed/catalogue";
 import { startService, type E2EService } from "./fixtures";
 import { routesOf, READ_MODES, startHostileProxy, TOKEN, WRITES, type HostileProxy } from "./hostile-proxy";

@@ -1,7 +1,7 @@
 // Issue 25, items 4 and 5: a failing lookup in the program reads once, with no stack, for both
 // hosts and the shapes a user writes (the README's example with a misspelt name, the Promise
 // form with no resource, a missing setting). Before, the error went through util.inspect on
-// Node.js 20 and cost about half a minute of CPU (provider/functions/refusal.ts); how long it
+// Node.js 20 and cost about half a minute of CPU (provider/lookups/refusal.ts); how long it
 // takes is measured in bench/, not asserted here.
 import { strict as assert } from "node:assert";
 import { E2EStack, ENGINE_TIMEOUT_MS } from "./harness";

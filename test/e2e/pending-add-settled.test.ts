@@ -7,7 +7,7 @@ import { strict as assert } from "node:assert";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { AddJournal } from "../../provider/runtime/add-journal";
+import { AddJournal } from "../../provider/runtime/pending-writes";
 import { E2EStack, ENGINE_TIMEOUT_MS, resourceName } from "./harness";
 import { e2eSuite, S3, serviceSettings } from "./fixtures";
 

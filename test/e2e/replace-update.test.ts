@@ -3,7 +3,7 @@
 import { strict as assert } from "node:assert";
 import { randomBytes } from "node:crypto";
 import { assertNoSecret, ENGINE_TIMEOUT_MS, resourceName } from "./harness";
-import { PASSWORD_MARK } from "../../provider/resources/field-digests";
+import { PASSWORD_MARK } from "../../provider/connector-configuration/field-digests";
 import { apiKeyFields, connectorsStack, e2eSuite, MIXPANEL, SEGMENT } from "./fixtures";
 
 type Props = Record<string, unknown>;

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { getClient } from "../../provider/client";
-import { resolveSettings, toClientSettings } from "../../provider/settings";
+import { resolveSettings, toClientSettings } from "../../provider/settings/resolve";
 import { isolateEnvironment, Plugin, resetRuntime } from "./harness";
 
 const EXAMPLE = join(__dirname, "../../../profiles/example.yaml");

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import * as grpc from "@grpc/grpc-js";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
-import { SETTINGS } from "../../provider/settings";
+import { SETTINGS } from "../../provider/settings/resolve";
 import { stableId } from "../../service/domain/ids";
 import { startLocalService, type LocalService } from "../../harness/local-service";
 import {
@@ -275,7 +275,7 @@ describe("plugin: Configure and Invoke", () => {
 
   it("a lookup that finds nothing is a gRPC error with the near matches (the TypeScript SDK's call)", async () => {
     await plugin.configure(settings);
-    // The SDK's hidden argument: no argument is secret (functions/secret-arguments.ts).
+    // The SDK's hidden argument: no argument is secret (lookups/secret-arguments.ts).
     const args = { name: "Amazon S4", supportedType: "Source", __secretArguments: [] };
     const error = await grpcError(plugin.invoke(FIND, args));
     assert.match(error.details, /no connector named "Amazon S4" with supportedType Source/);

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
-import { SETTINGS } from "../../provider/settings";
+import { SETTINGS } from "../../provider/settings/resolve";
 import { stableId } from "../../service/domain/ids";
 import { startLocalService, type LocalService, type SeededCustomer } from "../../harness/local-service";
 import { grpcError, isolateEnvironment, Plugin, resetRuntime, secret, urnOf, type Props } from "./harness";

@@ -1,12 +1,12 @@
 // Issue 38, item 2, on the plugin: the salt of the digests' key is a hidden secret INPUT that
-// check sets (resources/digest-salt.ts), never an output, so the program's RegisterResource
+// check sets (connector-configuration/digest-salt.ts), never an output, so the program's RegisterResource
 // response (which the Node.js SDK prints under `pulumi up --debug`) holds nothing that keys the
 // digests. A plugin state written before (an output `digestSalt`, or none) refreshes and diffs
 // without false drift, and its next write re-keys it under the input salt.
 import assert from "node:assert/strict";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { stableId } from "../../service/domain/ids";
-import { digestKeyOf, digestsOfInputs, PASSWORD_MARK } from "../../provider/resources/field-digests";
+import { digestKeyOf, digestsOfInputs, PASSWORD_MARK } from "../../provider/connector-configuration/field-digests";
 import { isSecret, secret, secretValue, urnOf, usePluginFixture, type Props } from "./harness";
 
 const { DIFF_NONE } = proto.DiffResponse.DiffChanges;

@@ -12,10 +12,10 @@ import type { LogRequest } from "@pulumi/pulumi/proto/engine_pb";
 import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
-import { serve } from "../../provider/plugin/server";
+import { serve } from "../../provider/hosts/plugin/server";
 import { closeClients } from "../../provider/client";
 import { configureRuntime } from "../../provider/runtime/runtime";
-import { noConfig, SETTINGS } from "../../provider/settings";
+import { noConfig, SETTINGS } from "../../provider/settings/resolve";
 import { startLocalService, type LocalService } from "../../harness/local-service";
 
 /** Pulumi's secret signature (sdk rpc.specialSigKey / specialSecretSig) and unknown value, written out on purpose. */

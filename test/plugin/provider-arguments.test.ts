@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
-import { configureVerdict, plainInStackFile } from "../../provider/plugin/provider-config";
+import { configureVerdict, plainInStackFile } from "../../provider/hosts/plugin/provider-config";
 import { assertNoCanary, canary, replayCanariesOnFailure } from "../e2e/canaries";
 import { grpcError, Plugin, resetRuntime, secret, startFakeEngine, usePluginFixture, type Failure } from "./harness";
 

@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { repoRoot } from "../../harness/engine";
-import { withPluginOptions } from "../../provider/embedded/provider";
-import { PLUGIN_DOWNLOAD_URL, PLUGIN_VERSION } from "../../provider/plugin/version";
+import { withPluginOptions } from "../../provider/hosts/sdk/provider";
+import { PLUGIN_DOWNLOAD_URL, PLUGIN_VERSION } from "../../provider/hosts/plugin/version";
 import { Plugin, resetRuntime } from "./harness";
 
 interface PackageJson {

@@ -1,7 +1,7 @@
 // GetPluginInfo and GetSchema over gRPC: what `pulumi package get-schema`, Pulumi YAML, the
 // SDK generators and `pulumi import` read from the plugin.
 import assert from "node:assert/strict";
-import { SETTINGS } from "../../provider/settings";
+import { SETTINGS } from "../../provider/settings/resolve";
 import { Plugin, resetRuntime } from "./harness";
 
 type Spec = Record<string, unknown> & { secret?: boolean; replaceOnChange?: boolean };

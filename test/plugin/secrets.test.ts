@@ -1,7 +1,7 @@
 // What the plugin hands back never shows a secret: Check failures name the kind of an input that
 // arrived secret, not its value (issue 24, defect 5); secretConfig is never an output, not even
 // from an older state that holds it (defect 4); getConnectorConfiguration's field values leave
-// as secrets (defect 7). Secret-ness comes from the definitions, applied in plugin/outgoing.ts.
+// as secrets (defect 7). Secret-ness comes from the definitions, applied in hosts/plugin/outgoing.ts.
 import assert from "node:assert/strict";
 import { stableId } from "../../service/domain/ids";
 import { isSecret, type Props, secret, secretValue, urnOf, usePluginFixture } from "./harness";

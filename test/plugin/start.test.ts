@@ -1,4 +1,4 @@
-// provider/plugin/start.ts: the plugin's first module runs the bundle beside it through V8's
+// provider/hosts/plugin/start.ts: the plugin's first module runs the bundle beside it through V8's
 // code cache. The bundle must behave as under node's own loader (its require, __filename,
 // __dirname, module.exports), the cache must be written once and then used, and nothing about
 // the cache (missing, refused, corrupt, unwritable, another bundle's) may stop the plugin.
@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
-const START = path.resolve(__dirname, "../../provider/plugin/start.js");
+const START = path.resolve(__dirname, "../../provider/hosts/plugin/start.js");
 
 const BUNDLE_SOURCE = `
 const os = require("node:os");

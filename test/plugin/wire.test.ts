@@ -3,8 +3,8 @@
 // Also the type token of a URN (resources.ts), which picks the resource implementation.
 import assert from "node:assert/strict";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { fromStruct, ownerOfUrn, toStruct } from "../../provider/plugin/wire";
-import { resourceTypeOf, typeOfUrn, withInputs } from "../../provider/plugin/resources";
+import { fromStruct, ownerOfUrn, toStruct } from "../../provider/hosts/plugin/wire";
+import { resourceTypeOf, typeOfUrn, withInputs } from "../../provider/hosts/plugin/resources";
 import { isSecret, raw, secret, SECRET_SIG, SIG_KEY, struct, UNKNOWN } from "./harness";
 
 describe("plugin wire: Struct <-> plain values", () => {

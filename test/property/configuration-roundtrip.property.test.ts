@@ -5,7 +5,7 @@
 // red. Seeds are random: a failure prints the seed; PROPERTY_SEED=<seed> replays it.
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import * as impl from "../../provider/resources/connector-configuration-impl";
+import * as impl from "../../provider/connector-configuration/steps";
 import { CATALOGUE, type CatalogueConnector } from "../../service/seed/catalogue";
 import { startFixture, useConfig, type ProviderFixture } from "../provider/fixtures";
 import { secretConfigFor } from "./arbitraries";

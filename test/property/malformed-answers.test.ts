@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import * as added from "../../provider/resources/added-connector-impl";
-import * as configuration from "../../provider/resources/connector-configuration-impl";
+import * as added from "../../provider/added-connector/steps";
+import * as configuration from "../../provider/connector-configuration/steps";
 import { configureRuntime } from "../../provider/runtime/runtime";
-import { configSourceFromGetter, SETTINGS } from "../../provider/settings";
+import { configSourceFromGetter, SETTINGS } from "../../provider/settings/resolve";
 import { configurationPayload, viewA } from "../client/fakes";
 import { rejection } from "../provider/fixtures";
 

@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { CheckResult } from "@pulumi/pulumi/dynamic";
-import * as added from "../../provider/resources/added-connector-impl";
-import * as configuration from "../../provider/resources/connector-configuration-impl";
+import * as added from "../../provider/added-connector/steps";
+import * as configuration from "../../provider/connector-configuration/steps";
 import { validateConfigure } from "../../service/domain/configuration";
 import { requests } from "../../contract/requests";
 import { CATALOGUE, type CatalogueConnector } from "../../service/seed/catalogue";

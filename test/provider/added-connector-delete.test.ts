@@ -2,7 +2,7 @@
 // use the connector; that becomes a message naming everything needed. 404 is done.
 import assert from "node:assert/strict";
 import { errorFromResponse, NOTHING_SENT, type EmbeddedClient } from "../../provider/client";
-import * as impl from "../../provider/resources/added-connector-impl";
+import * as impl from "../../provider/added-connector/steps";
 import { CONNECTORS, callsTo, rejection, useConfig, useProviderFixture } from "./fixtures";
 import { routeKey, routeLabel } from "../../contract/routes";
 

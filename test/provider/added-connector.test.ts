@@ -1,8 +1,8 @@
 // AddedConnector's provider methods called directly against the local service.
 import assert from "node:assert/strict";
-import { addedConnectorProvider } from "../../provider/dynamic/added-connector";
-import * as impl from "../../provider/resources/added-connector-impl";
-import { UNKNOWN } from "../../provider/definitions/checks";
+import { addedConnectorProvider } from "../../provider/hosts/dynamic/added-connector";
+import * as impl from "../../provider/added-connector/steps";
+import { UNKNOWN } from "../../provider/schema/checks";
 import { callsTo, CONNECTORS, mutatingCalls, rejection, useConfig, useProviderFixture } from "./fixtures";
 import { routeKey } from "../../contract/routes";
 

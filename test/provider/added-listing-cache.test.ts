@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { CATALOGUE } from "../../service/seed/catalogue";
 import type { AddedConnectorView } from "../../provider/client";
-import { AddedConnectorsCache, type ListingClient } from "../../provider/runtime/added-connectors-cache";
-import * as added from "../../provider/resources/added-connector-impl";
-import * as configuration from "../../provider/resources/connector-configuration-impl";
+import { AddedConnectorsCache, type ListingClient } from "../../provider/added-connector/listing-cache";
+import * as added from "../../provider/added-connector/steps";
+import * as configuration from "../../provider/connector-configuration/steps";
 import { callsTo, CONNECTORS, rejection, SEGMENT_CONFIG, useProviderFixture } from "./fixtures";
 import { routeKey } from "../../contract/routes";
 

@@ -2,10 +2,10 @@
 // the hidden input SECRET_INPUTS by resource-props.ts) is named by its kind, never quoted; and
 // a number that is NaN or Infinity is called what it is, not "a number".
 import assert from "node:assert/strict";
-import * as addedConnector from "../../provider/resources/added-connector-impl";
-import * as connectorConfiguration from "../../provider/resources/connector-configuration-impl";
-import { SECRET_INPUTS, typeFailures } from "../../provider/definitions/checks";
-import { typeName } from "../../provider/definitions/property";
+import * as addedConnector from "../../provider/added-connector/steps";
+import * as connectorConfiguration from "../../provider/connector-configuration/steps";
+import { SECRET_INPUTS, typeFailures } from "../../provider/schema/checks";
+import { typeName } from "../../provider/schema/property";
 import { CONNECTORS, SEGMENT_CONFIG, useProviderFixture } from "./fixtures";
 
 const IMPLEMENTATIONS = [

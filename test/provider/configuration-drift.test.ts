@@ -2,7 +2,7 @@
 // names the fields changed out of band (digests and `drift`), diff names the fields the update
 // writes, a changed client secret and a state from before the digests each cost one update.
 import assert from "node:assert/strict";
-import * as impl from "../../provider/resources/connector-configuration-impl";
+import * as impl from "../../provider/connector-configuration/steps";
 import { CONNECTORS, SEGMENT_CONFIG, useConfig, useProviderFixture } from "./fixtures";
 
 type Props = Record<string, unknown>;

@@ -8,12 +8,12 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { withSaltInput } from "../../provider/resources/digest-salt";
-import * as impl from "../../provider/resources/connector-configuration-impl";
-import { AddJournal } from "../../provider/runtime/add-journal";
-import { stackIdentity } from "../../provider/runtime/stack-identity";
+import { withSaltInput } from "../../provider/connector-configuration/digest-salt";
+import * as impl from "../../provider/connector-configuration/steps";
+import { AddJournal } from "../../provider/runtime/pending-writes";
+import { stackIdentity } from "../../provider/project/stack-identity";
 import { runtime, useOwner } from "../../provider/runtime/runtime";
-import { configurationKey } from "../../provider/resources/configuration-ownership";
+import { configurationKey } from "../../provider/connector-configuration/ownership";
 import { routeKey } from "../../contract/routes";
 import { callsTo, CONNECTORS, rejection, SEGMENT_CONFIG, useConfig, useProviderFixture } from "./fixtures";
 

@@ -1,12 +1,12 @@
-// provider/runtime/configuration-read-ahead.ts: a refresh's configuration reads are fetched
+// provider/connector-configuration/read-ahead.ts: a refresh's configuration reads are fetched
 // ahead, once each, only for connectors the stack read as AddedConnectors and the listing
 // shows as configured, and only once a configuration is read (a preview or an up fetches none);
 // and a Configure through the provider drops what was fetched ahead of it.
 import assert from "node:assert/strict";
 import type { ConnectorConfigurationView } from "../../provider/client";
-import * as added from "../../provider/resources/added-connector-impl";
-import { ConfigurationReadAhead, type ConfigurationClient } from "../../provider/runtime/configuration-read-ahead";
-import * as configuration from "../../provider/resources/connector-configuration-impl";
+import * as added from "../../provider/added-connector/steps";
+import { ConfigurationReadAhead, type ConfigurationClient } from "../../provider/connector-configuration/read-ahead";
+import * as configuration from "../../provider/connector-configuration/steps";
 import { runtime } from "../../provider/runtime/runtime";
 import { CONNECTORS, SEGMENT_CONFIG, startFixture, useConfig, type ProviderFixture } from "./fixtures";
 

@@ -3,8 +3,8 @@
 // mutating call, descriptors fetched once per connector.
 import assert from "node:assert/strict";
 import { ServerError, type EmbeddedClient } from "../../provider/client";
-import * as impl from "../../provider/resources/connector-configuration-impl";
-import { UNKNOWN } from "../../provider/definitions/checks";
+import * as impl from "../../provider/connector-configuration/steps";
+import { UNKNOWN } from "../../provider/schema/checks";
 import { callsTo, CONNECTORS, mutatingCalls, SEGMENT_CONFIG, useConfig, useProviderFixture } from "./fixtures";
 import { routeKey, routeLabel } from "../../contract/routes";
 

@@ -2,7 +2,7 @@
 // that renames the configuration (name, secretName) or points at another configurationId must
 // see an update, and the same inputs must see none (issue 24, mutation audit item b).
 import assert from "node:assert/strict";
-import * as impl from "../../provider/resources/connector-configuration-impl";
+import * as impl from "../../provider/connector-configuration/steps";
 import { CONNECTORS, SEGMENT_CONFIG, startFixture, useConfig, type ProviderFixture } from "./fixtures";
 
 type Props = Record<string, unknown>;

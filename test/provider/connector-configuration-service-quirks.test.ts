@@ -14,8 +14,8 @@ import {
   type OutgoingRequest,
   type Transport,
 } from "../../provider/client";
-import * as impl from "../../provider/resources/connector-configuration-impl";
-import { configSourceFromGetter, resolveSettings, toClientSettings } from "../../provider/settings";
+import * as impl from "../../provider/connector-configuration/steps";
+import { configSourceFromGetter, resolveSettings, toClientSettings } from "../../provider/settings/resolve";
 import { failure as answerFailure } from "../client/fakes";
 import { CONNECTORS, SEGMENT_CONFIG, rejection, startFixture, useConfig, type ProviderFixture } from "./fixtures";
 

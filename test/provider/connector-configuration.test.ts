@@ -1,11 +1,11 @@
 // ConnectorConfiguration's create/read/diff/update/delete against the local service:
 // outputs without plaintext secrets, per-field digests, drift through lastUpdated.
 import assert from "node:assert/strict";
-import * as impl from "../../provider/resources/connector-configuration-impl";
-import * as addedConnector from "../../provider/resources/added-connector-impl";
+import * as impl from "../../provider/connector-configuration/steps";
+import * as addedConnector from "../../provider/added-connector/steps";
 import { runtime } from "../../provider/runtime/runtime";
-import { UNKNOWN } from "../../provider/definitions/checks";
-import { PASSWORD_MARK } from "../../provider/resources/field-digests";
+import { UNKNOWN } from "../../provider/schema/checks";
+import { PASSWORD_MARK } from "../../provider/connector-configuration/field-digests";
 import {
   captureWarnings,
   CONNECTORS,

@@ -4,7 +4,7 @@
 // writes (seeded: FLEET_DIGEST_SEED replays them), each compared both ways.
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import * as impl from "../../provider/resources/connector-configuration-impl";
+import * as impl from "../../provider/connector-configuration/steps";
 import { CONNECTORS, SEGMENT_CONFIG, useProviderFixture } from "./fixtures";
 import { seededRandom } from "../property/seed";
 

@@ -5,11 +5,17 @@
 // recipe, and setting, changing or removing the key never shows drift; the next write re-keys.
 import assert from "node:assert/strict";
 import { createHmac, randomBytes, scryptSync } from "node:crypto";
-import * as impl from "../../provider/resources/connector-configuration-impl";
-import { DIGEST_KEY_RECIPE } from "../../provider/resources/digest-salt";
+import * as impl from "../../provider/connector-configuration/steps";
+import { DIGEST_KEY_RECIPE } from "../../provider/connector-configuration/digest-salt";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { noDigestKeyWarning, resolveSettings, SET_DIGEST_KEY, SETTINGS, SettingsError } from "../../provider/settings";
+import {
+  noDigestKeyWarning,
+  resolveSettings,
+  SET_DIGEST_KEY,
+  SETTINGS,
+  SettingsError,
+} from "../../provider/settings/resolve";
 import { CONNECTORS, SEGMENT_CONFIG, useConfig, useProviderFixture } from "./fixtures";
 
 type Props = Record<string, unknown>;

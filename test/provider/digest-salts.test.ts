@@ -5,10 +5,15 @@
 // written by the previous version (unsalted digests) refreshes and diffs without false drift.
 import assert from "node:assert/strict";
 import { createHmac, scryptSync } from "node:crypto";
-import * as impl from "../../provider/resources/connector-configuration-impl";
-import { CONNECTOR_CONFIGURATION } from "../../provider/definitions/connector-configuration";
-import { resourceSecrets } from "../../provider/definitions/secrets";
-import { canonicalValue, fieldDigest, PASSWORD_MARK, type DigestKey } from "../../provider/resources/field-digests";
+import * as impl from "../../provider/connector-configuration/steps";
+import { CONNECTOR_CONFIGURATION } from "../../provider/schema/connector-configuration";
+import { resourceSecrets } from "../../provider/schema/secrets";
+import {
+  canonicalValue,
+  fieldDigest,
+  PASSWORD_MARK,
+  type DigestKey,
+} from "../../provider/connector-configuration/field-digests";
 import { CONNECTORS, SEGMENT_CONFIG, useProviderFixture } from "./fixtures";
 
 type Props = Record<string, unknown>;

@@ -4,9 +4,9 @@
 // hidden input SECRET_INPUTS), or secret by definition (secretConfig), leaves `property` empty and
 // names the input in its reason; and a secret accountId or connectorId is refused.
 import assert from "node:assert/strict";
-import * as addedConnector from "../../provider/resources/added-connector-impl";
-import * as connectorConfiguration from "../../provider/resources/connector-configuration-impl";
-import { SECRET_INPUTS } from "../../provider/definitions/checks";
+import * as addedConnector from "../../provider/added-connector/steps";
+import * as connectorConfiguration from "../../provider/connector-configuration/steps";
+import { SECRET_INPUTS } from "../../provider/schema/checks";
 import { CONNECTORS, SEGMENT_CONFIG, useProviderFixture } from "./fixtures";
 
 const CANARY = `canary-dynamic-check-${process.pid}`;

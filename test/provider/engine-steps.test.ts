@@ -6,12 +6,12 @@ import assert from "node:assert/strict";
 import { availableParallelism } from "node:os";
 import { stableId } from "../../service/domain/ids";
 import type { AddConnectorsResult, EmbeddedClient } from "../../provider/client";
-import { AddCoalescer, type AddingClient, type AddOutcome } from "../../provider/runtime/add-coalescer";
+import { AddCoalescer, type AddingClient, type AddOutcome } from "../../provider/added-connector/coalescer";
 import { defaultParallelism, engineSteps, EngineSteps } from "../../provider/runtime/engine-steps";
-import * as addedImpl from "../../provider/resources/added-connector-impl";
-import * as configurationImpl from "../../provider/resources/connector-configuration-impl";
+import * as addedImpl from "../../provider/added-connector/steps";
+import * as configurationImpl from "../../provider/connector-configuration/steps";
 import { configureRuntime, runtime } from "../../provider/runtime/runtime";
-import { configSourceFromGetter, noConfig } from "../../provider/settings";
+import { configSourceFromGetter, noConfig } from "../../provider/settings/resolve";
 
 const HOUR = 3_600_000;
 

@@ -10,7 +10,7 @@ import {
   digestsOfInputs,
   fieldDigest,
   matchesDigest,
-} from "../../provider/resources/field-digests";
+} from "../../provider/connector-configuration/field-digests";
 
 const KEY = digestKeyOf("client-secret-of-the-test");
 

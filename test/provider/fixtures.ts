@@ -3,7 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { getClient, type EmbeddedClient } from "../../provider/client";
 import { configureRuntime, runtime } from "../../provider/runtime/runtime";
-import { configSourceFromGetter, resolveSettings, SETTINGS, toClientSettings } from "../../provider/settings";
+import { configSourceFromGetter, resolveSettings, SETTINGS, toClientSettings } from "../../provider/settings/resolve";
 import { stableId } from "../../service/domain/ids";
 import { startLocalService, type LocalService, type Stats } from "../../harness/local-service";
 

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import * as pulumi from "@pulumi/pulumi";
 import { findConnectorOutput, getConnectorOutput } from "../../provider";
-import { withoutArgumentValues } from "../../provider/functions/secret-arguments";
+import { withoutArgumentValues } from "../../provider/lookups/secret-arguments";
 import { assertNoCanary, canary, replayCanariesOnFailure } from "../e2e/canaries";
 import { rejection, useLookupFixture } from "./fixtures";
 

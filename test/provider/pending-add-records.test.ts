@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { CATALOGUE } from "../../service/seed/catalogue";
 import { EmbeddedClient } from "../../provider/client";
-import { AddJournal, PENDING_ADD_MAX_AGE_MS } from "../../provider/runtime/add-journal";
-import * as impl from "../../provider/resources/added-connector-impl";
+import { AddJournal, PENDING_ADD_MAX_AGE_MS } from "../../provider/runtime/pending-writes";
+import * as impl from "../../provider/added-connector/steps";
 import { runtime, useOwner } from "../../provider/runtime/runtime";
 import { rejection, useConfig, useProviderFixture } from "./fixtures";
 

@@ -3,7 +3,7 @@
 // prints the message again). The host's call is reproduced here as it is written in
 // @pulumi/pulumi/cmd/dynamic-provider/index.js.
 import { strict as assert } from "node:assert";
-import { reportOnce } from "../../provider/dynamic/report-once";
+import { reportOnce } from "../../provider/hosts/dynamic/report-once";
 
 /** Runs `operation` as the host does for delete, and returns what reached stderr. */
 async function hostDelete(operation: () => Promise<void>): Promise<{ stderr: string; error: unknown }> {

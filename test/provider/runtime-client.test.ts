@@ -4,7 +4,13 @@
 import assert from "node:assert/strict";
 import { closeClients } from "../../provider/client";
 import { configureRuntime, currentClient } from "../../provider/runtime/runtime";
-import { configSourceFromGetter, noConfig, rawSettingsKey, SETTINGS, type SettingName } from "../../provider/settings";
+import {
+  configSourceFromGetter,
+  noConfig,
+  rawSettingsKey,
+  SETTINGS,
+  type SettingName,
+} from "../../provider/settings/resolve";
 
 const ENV = {
   EMBEDDED_BASE_URL: "http://127.0.0.1:9",

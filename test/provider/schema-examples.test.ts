@@ -1,12 +1,12 @@
-// The schema's examples (definitions/examples.ts): one per resource and the lookup by name, in
+// The schema's examples (schema/examples.ts): one per resource and the lookup by name, in
 // TypeScript, Python, Go and YAML, each still an excerpt of the example program the e2e runs
 // (verbatim but for indentation), and each in the description the plugin serves.
 import { strict as assert } from "node:assert";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { repoRoot } from "../../harness/engine";
-import { EXAMPLE_LANGUAGES, EXAMPLES } from "../../provider/definitions/examples";
-import { packageSchema, token } from "../../provider/definitions/package-schema";
+import { EXAMPLE_LANGUAGES, EXAMPLES } from "../../provider/schema/examples";
+import { packageSchema, token } from "../../provider/schema/package-schema";
 
 /** Whether `code` is a run of consecutive lines of `program`, all shifted by one indentation. */
 export function isExcerptOf(code: string, program: string): boolean {

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import * as pulumi from "@pulumi/pulumi";
 import { AddedConnector, ConnectorConfiguration, embedded } from "../../provider";
-import { SECRET_INPUTS } from "../../provider/definitions/checks";
+import { SECRET_INPUTS } from "../../provider/schema/checks";
 import { CONNECTORS, SEGMENT_CONFIG } from "./fixtures";
 
 function valueOf<T>(output: pulumi.Output<T>): Promise<T> {

@@ -3,9 +3,9 @@
 // Each test fails with its fallback removed (checked when written; see the register).
 import assert from "node:assert/strict";
 import type { EmbeddedClient } from "../../provider/client";
-import { findConnector } from "../../provider/functions/lookups";
-import * as added from "../../provider/resources/added-connector-impl";
-import * as configuration from "../../provider/resources/connector-configuration-impl";
+import { findConnector } from "../../provider/lookups/lookups";
+import * as added from "../../provider/added-connector/steps";
+import * as configuration from "../../provider/connector-configuration/steps";
 import { CATALOGUE } from "../../service/seed/catalogue";
 import { captureWarnings, CONNECTORS, rejection, SEGMENT_CONFIG, useConfig, useProviderFixture } from "./fixtures";
 import { closeRewritingClients, rewritingClient, withJson } from "./rewriting-client";

@@ -1,10 +1,16 @@
-// The documented defaults are the real ones (issue 18, item 7: settings.ts said 250 ms for
+// The documented defaults are the real ones (issue 18, item 7: settings/resolve.ts said 250 ms for
 // addWindowMs when it is 500): docs/installation-configuration.md's settings table and the `Default:` of each doc
-// comment in settings.ts, against what resolveSettings gives when nothing is set.
+// comment in settings/resolve.ts, against what resolveSettings gives when nothing is set.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { noConfig, resolveSettings, SETTINGS, type ProviderSettings, type SettingName } from "../../provider/settings";
+import {
+  noConfig,
+  resolveSettings,
+  SETTINGS,
+  type ProviderSettings,
+  type SettingName,
+} from "../../provider/settings/resolve";
 
 const ROOT = join(__dirname, "../../..");
 const NAMES = Object.keys(SETTINGS) as SettingName[];
@@ -56,7 +62,7 @@ function docDefault(source: string, name: SettingName): number | undefined {
 
 describe("settings: documented defaults", () => {
   const readme = readFileSync(join(ROOT, "docs", "installation-configuration.md"), "utf8");
-  const source = readFileSync(join(ROOT, "provider/settings.ts"), "utf8");
+  const source = readFileSync(join(ROOT, "provider/settings/resolve.ts"), "utf8");
   for (const name of NUMERIC) {
     it(`${name}: the settings table (docs/installation-configuration.md) and the doc comment give the default resolveSettings uses`, () => {
       assert.equal(
@@ -64,7 +70,7 @@ describe("settings: documented defaults", () => {
         defaults[name],
         `the settings table's default of ${SETTINGS[name].key}`,
       );
-      assert.equal(docDefault(source, name), defaults[name], `settings.ts's doc comment of ${name}`);
+      assert.equal(docDefault(source, name), defaults[name], `settings/resolve.ts's doc comment of ${name}`);
     });
   }
 
@@ -77,7 +83,7 @@ describe("settings: documented defaults", () => {
       assert.match(
         docComment(source, name),
         mustBeSet ? /Required/ : /Default: none/,
-        `settings.ts's doc comment of ${name}`,
+        `settings/resolve.ts's doc comment of ${name}`,
       );
       if (!mustBeSet) assert.equal(defaults[name], undefined, `${name} when nothing sets it`);
     });

@@ -5,7 +5,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { closeClients } from "../../provider/client";
 import { configureFromRequest, configureRuntime, currentClient } from "../../provider/runtime/runtime";
-import { checkBaseUrl, noConfig, resolveSettings, SettingsError, settingsProblems } from "../../provider/settings";
+import {
+  checkBaseUrl,
+  noConfig,
+  resolveSettings,
+  SettingsError,
+  settingsProblems,
+} from "../../provider/settings/resolve";
 
 const fixtures = join(__dirname, "../../../test/client/fixtures");
 const CA = readFileSync(join(fixtures, "ca.pem"), "utf8");

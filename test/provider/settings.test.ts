@@ -1,4 +1,4 @@
-// provider/settings.ts: config first, then environment, then defaults; errors name both.
+// provider/settings/resolve.ts: config first, then environment, then defaults; errors name both.
 import assert from "node:assert/strict";
 import {
   checkBaseUrl,
@@ -8,7 +8,7 @@ import {
   resolveSettings,
   SettingsError,
   toClientSettings,
-} from "../../provider/settings";
+} from "../../provider/settings/resolve";
 
 const full = {
   EMBEDDED_BASE_URL: "https://connectors.example.com/",

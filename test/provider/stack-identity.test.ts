@@ -5,8 +5,8 @@ import { strict as assert } from "node:assert";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { AddJournal } from "../../provider/runtime/add-journal";
-import { stackIdentity, type Whereabouts } from "../../provider/runtime/stack-identity";
+import { AddJournal } from "../../provider/runtime/pending-writes";
+import { stackIdentity, type Whereabouts } from "../../provider/project/stack-identity";
 
 describe("the stack identity of pending records", () => {
   let project: string;

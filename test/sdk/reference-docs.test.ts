@@ -8,8 +8,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { repoRoot } from "../../harness/engine";
-import { EXAMPLES } from "../../provider/definitions/examples";
-import { packageSchema } from "../../provider/definitions/package-schema";
+import { EXAMPLES } from "../../provider/schema/examples";
+import { packageSchema } from "../../provider/schema/package-schema";
 
 const committedDir = path.join(repoRoot, "docs", "reference");
 const pageOf = (name: string): string => `${name.replace(/[A-Z]/g, (c, at: number) => `${at === 0 ? "" : "-"}${c.toLowerCase()}`)}.md`;

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { loadProfile, type ResolvedProfile } from "../../contract/profile";
 import { startLocalService, type LocalService } from "../../harness/local-service";
-import { WireClient } from "../../cli/doctor/wire-client";
+import { WireClient } from "../../provider/doctor/wire-client";
 import { byName } from "./support";
 
 const PROFILES = path.resolve(__dirname, "../../../profiles");

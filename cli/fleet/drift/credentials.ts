@@ -5,8 +5,7 @@
 // a stack whose id differs, or that has no configuration to compare, decrypts its own. A stack
 // written since digest salts (issue 31, item 7: a secret per configuration) decrypts its salts,
 // so its own key is derived in any case.
-import { deriveDigestKey } from "../../../provider/resources/field-digests";
-import { DIGEST_SALT_INPUT } from "../../../provider/definitions/connector-configuration";
+import { DIGEST_SALT_INPUT, prepareDigestKey } from "../../../provider/hosts/in-process/refresh";
 import type { Decrypter } from "./passphrase";
 import { isSecretValue, type StackPlan } from "./plan";
 import type { KeySourceOf } from "./secrets-providers";
@@ -121,7 +120,7 @@ export async function groupByCredentials(
       }
       try {
         const secret = await decrypt(plan, stored.ciphertext);
-        known.set((await deriveDigestKey(secret)).id, secret);
+        known.set(await prepareDigestKey(secret), secret);
         add(secret, plan);
       } catch (error) {
         refused.set(plan.stack, error instanceof Error ? error.message : String(error));

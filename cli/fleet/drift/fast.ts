@@ -1,32 +1,16 @@
 // The fleet's fast drift check: what `pulumi refresh --preview-only` does for the plugin's
-// resources, in this process, with the provider's own code. Per resource, the implementation's
-// read (resources/*-impl.ts, as the plugin's Read) and then its diff of the state just read
-// against the stored inputs (as the engine's refresh calls Diff); a ConnectorConfiguration's
-// stored secretConfig is encrypted, so it is compared by the digests its last apply recorded
-// (diffByDigests). Each customer's stacks share one client (runtime.ts: one token, one pool,
-// one limiter of `concurrency` requests); each stack runs in its own settings scope
-// (runtime.ts withConfig), so customers run side by side.
-import * as addedConnector from "../../../provider/resources/added-connector-impl";
-import * as connectorConfiguration from "../../../provider/resources/connector-configuration-impl";
-import { useHost, withConfig } from "../../../provider/runtime/runtime";
-import { configSourceOf } from "../../../provider/plugin/provider-config";
+// resources, in this process, with the provider's own code (provider/hosts/in-process/refresh.ts:
+// the same Read, then the Diff of what was read against the stored inputs). Each customer's
+// stacks share one client (one token, one pool, one limiter of `concurrency` requests); each
+// stack runs in its own settings scope, so customers run side by side.
+import { previewRefresh, useInProcessHost, withProviderArguments } from "../../../provider/hosts/in-process/refresh";
 import { nameOfUrn, type ResourceChange, type StackReport } from "../report";
 import type { StateResource } from "./checkpoint";
 import type { ReadyStack } from "./credentials";
-import { ADDED_CONNECTOR as ADDED_DEFINITION } from "../../../provider/definitions/added-connector";
-import { CONNECTOR_CONFIGURATION } from "../../../provider/definitions/connector-configuration";
-import { inputOnlyKeys } from "../../../provider/definitions/secrets";
 import { changedOutputs } from "./changed-outputs";
-import { ADDED_CONNECTOR } from "./plan";
-
-const ADDED_INPUT_ONLY = inputOnlyKeys(ADDED_DEFINITION);
-const CONFIGURATION_INPUT_ONLY = inputOnlyKeys(CONNECTOR_CONFIGURATION);
 
 /** What a preview-only refresh finds of one resource: nothing, or the change it would record. */
 async function refreshOne(r: StateResource): Promise<ResourceChange | undefined> {
-  const id = r.id ?? "";
-  const olds = r.outputs ?? {};
-  const inputs = r.inputs ?? {};
   const change = (operation: string, properties: string[]): ResourceChange => ({
     urn: r.urn,
     type: r.type,
@@ -34,22 +18,9 @@ async function refreshOne(r: StateResource): Promise<ResourceChange | undefined>
     operation,
     properties,
   });
-  // As the engine's refresh: Read with the state's outputs, then Diff of what was read (olds)
-  // against the stored inputs (news); the outputs the engine would store drop input-only keys.
-  const isAdded = r.type === ADDED_CONNECTOR;
-  const read = isAdded ? await addedConnector.read(id, olds) : await connectorConfiguration.read(id, olds, inputs);
-  if (!read.id) return change("delete", []);
-  const inputOnly = isAdded ? ADDED_INPUT_ONLY : CONFIGURATION_INPUT_ONLY;
-  const news = Object.fromEntries(Object.entries(read.props ?? {}).filter(([k]) => !inputOnly.includes(k)));
-  let changes: boolean | undefined;
-  if (isAdded) changes = (await addedConnector.diff(read.id, news, inputs)).changes;
-  else {
-    // The stored secretConfig stays encrypted: the last apply's digests stand for it.
-    const { secretConfig: _encrypted, ...plainInputs } = inputs;
-    const applied = (olds.fieldDigests ?? {}) as Record<string, string>;
-    changes = (await connectorConfiguration.diffByDigests(read.id, news, plainInputs, applied)).changes;
-  }
-  return changes ? change("update", changedOutputs(olds, news)) : undefined;
+  const found = await previewRefresh(r);
+  if (found.gone) return change("delete", []);
+  return found.changed ? change("update", changedOutputs(r.outputs ?? {}, found.news)) : undefined;
 }
 
 async function checkStack(
@@ -119,7 +90,7 @@ export interface FastRunOptions {
 export async function runFastDrift(opts: FastRunOptions): Promise<StackReport[]> {
   const reports: StackReport[] = [];
   const warnings: string[] = [];
-  useHost("plugin", (message) => warnings.push(message));
+  useInProcessHost((message) => warnings.push(message));
   const list = Array.isArray(opts.stacks) ? [...opts.stacks] : undefined;
   const feed: StackFeed = list ? { next: async () => list.shift() } : (opts.stacks as StackFeed);
   // Each stack in its own settings scope: its provider's settings; the same customer's stacks
@@ -138,7 +109,7 @@ export async function runFastDrift(opts: FastRunOptions): Promise<StackReport[]>
         continue;
       }
       opts.onStart?.(plan.stack);
-      const report = await withConfig(configSourceOf(settings), () =>
+      const report = await withProviderArguments(settings, () =>
         checkStack(plan.stack, plan.resources, opts.repairCommand),
       );
       reports.push(report);

@@ -1,13 +1,12 @@
 // Which stacks the fast drift check can take, and what it needs of each: the plugin's
 // resources of one `embedded` provider of this version, states as the last apply wrote them.
 // Everything else goes to the engine, with the reason in the report.
-import { PLUGIN_VERSION } from "../../../provider/plugin/version";
-import { DIGEST_SALT_INPUT } from "../../../provider/definitions/connector-configuration";
+import { DIGEST_SALT_INPUT, PLUGIN_VERSION, RESOURCE_TOKENS } from "../../../provider/hosts/in-process/refresh";
 import type { Checkpoint, StateResource } from "./checkpoint";
 import type { SecretsProviderState } from "./secrets-providers";
 
-export const ADDED_CONNECTOR = "embedded:index:AddedConnector";
-export const CONNECTOR_CONFIGURATION = "embedded:index:ConnectorConfiguration";
+export const ADDED_CONNECTOR = RESOURCE_TOKENS.addedConnector;
+export const CONNECTOR_CONFIGURATION = RESOURCE_TOKENS.connectorConfiguration;
 const PROVIDER = "pulumi:providers:embedded";
 /** The engine's mark of an encrypted value in a state file. */
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
@@ -69,7 +68,7 @@ export function planStack(stack: string, checkpoint: Checkpoint): PlanOutcome {
       return { reason: `${r.urn} is ${what}` };
     }
     if (!r.id || !r.provider || !providers.has(r.provider)) return { reason: `${r.urn} has no id or provider` };
-    // A configuration's salt is a secret (resources/digest-salt.ts: an input, or an older state's
+    // A configuration's salt is a secret (connector-configuration/digest-salt.ts: an input, or an older state's
     // digestSalt output): the one secret of a resource the fast path decrypts (credentials.ts),
     // with the stack's own key.
     const salt = r.type === CONNECTOR_CONFIGURATION ? r.outputs?.digestSalt : undefined;
@@ -99,7 +98,7 @@ export function planStack(stack: string, checkpoint: Checkpoint): PlanOutcome {
     return {
       reason: `its provider is embedded ${String(inputs.version)}, this fleet command runs ${PLUGIN_VERSION}`,
     };
-  // embedded:digestKey keys only the dynamic provider's digests (resources/digest-salt.ts): the
+  // embedded:digestKey keys only the dynamic provider's digests (connector-configuration/digest-salt.ts): the
   // plugin's, which this path computes, never read it, so it is neither decrypted nor passed on.
   delete inputs.digestKey;
   if (holdsSecret({ ...inputs, clientSecret: undefined }))

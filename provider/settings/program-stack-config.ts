@@ -1,0 +1,61 @@
+// The stack config `embedded:*` as the program process sees it, for what only it can tell on the
+// dynamic host: whether a setting was set with --secret (the dynamic-provider process gets every
+// value unwrapped). A secret setting set in plain text is warned of once per program, with the
+// command that fixes it; a secret default accountId makes every resource's id secret, which the
+// resources' check refuses (hosts/program/resource-props.ts). The plugin tells the same from its
+// Configure (hosts/plugin/provider-config.ts).
+import * as pulumi from "@pulumi/pulumi";
+import { noDigestKeyWarning, plainSecretSettingWarning, SETTINGS, type SettingName } from "./resolve";
+
+/** Whether the stack config key was set with --secret: the SDK's own record (its runtime/config). */
+export function isStackConfigSecret(key: string): boolean {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const runtimeConfig = require("@pulumi/pulumi/runtime/config") as { isConfigSecret?: (k: string) => boolean };
+    if (typeof runtimeConfig.isConfigSecret === "function") return runtimeConfig.isConfigSecret(key);
+  } catch {
+    // an SDK without it: the language host's variable below
+  }
+  try {
+    const keys: unknown = JSON.parse(process.env.PULUMI_CONFIG_SECRET_KEYS ?? "[]");
+    return Array.isArray(keys) && keys.includes(key);
+  } catch {
+    return false;
+  }
+}
+
+function isSet(key: string): boolean {
+  const value = pulumi.runtime.allConfig()[key];
+  return value !== undefined && value !== "";
+}
+
+/** Whether the stack config's default sub-account (embedded:accountId) is a secret. */
+export function defaultAccountIsSecret(): boolean {
+  return isSet(SETTINGS.accountId.key) && isStackConfigSecret(SETTINGS.accountId.key);
+}
+
+let warned = false;
+
+/** Once per program: each secret setting (the client secret) set in plain text, and how to encrypt it. */
+export function warnOfPlainSecretSettings(): void {
+  if (warned) return;
+  warned = true;
+  for (const name of Object.keys(SETTINGS) as SettingName[]) {
+    const { key, secret } = SETTINGS[name];
+    if (secret && isSet(key) && !isStackConfigSecret(key)) void pulumi.log.warn(plainSecretSettingWarning(name));
+  }
+}
+
+let warnedOfDigestKey = false;
+
+/**
+ * Once per program that declares a ConnectorConfiguration: no embedded:digestKey in the stack
+ * config or the environment, so its digests are keyed by what `pulumi up --debug` prints
+ * (`digestSalt`) and the client secret (docs/secrets.md). The command that sets one.
+ */
+export function warnOfNoDigestKey(): void {
+  if (warnedOfDigestKey) return;
+  warnedOfDigestKey = true;
+  const { key, env } = SETTINGS.digestKey;
+  if (!isSet(key) && (process.env[env] ?? "") === "") void pulumi.log.warn(noDigestKeyWarning());
+}
