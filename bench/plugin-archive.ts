@@ -23,7 +23,7 @@ import * as grpc from "@grpc/grpc-js";
 import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { GetSchemaRequest } from "@pulumi/pulumi/proto/provider_pb";
 import { repoRoot } from "../harness/engine";
-import { PLUGIN_VERSION as version } from "../provider/hosts/plugin/version";
+import { PLUGIN_VERSION as version } from "../provider/schema/plugin-release";
 import { writeMeasuredSection } from "./render";
 
 const execFileAsync = promisify(execFile);

@@ -10,7 +10,7 @@ import { registerGenerate } from "./generate/command";
 import { installPlugin } from "./plugin-install";
 import { registerFleet } from "./fleet/command";
 import { registerDoctor } from "../provider/doctor/command";
-import { PLUGIN_VERSION } from "../provider/hosts/plugin/version";
+import { PLUGIN_VERSION } from "../provider/schema/plugin-release";
 
 const program = new Command()
   .name("pulumi-embedded-connectors")

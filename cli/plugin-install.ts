@@ -6,7 +6,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { PLUGIN_VERSION } from "../provider/hosts/plugin/version";
+import { PLUGIN_VERSION } from "../provider/schema/plugin-release";
 
 /** The directory the package ships the plugin in: dist/plugin beside dist/cli. */
 export const PLUGIN_DIR = path.resolve(__dirname, "..", "plugin");

@@ -4,7 +4,7 @@
 // <name> <version> --file <dir>`. The program's classes (programs/fleet/plugin-floor.ts) ask
 // for the same version, the package's.
 import * as path from "node:path";
-import { PLUGIN_VERSION } from "../../provider/hosts/plugin/version";
+import { PLUGIN_VERSION } from "../../provider/schema/plugin-release";
 import { execFileAsync, type Engine, repoRoot } from "../../harness/engine";
 import { FLOOR_PACKAGE } from "./server";
 

@@ -1,6 +1,6 @@
 // The entry of the plugin `embeddedfloor` (pulumi-resource-embeddedfloor runs it with node),
 // as provider/hosts/plugin/main.ts is the plugin `embedded`'s: serve, and tell the engine the port.
-import { PLUGIN_VERSION } from "../../provider/hosts/plugin/version";
+import { PLUGIN_VERSION } from "../../provider/schema/plugin-release";
 import { serveFloor } from "./server";
 
 async function main(): Promise<void> {

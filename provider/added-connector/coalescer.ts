@@ -26,7 +26,7 @@ import {
 import { DEFAULT_ADD_WINDOW_MS } from "../settings/resolve";
 import type { PendingAdd } from "../runtime/pending-writes";
 import { AddOwnership, type AddClaims, type AddingClient, type OwnershipOptions } from "./ownership";
-import { listAll, type AddedSnapshot } from "./listing-cache";
+import { listAll, type AddedSnapshot } from "../sub-account/listing-cache";
 import type { EngineSteps } from "../runtime/engine-steps";
 import { perClient } from "../runtime/per-client";
 import { statusOf } from "../client/service-failures";

@@ -14,7 +14,7 @@
 // The one case this cannot see: someone else adds the same connector between our listing and
 // an Add of ours whose first attempt got no answer.
 import type { EmbeddedClient } from "../client";
-import { listAll, type AddedSnapshot } from "./listing-cache";
+import { listAll, type AddedSnapshot } from "../sub-account/listing-cache";
 import { perClient } from "../runtime/per-client";
 import type { AddJournal, PendingAdd } from "../runtime/pending-writes";
 

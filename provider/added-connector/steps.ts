@@ -23,7 +23,9 @@ import { countOf, failure, statusOf, withRequestId } from "../client/service-fai
 import { isUnknown } from "../schema/checks";
 import { accountIdProblem, splitId } from "../schema/resource-ids";
 import { countedStep } from "../runtime/engine-steps";
-import { listAll } from "./listing-cache";
+import { listAll } from "../sub-account/listing-cache";
+import { addedListing, configurationReadAhead, declaredConnectors } from "../sub-account/process";
+import { addCoalescer } from "./process";
 
 export { configureFromRequest } from "../runtime/runtime";
 
@@ -93,7 +95,7 @@ export const check = secretAwareCheck(
       if (problem) failures.push({ property: "accountId", reason: problem });
     }
     if (failures.length === 0 && typeof inputs.accountId === "string" && typeof connectorId === "string") {
-      runtime().declared.add(`${inputs.accountId}/${connectorId}`);
+      declaredConnectors().add(`${inputs.accountId}/${connectorId}`);
     }
     return { inputs, failures };
   },
@@ -137,13 +139,12 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<DiffR
 async function createStep(inputs: Props): Promise<CreateResult> {
   const { connectorId, accountId, adoptExisting } = parseInputs(inputs);
   const { client, settings } = currentClient();
-  const state = runtime();
   if (adoptExisting) {
     // Adoption reads first (one shared listing per sub-account), so taking over what is
     // already there sends no Add at all; only connectors that are missing get added.
     let present: AddedConnectorView | undefined;
     try {
-      present = await state.added.find(client, accountId, connectorId);
+      present = await addedListing().find(client, accountId, connectorId);
     } catch (error) {
       throw failure(`reading sub-account ${accountId} to adopt connector ${connectorId} failed`, error);
     }
@@ -179,7 +180,7 @@ async function addOwn(
   const state = runtime();
   let outcome: AddOutcome;
   try {
-    outcome = await state.adds.add(client, accountId, connectorId, windowMs);
+    outcome = await addCoalescer().add(client, accountId, connectorId, windowMs);
   } catch (error) {
     if (error instanceof AddOutcomeUnknownError) throw unfinished(error, inputs, connectorId, accountId, adoptExisting);
     throw failure(`adding connector ${connectorId} to sub-account ${accountId} failed`, error);
@@ -188,7 +189,7 @@ async function addOwn(
   // The Add invalidated the listing, so this reads one made after it (shared by the batch).
   let existing: AddedConnectorView | undefined;
   try {
-    existing = await state.added.find(client, accountId, connectorId);
+    existing = await addedListing().find(client, accountId, connectorId);
   } catch (error) {
     if (!outcome.owned && !adoptExisting)
       throw new Error(
@@ -237,7 +238,7 @@ function settleRecord(accountId: string, connectorId: string): void {
   } catch {
     return; // no settings yet: the operation itself reports that
   }
-  runtime().adds.ownership.settle(client, accountId, connectorId);
+  addCoalescer().ownership.settle(client, accountId, connectorId);
 }
 
 function locate(id: string, props: Props): { accountId: string; connectorId: string; adoptExisting: boolean } {
@@ -258,13 +259,13 @@ async function readStep(id: string, props: Props = {}): Promise<ReadResult> {
   const { client } = currentClient();
   let view: AddedConnectorView | undefined;
   try {
-    view = await runtime().added.findConfirmed(client, accountId, connectorId);
+    view = await addedListing().findConfirmed(client, accountId, connectorId);
   } catch (error) {
     throw failure(`reading connector ${connectorId} of sub-account ${accountId} failed`, error);
   }
   settleRecord(accountId, connectorId);
   if (!view) return { id: "", props: {} };
-  runtime().readAhead.notedAdded(client, accountId, connectorId, view.configured);
+  configurationReadAhead().notedAdded(client, accountId, connectorId, view.configured);
   const outs = outputsOf(view, accountId, connectorId, adoptExisting);
   // `configured` is as of the add or import, not refreshed: the configuration is saved after
   // the add, so a refreshed one would show `false => true` at every first drift check, which
@@ -287,7 +288,7 @@ async function updateStep(id: string, olds: Props, news: Props): Promise<UpdateR
   const adoptExisting = news.adoptExisting === true;
   const { client, settings } = currentClient();
   settleRecord(accountId, connectorId);
-  let view = await runtime().added.findConfirmed(client, accountId, connectorId);
+  let view = await addedListing().findConfirmed(client, accountId, connectorId);
   if (!view && olds[ADD_UNFINISHED] === true) {
     // Its Add was recorded as this stack's; if the connector is still missing, add it now,
     // under the usual rules (someone else's connector is not taken over).
@@ -315,10 +316,10 @@ async function removeStep(id: string, props: Props): Promise<void> {
   const { accountId, connectorId } = locate(id, props);
   const { client } = currentClient();
   settleRecord(accountId, connectorId);
-  const cache = runtime().added;
+  const cache = addedListing();
   cache.invalidate(client, accountId);
-  runtime().readAhead.forget(client, accountId, connectorId);
-  const adds = runtime().adds.ownership;
+  configurationReadAhead().forget(client, accountId, connectorId);
+  const adds = addCoalescer().ownership;
   try {
     await client.removeConnector(accountId, connectorId);
     adds.forgetPresent(client, accountId, connectorId);

@@ -3,7 +3,8 @@
 import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
 import { mayHaveBeenApplied, type ConnectorConfigurationView } from "../client";
 import { isUnknown } from "../schema/checks";
-import { accountIdFor, cachedConfiguration, currentClient, currentConfiguration, runtime } from "../runtime/runtime";
+import { accountIdFor, currentClient, runtime } from "../runtime/runtime";
+import { cachedConfiguration, currentConfiguration } from "./process";
 import { failure, statusOf } from "../client/service-failures";
 import { descriptorsOf, validateSecretConfig, valuesOf } from "./rules";
 import {
@@ -37,6 +38,7 @@ import { splitId } from "../schema/resource-ids";
 import { importedInputs, importNotice } from "./import";
 import { countedStep } from "../runtime/engine-steps";
 import { configureWrites, heldFields, heldPasswordsRefusal } from "./held-passwords";
+import { addedListing, configurationReadAhead, declaredConnectors } from "../sub-account/process";
 
 export { configureFromRequest } from "../runtime/runtime";
 export { check } from "./check";
@@ -225,9 +227,9 @@ async function apply(props: Props, creating: boolean, outputSalt?: string): Prom
   }
   // Configure changes the connector's `configured` in List Added Connectors: drop the listing,
   // and what a refresh fetched ahead of this configuration.
-  const cache = state.added;
+  const cache = addedListing();
   cache.invalidate(client, inputs.accountId);
-  state.readAhead.forget(client, inputs.accountId, inputs.connectorId);
+  configurationReadAhead().forget(client, inputs.accountId, inputs.connectorId);
   try {
     const body = {
       configurationId,
@@ -322,15 +324,15 @@ async function readStep(id: string, props: Props = {}, inputs?: Props): Promise<
   const reading = `reading the configuration of connector ${connectorId} of sub-account ${accountId} failed`;
   // Gone only on a list proven complete (the client refuses any other) or on Get's own 404 for
   // this connector: a failed listing fails the refresh and keeps the state.
-  const listed = await runtime()
-    .added.findConfirmed(client, accountId, connectorId)
+  const listed = await addedListing()
+    .findConfirmed(client, accountId, connectorId)
     .catch((error: unknown) => {
       throw failure(reading, error);
     });
   if (!listed || !listed.configured) return { id: "", props: {} };
   let view: ConnectorConfigurationView;
   try {
-    view = await runtime().readAhead.read(client, accountId, connectorId);
+    view = await configurationReadAhead().read(client, accountId, connectorId);
   } catch (error) {
     if (statusOf(error) === 404) return { id: "", props: {} };
     throw failure(reading, error);
@@ -406,7 +408,7 @@ async function importStep(id: string): Promise<{ id: string; props: Props; input
 async function removeStep(id: string, _props: Props = {}, urn?: string): Promise<void> {
   const { accountId, connectorId } = splitId(id);
   settleRecord(accountId, connectorId);
-  if (!runtime().declared.has(id)) return;
+  if (!declaredConnectors().has(id)) return;
   runtime().warn(
     `the service cannot unconfigure a connector: the saved configuration of ${id} stays in the sub-account ` +
       `while its AddedConnector stays (remove the AddedConnector to drop it, or save other values to replace them)`,

@@ -20,7 +20,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as pulumi from "@pulumi/pulumi";
 import * as embedded from "../hosts/sdk";
-import type { SecretConfigValue } from "../hosts/dynamic/connector-configuration";
+import type { SecretConfigValue } from "../schema/resource-types";
 import { clearFieldRefusal, envSourceRefusal, type Customer } from "./secret-sources";
 
 /** Where a secret field's value comes from: a secret of the stack, or an environment variable of the run. */

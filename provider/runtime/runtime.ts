@@ -1,17 +1,15 @@
-// The provider process's shared state (either host), owned here alone: the stack config handed
-// to configure(), the field-descriptor cache, the warning sink, and the machinery it builds and
-// wires (coalescer, listing cache, read-ahead, journal). The resources' *-impl modules read it at
-// call time; the hosts set it through the use* functions. The object lives on globalThis so that
-// two copies of the module (symlinked install, relative import in tests) still share one state,
-// and so one client/token per process.
+// The provider process's scope (either host), owned here alone: where its settings come from (the
+// stack config handed to configure(), a provider's arguments, or a scope of withConfig), the client
+// they resolve to, which host runs it and where its warnings go, and the stack it serves (with its
+// pending-write records). Each resource's own machinery lives with the resource (its process.ts),
+// made through process-local.ts. The hosts set the scope through the use* functions. The object
+// lives on globalThis so that two copies of the module (symlinked install, relative import in
+// tests) still share one state, and so one client/token per process.
 import { AsyncLocalStorage } from "node:async_hooks";
-import { clientRegistry, getClient, type ConnectorConfigurationView, type EmbeddedClient } from "../client";
-import { AddCoalescer } from "../added-connector/coalescer";
+import { clientRegistry, getClient, type EmbeddedClient } from "../client";
 import { AddJournal, defaultJournalDir } from "./pending-writes";
-import { AddedConnectorsCache } from "../added-connector/listing-cache";
-import { ConfigurationReadAhead } from "../connector-configuration/read-ahead";
 import { useBaselineWasmCompiler } from "./baseline-wasm";
-import { engineSteps } from "./engine-steps";
+import { resetProcessLocals } from "./process-local";
 import {
   configSourceFromGetter,
   noConfig,
@@ -29,14 +27,6 @@ export type ProviderHost = "dynamic" | "plugin";
 export interface ProviderRuntime {
   /** Stack config from configure(); environment variables are consulted at call time. */
   config: ConfigSource;
-  /** Live configuration (descriptors) per base URL, sub-account and connector, fetched once. */
-  descriptors: Map<string, Promise<ConnectorConfigurationView>>;
-  /** List Added Connectors per client and sub-account, listed once (see added-connectors-cache.ts). */
-  added: AddedConnectorsCache;
-  /** A refresh's configuration reads, fetched ahead (see configuration-read-ahead.ts). */
-  readAhead: ConfigurationReadAhead;
-  /** Coalesced Add calls (see add-coalescer.ts); its writes invalidate `added`; it watches engineSteps(). */
-  adds: AddCoalescer;
   /** The stack (`project/stack`) whose program serialized the provider; "" when unknown. */
   owner: string;
   /** The pending-Add journal (add-journal.ts) of `owner`; none when the stack is unknown. */
@@ -48,11 +38,6 @@ export interface ProviderRuntime {
    * dynamic-provider process has no pulumi.log, so stderr by default.
    */
   warn: (message: string, urn?: string) => void;
-  /**
-   * The connectors (`<accountId>/<connectorId>`) whose AddedConnector this process checked: the
-   * program of this run declares them, so they stay in their sub-accounts.
-   */
-  declared: Set<string>;
   /** What warnOnce said already. */
   said?: Set<string>;
   /**
@@ -82,25 +67,14 @@ type Holder = { [KEY]?: ProviderRuntime };
 
 /** The first use in a process. */
 function fresh(): ProviderRuntime {
-  const added = new AddedConnectorsCache();
-  const state: ProviderRuntime = {
+  return {
     config: noConfig,
-    descriptors: new Map(),
-    added,
-    readAhead: new ConfigurationReadAhead(),
-    adds: new AddCoalescer({
-      onWrite: (client, accountId) => added.invalidate(client, accountId),
-      steps: engineSteps(),
-      ownership: { snapshot: (client, accountId) => added.snapshot(client, accountId), journal: () => state.journal },
-    }),
     owner: "",
     host: "dynamic",
     warn: (message) => console.error(`warning: ${message}`),
-    declared: new Set(),
     scope: new AsyncLocalStorage(),
     scoped: new WeakMap(),
   };
-  return state;
 }
 
 export function runtime(): ProviderRuntime {
@@ -144,16 +118,12 @@ export function useOwner(owner: string, journalDir = defaultJournalDir()): void 
   state.journal = owner ? new AddJournal(journalDir, owner, (message) => state.warn(message)) : undefined;
 }
 
-/** Tests: replaces the config source and the client, and drops the descriptor and listing caches. */
+/** Tests: replaces the config source and the client, and empties every resource's caches (process-local.ts). */
 export function configureRuntime(config: ConfigSource, clientOverride?: EmbeddedClient): void {
   const state = runtime();
   state.config = config;
   state.clientOverride = clientOverride;
-  state.descriptors.clear();
-  state.added.clear();
-  state.readAhead.clear();
-  state.adds.ownership.reset();
-  state.declared.clear();
+  resetProcessLocals();
   state.owner = "";
   state.journal = undefined;
 }
@@ -209,34 +179,10 @@ export function withConfig<T>(config: ConfigSource, operation: () => Promise<T>)
   return runtime().scope.run(config, operation);
 }
 
-/** Configuration of a connector (descriptors), fetched once per process; failures are not cached. */
-export function cachedConfiguration(
-  client: EmbeddedClient,
-  baseUrl: string,
-  accountId: string,
-  connectorId: string,
-): Promise<ConnectorConfigurationView> {
-  const key = `${baseUrl}|${accountId}|${connectorId}`;
-  const cache = runtime().descriptors;
-  let pending = cache.get(key);
-  if (!pending) {
-    pending = client.getConfiguration(accountId, connectorId);
-    cache.set(key, pending);
-    pending.catch(() => cache.delete(key));
-  }
-  return pending;
-}
-
 /** Says `message` once per process for `key` (a behaviour of the service, not of one resource). */
 export function warnOnce(key: string, message: string): void {
   const said = (runtime().said ??= new Set());
   if (said.has(key)) return;
   said.add(key);
   runtime().warn(message);
-}
-
-/** cachedConfiguration of a connector, with the client of this call. */
-export function currentConfiguration(accountId: string, connectorId: string): Promise<ConnectorConfigurationView> {
-  const { client, settings } = currentClient();
-  return cachedConfiguration(client, settings.baseUrl, accountId, connectorId);
 }

@@ -32,14 +32,16 @@ export const CONNECTOR_CONFIGURATION = {
       type: "string",
       description: "Default: the first secret configuration's id (the only one the service can save).",
     },
-    name: { type: "string", description: "Name of the configuration. Default: the service's." },
+    name: { type: "string", optionalOutput: true, description: "Name of the configuration. Default: the service's." },
     secretName: {
       type: "string",
+      optionalOutput: true,
       description: "Name of the key in the service's secret manager. Default: the service's.",
     },
     adoptExisting: {
       type: "boolean",
       default: false,
+      optionalOutput: true,
       description:
         "Take over a configuration already saved on the connector that this stack did not write, overwriting it " +
         "(Password fields included). Default: false (creating this resource over a saved configuration is an error " +
@@ -110,6 +112,7 @@ export const CONNECTOR_CONFIGURATION = {
     digestSalt: {
       type: "string",
       secret: true,
+      optionalOutput: true,
       description:
         "The dynamic provider's salt (128 bits, drawn at create) the key of `fieldDigests` is derived with, besides " +
         "the client secret. Kept secret in the state, but every output reaches the program, whose SDK prints it " +
@@ -120,6 +123,7 @@ export const CONNECTOR_CONFIGURATION = {
     },
     digestRecipe: {
       type: "string",
+      optionalOutput: true,
       description:
         'Which recipe keyed `fieldDigests`: "salt+digestKey" when the dynamic provider mixed `embedded:digestKey` ' +
         "in (never the key); absent otherwise. A state keeps comparing under its recipe until its next write.",

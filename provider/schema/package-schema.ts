@@ -1,6 +1,6 @@
 // The Pulumi package schema of the plugin `embedded`, built from the definitions: what
 // `pulumi package get-schema`, Pulumi YAML and `pulumi import` read.
-import { PLUGIN_DOWNLOAD_URL } from "../hosts/plugin/version";
+import { PLUGIN_DOWNLOAD_URL } from "./plugin-release";
 import { SETTINGS } from "../settings/resolve";
 import { ADDED_CONNECTOR } from "./added-connector";
 import { CONNECTOR_CONFIGURATION } from "./connector-configuration";

@@ -39,6 +39,11 @@ export interface PropertyDefinition {
   readonly idPart?: boolean;
   /** The value a missing input takes, when it is a constant. */
   readonly default?: string | number | boolean;
+  /**
+   * As an output, it may be absent (the generated TypeScript Outputs say `T | undefined`): an
+   * optional input the provider does not default, or an output only some states carry.
+   */
+  readonly optionalOutput?: boolean;
 }
 
 export type Properties = Readonly<Record<string, PropertyDefinition>>;

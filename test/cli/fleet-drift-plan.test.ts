@@ -12,7 +12,7 @@ import { keySources } from "../../cli/fleet/drift/secrets-providers";
 import { planStack } from "../../cli/fleet/drift/plan";
 import { renderMarkdown } from "../../cli/fleet/render";
 import { buildReport } from "../../cli/fleet/report";
-import { PLUGIN_VERSION } from "../../provider/hosts/plugin/version";
+import { PLUGIN_VERSION } from "../../provider/schema/plugin-release";
 import { encryptWith } from "../../bench/passphrase-writer";
 
 const SIG = "4dabf18193072939515e22adb298388d";

@@ -10,7 +10,7 @@ import {
   type IncomingResponse,
   type OutgoingRequest,
 } from "../../provider/client";
-import { listAll } from "../../provider/added-connector/listing-cache";
+import { listAll } from "../../provider/sub-account/listing-cache";
 import { ACCOUNT, ok, refusal, ScriptedTransport, tokenAnswer, viewA } from "./fakes";
 
 const id = (n: number) => `c${n.toString(36).padStart(15, "0")}`;

@@ -78,7 +78,7 @@ describe("docs: the first hour's commands work as written", () => {
   });
 
   it("npm start's hints name docs that hold what they promise", () => {
-    const start = read("cli/start.ts");
+    const start = read("harness/quickstart.ts");
     assert.doesNotMatch(start, /curl PUT \(README\.md\)/);
     const named = [...start.matchAll(/\b((?:docs|examples)\/[\w./-]+\.md|README\.md)\b/g)].map((m) => m[1]);
     assert.ok(named.includes("docs/local-service.md"), "the out-of-band change is docs/local-service.md's curl PUT");
@@ -93,7 +93,7 @@ describe("docs: the first hour's commands work as written", () => {
     assert.match(command, /--diff/, "it prints the fields, not only `~ 1 to update`");
     assert.equal(driftLine(read("docs/installation-configuration.md")), command);
     assert.ok(read("docs/drift.md").includes(`\`\`\`sh\n${command}\n\`\`\``), "docs/drift.md shows it");
-    assert.ok(read("cli/start.ts").includes(`const DRIFT_CHECK = "${command}";`), "npm start runs it");
+    assert.ok(read("harness/quickstart.ts").includes(`const DRIFT_CHECK = "${command}";`), "npm start runs it");
     const examples = docs().filter((doc) => doc.startsWith("examples"));
     for (const doc of ["README.md", "docs/installation-configuration.md", "docs/drift.md", ...examples])
       for (const [, block] of read(doc).matchAll(/^```sh\n([\s\S]*?)^```$/gm))

@@ -15,7 +15,7 @@ import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { ENGINE_TIMEOUT_MS, ensureEngine, programsDir, repoRoot } from "./harness";
 import { S3, startService, type E2EService } from "./fixtures";
 import { ARCHIVE, archiveRequests, startReleaseServer, writeRelease, type ReleaseServer } from "./release-server";
-import { PLUGIN_VERSION as version } from "../../provider/hosts/plugin/version";
+import { PLUGIN_VERSION as version } from "../../provider/schema/plugin-release";
 
 const execFileAsync = promisify(execFile);
 

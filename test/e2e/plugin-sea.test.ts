@@ -17,7 +17,7 @@ import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { loadProfile } from "../../contract/profile";
 import { ENGINE_TIMEOUT_MS, ensureEngine, repoRoot } from "./harness";
 import { S3, startService, type E2EService } from "./fixtures";
-import { PLUGIN_VERSION as version } from "../../provider/hosts/plugin/version";
+import { PLUGIN_VERSION as version } from "../../provider/schema/plugin-release";
 import { PLATFORM, writeRelease } from "./release-server";
 
 const execFileAsync = promisify(execFile);

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { repoRoot } from "../../harness/engine";
 import { withPluginOptions } from "../../provider/hosts/sdk/provider";
-import { PLUGIN_DOWNLOAD_URL, PLUGIN_VERSION } from "../../provider/hosts/plugin/version";
+import { PLUGIN_DOWNLOAD_URL, PLUGIN_VERSION } from "../../provider/schema/plugin-release";
 import { Plugin, resetRuntime } from "./harness";
 
 interface PackageJson {

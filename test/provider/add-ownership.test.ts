@@ -10,9 +10,10 @@ import { CATALOGUE } from "../../service/seed/catalogue";
 import { EmbeddedClient, ForbiddenError, RateLimitError, ResponseFormatError } from "../../provider/client";
 import { AddCoalescer } from "../../provider/added-connector/coalescer";
 import * as impl from "../../provider/added-connector/steps";
-import { runtime, useOwner } from "../../provider/runtime/runtime";
+import { useOwner } from "../../provider/runtime/runtime";
 import { callsTo, rejection, useConfig, useProviderFixture } from "./fixtures";
 import { routeKey } from "../../contract/routes";
+import { addCoalescer } from "../../provider/added-connector/process";
 
 const ADD = routeKey("addConnectors");
 const LIST_ADDED = routeKey("listAddedConnectors");
@@ -80,7 +81,7 @@ describe("AddedConnector provider: whose connector is it", () => {
 
   it("an Add of unknown outcome is recorded as unfinished with its id; the next up finishes it without a second Add", async () => {
     const [committed] = ids(1);
-    await runtime().adds.ownership.baseline(client, fx.accountId); // listed before the faults start
+    await addCoalescer().ownership.baseline(client, fx.accountId); // listed before the faults start
     await fx.service.setFaults({
       rules: [
         { route: ADD, mode: "commitThenDrop" },
@@ -111,7 +112,7 @@ describe("AddedConnector provider: whose connector is it", () => {
 
   it("an unfinished resource whose Add did not happen is added by the next up", async () => {
     const [lost] = ids(1, 50);
-    await runtime().adds.ownership.baseline(client, fx.accountId);
+    await addCoalescer().ownership.baseline(client, fx.accountId);
     await fx.service.setFaults({
       rules: [
         { route: ADD, mode: "reset" },

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { CATALOGUE } from "../../service/seed/catalogue";
 import type { AddedConnectorView } from "../../provider/client";
-import { AddedConnectorsCache, type ListingClient } from "../../provider/added-connector/listing-cache";
+import { AddedConnectorsCache, type ListingClient } from "../../provider/sub-account/listing-cache";
 import * as added from "../../provider/added-connector/steps";
 import * as configuration from "../../provider/connector-configuration/steps";
 import { callsTo, CONNECTORS, rejection, SEGMENT_CONFIG, useProviderFixture } from "./fixtures";

@@ -1,14 +1,14 @@
-// provider/connector-configuration/read-ahead.ts: a refresh's configuration reads are fetched
+// provider/sub-account/read-ahead.ts: a refresh's configuration reads are fetched
 // ahead, once each, only for connectors the stack read as AddedConnectors and the listing
 // shows as configured, and only once a configuration is read (a preview or an up fetches none);
 // and a Configure through the provider drops what was fetched ahead of it.
 import assert from "node:assert/strict";
 import type { ConnectorConfigurationView } from "../../provider/client";
 import * as added from "../../provider/added-connector/steps";
-import { ConfigurationReadAhead, type ConfigurationClient } from "../../provider/connector-configuration/read-ahead";
+import { ConfigurationReadAhead, type ConfigurationClient } from "../../provider/sub-account/read-ahead";
 import * as configuration from "../../provider/connector-configuration/steps";
-import { runtime } from "../../provider/runtime/runtime";
 import { CONNECTORS, SEGMENT_CONFIG, startFixture, useConfig, type ProviderFixture } from "./fixtures";
+import { configurationReadAhead } from "../../provider/sub-account/process";
 
 const ACCOUNT = "acct_read_ahead";
 
@@ -148,7 +148,7 @@ describe("configuration read-ahead through the provider", () => {
       for (const id of ids)
         await added.read(`${fx.accountId}/${id}`, { connectorId: id, accountId: fx.accountId, adoptExisting: false });
       await configuration.read(`${fx.accountId}/${CONNECTORS.amplitude}`, outs[CONNECTORS.amplitude]);
-      assert.equal(runtime().readAhead.fetchedAhead, 1, "segment's configuration was fetched ahead");
+      assert.equal(configurationReadAhead().fetchedAhead, 1, "segment's configuration was fetched ahead");
       await Promise.all(gets);
     } finally {
       delete (fx.client as Partial<typeof fx.client>).getConfiguration;

@@ -3,7 +3,6 @@
 import assert from "node:assert/strict";
 import * as impl from "../../provider/connector-configuration/steps";
 import * as addedConnector from "../../provider/added-connector/steps";
-import { runtime } from "../../provider/runtime/runtime";
 import { UNKNOWN } from "../../provider/schema/checks";
 import { PASSWORD_MARK } from "../../provider/connector-configuration/field-digests";
 import {
@@ -15,6 +14,7 @@ import {
   useConfig,
   useProviderFixture,
 } from "./fixtures";
+import { declaredConnectors } from "../../provider/sub-account/process";
 
 type Props = Record<string, unknown>;
 
@@ -214,7 +214,7 @@ describe("ConnectorConfiguration provider", () => {
 
   it("delete in a run that does not declare the connector (a destroy, or both removed): no warning", async () => {
     const { id } = await configured();
-    runtime().declared.clear();
+    declaredConnectors().clear();
     const warnings = captureWarnings();
     await impl.remove(id, {});
     assert.deepEqual(warnings, []);

@@ -12,6 +12,7 @@ import * as addedImpl from "../../provider/added-connector/steps";
 import * as configurationImpl from "../../provider/connector-configuration/steps";
 import { configureRuntime, runtime } from "../../provider/runtime/runtime";
 import { configSourceFromGetter, noConfig } from "../../provider/settings/resolve";
+import { declaredConnectors } from "../../provider/sub-account/process";
 
 const HOUR = 3_600_000;
 
@@ -246,7 +247,7 @@ describe("engine steps: the count and the estimate", () => {
       assert.deepEqual(new Set(seen), new Set([before + 1]));
       let during = -1;
       runtime().warn = () => (during = engineSteps().inProgress);
-      runtime().declared.add("acct/0123456789abcdef"); // the program keeps the connector: remove warns
+      declaredConnectors().add("acct/0123456789abcdef"); // the program keeps the connector: remove warns
       await configurationImpl.remove("acct/0123456789abcdef");
       assert.equal(during, before + 1);
       assert.equal(engineSteps().inProgress, before);

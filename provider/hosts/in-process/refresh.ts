@@ -12,7 +12,7 @@ import { CONNECTOR_CONFIGURATION, DIGEST_SALT_INPUT } from "../../schema/connect
 import { token } from "../../schema/package-schema";
 import { inputOnlyKeys } from "../../schema/secrets";
 import { configSourceOf } from "../plugin/provider-config";
-import { PLUGIN_VERSION } from "../plugin/version";
+import { PLUGIN_VERSION } from "../../schema/plugin-release";
 
 type Props = Record<string, unknown>;
 

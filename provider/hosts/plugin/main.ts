@@ -6,7 +6,7 @@
 // embedded -- doctor …`.
 import { useBaselineWasmCompiler } from "../../runtime/baseline-wasm";
 import { serve } from "./server";
-import { PLUGIN_VERSION } from "./version";
+import { PLUGIN_VERSION } from "../../schema/plugin-release";
 
 /** The arguments after the engine's own flags (`pulumi plugin run` passes them first with --logflow or --tracing). */
 function ownArguments(args: string[]): string[] {

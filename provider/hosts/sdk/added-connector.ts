@@ -4,7 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ADDED_CONNECTOR } from "../../schema/added-connector";
 import { token } from "../../schema/package-schema";
-import type { AddedConnectorArgs, AddedConnectorOutputs } from "../dynamic/added-connector";
+import type { AddedConnectorArgs, AddedConnectorOutputs } from "../../schema/resource-types";
 import { resourceProps } from "../program/resource-props";
 import { withPluginOptions } from "./provider";
 

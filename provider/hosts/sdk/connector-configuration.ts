@@ -3,7 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { CONNECTOR_CONFIGURATION } from "../../schema/connector-configuration";
 import { token } from "../../schema/package-schema";
-import type { ConnectorConfigurationArgs, ConnectorConfigurationOutputs } from "../dynamic/connector-configuration";
+import type { ConnectorConfigurationArgs, ConnectorConfigurationOutputs } from "../../schema/resource-types";
 import { resourceProps, withSecretOutputs } from "../program/resource-props";
 import { withPluginOptions } from "./provider";
 

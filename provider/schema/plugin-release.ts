@@ -7,7 +7,7 @@ interface PackageJson {
   pulumi: { server: string };
 }
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const packageJson = require("../../../../package.json") as PackageJson;
+const packageJson = require("../../../package.json") as PackageJson;
 
 export const PLUGIN_VERSION: string = packageJson.version;
 
