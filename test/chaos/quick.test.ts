@@ -3,7 +3,7 @@
 // `npm run chaos -- --runs 3` (50 and 25); see RELIABILITY.md. The seed (fault draws, kill
 // times) is fresh at every run; a failure names it, and CHAOS_SEED=<seed> replays it.
 import assert from "node:assert/strict";
-import { printSeedOnFailure, seedFrom } from "../property/seed";
+import { printSeedOnFailure, seedFrom } from "../support/seed";
 import { runChaos, table } from "./run";
 import { SCENARIOS } from "./scenarios";
 

@@ -5,7 +5,7 @@
 // Full form: node dist/test/chaos/run.js --runs 3 (50 connectors, 25 configurations).
 import { promises as fs } from "node:fs";
 import { disposeEngine } from "../e2e/harness";
-import { seedFrom } from "../property/seed";
+import { seedFrom } from "../support/seed";
 import { runConcurrentScenario } from "./concurrent";
 import { runScenario, SCENARIOS, type RunResult } from "./scenarios";
 

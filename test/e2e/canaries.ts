@@ -5,7 +5,7 @@
 // the same values; a label gives the same value wherever it is drawn.
 import { createHash } from "node:crypto";
 import { QUOTED_FORMS } from "../../service/quote-back";
-import { printSeedOnFailure, seedFrom } from "../property/seed";
+import { printSeedOnFailure, seedFrom } from "../support/seed";
 import { assertNoSecret } from "./harness";
 
 export const CANARY_SEED = seedFrom("CANARY_SEED");

@@ -18,7 +18,7 @@ import { SET_DIGEST_KEY } from "../../provider/settings/resolve";
 import { E2EStack, ENGINE_TIMEOUT_MS, type ProgramConfigValue } from "./harness";
 import { connectorsStack, type E2EService, e2eSuite, SEGMENT } from "./fixtures";
 import { pluginStack } from "./plugin-fixtures";
-import { noBrowser, openUi, saveFields } from "../service/web-ui-browser";
+import { noBrowser, openUi, saveFields } from "../support/browser";
 import { confirmsGuess } from "./offline-guess";
 import {
   assertNoValue,

@@ -18,7 +18,7 @@ import { DEFAULT_OPTIONS } from "../../service/options";
 import { assertNoSecret, ensureEngine, programsDir, repoRoot, type Engine } from "./harness";
 import { runCli } from "./fleet-cli";
 import { OutOfBandClient } from "./fixtures";
-import { seededRandom } from "../property/seed";
+import { seededRandom } from "../support/seed";
 
 const execFileAsync = promisify(execFile);
 export const CHANGES = ["field", "password", "connector removed", "configuration removed", "nothing"] as const;

@@ -6,7 +6,7 @@ import { type E2EStack, type ProgramConfigValue } from "./harness";
 import { connectorsStack, FACEBOOK, S3, storageFields, type E2EService } from "./fixtures";
 import { pluginStack } from "./plugin-fixtures";
 import { QUOTE_FORMS } from "./hostile-proxy";
-import { seededRandom } from "../property/seed";
+import { seededRandom } from "../support/seed";
 
 /** The seed of the hostile suites' canaries (HOSTILE_SEED replays them); printed by each suite. */
 export const HOSTILE_SEED = process.env.HOSTILE_SEED ?? randomBytes(4).toString("hex");

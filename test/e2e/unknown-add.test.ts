@@ -5,7 +5,7 @@
 import { strict as assert } from "node:assert";
 import { ENGINE_TIMEOUT_MS, resourceName } from "./harness";
 import { connectorsStack, e2eSuite, S3 } from "./fixtures";
-import { callsTo } from "../provider/fixtures";
+import { callsTo } from "../support/provider-fixtures";
 import { routeKey } from "../../contract/routes";
 
 const ADD = routeKey("addConnectors");
