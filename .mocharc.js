@@ -4,7 +4,9 @@
 // runs that file alone, where Mocha would otherwise run it on top of the whole suite.
 const named = process.argv.slice(2).some((arg) => !arg.startsWith("-") && /(\.js|\*)$/.test(arg));
 module.exports = {
-  ...(named ? {} : { spec: ["dist/{contract,provider,service,cli,bench,harness}/**/*.test.js", "dist/test/**/*.test.js"] }),
+  ...(named
+    ? {}
+    : { spec: ["dist/{contract,provider,service,cli,bench,harness}/**/*.test.js", "dist/test/**/*.test.js"] }),
   recursive: true,
   timeout: 30000,
   "enable-source-maps": true,

@@ -1,4 +1,4 @@
-// BENCHMARKS.md draws its headline comparisons (issue 39, item 9): each results table is followed
+// BENCHMARKS.md draws its headline comparisons: each results table is followed
 // by a Mermaid bar chart of the same rows (GitHub renders it), and the fleet section by a chart of
 // its latest run's ways of checking the same stacks.
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 // bench/render.ts: every table row names the run it came from, so that records from before
-// runs were recorded are not read as today's (issue 24).
+// runs were recorded are not read as today's.
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

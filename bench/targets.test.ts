@@ -1,4 +1,4 @@
-// bench/targets.ts: issue 16's rows judge the recommended setup only against the dynamic floor
+// bench/targets.ts: the past-the-floor rows judge the recommended setup only against the dynamic floor
 // measured by the same invocation, and each host against its own floor.
 import assert from "node:assert/strict";
 import { targets } from "./targets";
@@ -24,7 +24,7 @@ function record(overrides: Partial<BenchRecord>): BenchRecord {
 
 const rowOf = (lines: string[], start: string) => lines.find((line) => line.startsWith(`| ${start}`)) ?? "";
 
-describe("bench targets (issue 16)", () => {
+describe("bench targets", () => {
   it("compares the recommended setup with the floor of the same run, and counts ids per Add", () => {
     const fast = record({ provider: "plugin", wallMs: 10_000, calls: { [ADD]: 16 }, ...recommended });
     const row = rowOf(targets([record({}), fast], machine), "N=500 `up`, recommended");

@@ -7,7 +7,14 @@ import { findConnector } from "./lookups/lookups";
 import * as added from "./added-connector/steps";
 import * as configuration from "./connector-configuration/steps";
 import { CATALOGUE } from "../service/seed/catalogue";
-import { captureWarnings, CONNECTORS, rejection, SEGMENT_CONFIG, useConfig, useProviderFixture } from "../test/support/provider-fixtures";
+import {
+  captureWarnings,
+  CONNECTORS,
+  rejection,
+  SEGMENT_CONFIG,
+  useConfig,
+  useProviderFixture,
+} from "../test/support/provider-fixtures";
 import { closeRewritingClients, rewritingClient, withJson } from "../test/support/rewriting-client";
 
 type Props = Record<string, unknown>;

@@ -82,7 +82,7 @@ export function buildApp(options: Partial<BuildAppOptions> = {}): FastifyInstanc
     routerOptions: { ignoreTrailingSlash: true },
     // Errors raised before routing (a malformed URL, a path parameter over the router's length
     // limit) get the contract's envelope and x-request-id too; an overlong id names no
-    // connector, so it is a 404 like any unknown id (found by the fuzzer, issue 7).
+    // connector, so it is a 404 like any unknown id (found by the fuzzer).
     frameworkErrors: (error, request, reply) => {
       const status = error.code === "FST_ERR_MAX_PARAM_LENGTH" ? 404 : (error.statusCode ?? 400);
       const message = status === 404 ? "not found: a path parameter is longer than any id" : "malformed request URL";

@@ -1,4 +1,4 @@
-// The `quoteBack` fault (issue 37): the service refuses a request with a text that quotes every
+// The `quoteBack` fault: the service refuses a request with a text that quotes every
 // value it was sent in other forms (service/quote-back.ts), as an HTTP status or, with `inBody`,
 // inside a 200: what the client's and the engine's leak tests are run against.
 import assert from "node:assert/strict";

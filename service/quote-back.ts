@@ -1,4 +1,4 @@
-// A careless service's refusal (issue 37): its text quotes the values it was sent, in forms an
+// A careless service's refusal: its text quotes the values it was sent, in forms an
 // exact-match scrubber cannot find. The fault mode `quoteBack` (faults.ts) answers with it, and
 // the tests that look for leaks build their telltales from the same forms.
 import type { Strict } from "../contract/views";

@@ -1,7 +1,7 @@
 // The service refuses every public route of its OpenAPI document (table-driven from
 // service/openapi.json) without a token, with an expired token, and with another customer's
 // token on a foreign sub-account; and it keeps no token, client secret or Password value in
-// clear in its database file (issue 7, "Security").
+// clear in its database file.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";

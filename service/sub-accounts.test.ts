@@ -1,4 +1,4 @@
-// Issue 26: as many sub-accounts as a fleet needs. `subAccountsPerCustomer` (the server's
+// As many sub-accounts as a fleet needs. `subAccountsPerCustomer` (the server's
 // --sub-accounts) seeds them; POST /_admin/sub-accounts tops a customer up to a count. Ids are
 // stable (a database made either way holds the same ones), and the new sub-accounts take
 // connectors for their own customer only.

@@ -1,4 +1,4 @@
-// Issue 40 item 6: the fleet reads every Pulumi file as the CLI does (a YAML parser, never a
+// The fleet reads every Pulumi file as the CLI does (a YAML parser, never a
 // pattern), trims the passphrase file as Pulumi does (Go's strings.TrimSpace), and writes a
 // connector value holding a control character so that Pulumi can read the stack file back.
 import { strict as assert } from "node:assert";

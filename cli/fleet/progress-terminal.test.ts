@@ -1,4 +1,4 @@
-// Issue 40 item 6: the live progress block fits the terminal. It is rendered into a fake
+// The live progress block fits the terminal. It is rendered into a fake
 // terminal of given rows and columns (auto-wrap at the last column, scrolling into a
 // scrollback at the last row, cursor up, erase below: what the block uses), and after every
 // event the screen and its scrollback hold no stale line of an earlier block, and every line

@@ -88,7 +88,7 @@ describe("cli: generate's program text", () => {
     assert.equal(literalOf({ ...field, type: "Select", value: "" }), undefined);
   });
 
-  it("issue 31 item 12: service text with line breaks stays in comments; keys in shell commands are plain words", () => {
+  it("service text with line breaks stays in comments; keys in shell commands are plain words", () => {
     const payload = 'require("child_process").execSync("touch /tmp/pwned");';
     const evil: ConnectorSnapshot[] = ["\n", "\r", "\u2028", "\u2029", "\u0085"].map((br, i) => ({
       connectorId: `e${i}e${i}e${i}e${i}e${i}e${i}e${i}e${i}`,

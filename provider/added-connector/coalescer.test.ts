@@ -111,7 +111,7 @@ describe("AddedConnector provider: coalesced Add", () => {
     }
   });
 
-  it("issue 38 item 9c: a connector someone else adds between the listing and the Add is refused, and stays theirs", async () => {
+  it("a connector someone else adds between the listing and the Add is refused, and stays theirs", async () => {
     const [contested] = ids(1, 44);
     let raced = false;
     useConfig(
@@ -221,7 +221,7 @@ describe("AddCoalescer (fake client)", () => {
     );
   });
 
-  it("issue 38 item 9c: 'already added' to an Add sent once is someone else's, though the listing did not have it", async () => {
+  it("'already added' to an Add sent once is someone else's, though the listing did not have it", async () => {
     const id = stableId("connector", "added by someone else meanwhile");
     const once = await new AddCoalescer({ windowMs: 1 }).add(fakeClient(new Set()), "acct", id);
     assert.equal(once.owned, false, "added by someone else between our listing and our Add: not ours");

@@ -1,4 +1,4 @@
-// Whose connector is an "already added" one (issue 18, items 2 and 3)? Decided per connector:
+// Whose connector is an "already added" one? Decided per connector:
 // a retried Add never takes over a connector someone else added, an Add whose answer was lost
 // is confirmed by listing, and an unknown outcome is recorded as an unfinished resource that the
 // next `up` finishes. The records a killed process leaves: pending-add-records.test.ts.

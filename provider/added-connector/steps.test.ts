@@ -3,7 +3,14 @@ import assert from "node:assert/strict";
 import { addedConnectorProvider } from "../hosts/dynamic/added-connector";
 import * as impl from "./steps";
 import { UNKNOWN } from "../schema/checks";
-import { callsTo, CONNECTORS, mutatingCalls, rejection, useConfig, useProviderFixture } from "../../test/support/provider-fixtures";
+import {
+  callsTo,
+  CONNECTORS,
+  mutatingCalls,
+  rejection,
+  useConfig,
+  useProviderFixture,
+} from "../../test/support/provider-fixtures";
 import { routeKey } from "../../contract/routes";
 
 const PROVIDER = "serialized-provider-text";

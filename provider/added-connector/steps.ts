@@ -1,5 +1,5 @@
 // AddedConnector's provider implementation, loaded by the dynamic-provider process at call
-// time (see added-connector.ts). Rules: issue 3, "Resources", AddedConnector.
+// time (see added-connector.ts). Rules: docs/behaviour.md.
 import { z } from "zod";
 import { isId } from "../../contract/ids";
 import { ADDED_CONNECTOR } from "../schema/added-connector";

@@ -243,7 +243,7 @@ describe("client: retries", () => {
       ),
       (e: unknown) => {
         assert.ok(e instanceof ValidationError);
-        // A Configure carried secrets: the field's name, never the service's text (issue 31, item 6).
+        // A Configure carried secrets: the field's name, never the service's text.
         assert.deepEqual(e.fieldErrors, [{ field: "secretConfig.apiKey", message: FIELD_REFUSED }]);
         return true;
       },

@@ -1,15 +1,9 @@
-// Errors of the first hour say what to do (issue 39, item 6): a 401 of the token route names the
+// Errors of the first hour say what to do: a 401 of the token route names the
 // settings and environment variables to check; a baseUrl ending with the API's own prefix is
 // refused before any request, with the baseUrl to use; a 404 shows the path actually requested
 // (the base path and ids, never the query).
 import assert from "node:assert/strict";
-import {
-  AuthenticationError,
-  EmbeddedClient,
-  InvalidArgumentError,
-  NotFoundError,
-  type ClientSettings,
-} from "./";
+import { AuthenticationError, EmbeddedClient, InvalidArgumentError, NotFoundError, type ClientSettings } from "./";
 import { ACCOUNT, CONNECTOR, ScriptedTransport, failure, tokenAnswer } from "../../test/support/client-fakes";
 
 const SECRET = "wrong-secret-value";
@@ -38,7 +32,7 @@ describe("client: errors that say what to do", () => {
     ])
       assert.ok(error.message.includes(name), `names ${name}: ${error.message}`);
     assert.match(error.message, new RegExp(`^POST ${TOKEN_PATH}: 401 Unauthorized: `), "the route and status first");
-    // The token request carried the client secret: our own id, not the service's "srv-401" (issue 37, F3).
+    // The token request carried the client secret: our own id, not the service's "srv-401".
     assert.match(error.message, /\(request id [0-9a-f]{8}-[0-9a-f-]{27}\)$/);
     assert.ok(!error.message.includes(SECRET), "never the secret");
     assert.equal(transport.requests.length, 1, "a refused secret is not retried");

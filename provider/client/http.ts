@@ -164,7 +164,7 @@ function isJsonType(contentType: string | undefined): boolean {
 }
 
 // The service's headers are its text too: shown only in a strict form, and unchanged by the
-// call's scrub (a credential or a value sent, quoted back, fails it) (issue 37, F3 and F8).
+// call's scrub (a credential or a value sent, quoted back, fails it).
 const SERVICE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 // After a request that carried secrets, only an id that cannot be a quoted value (a UUID, hex digits).
 const OPAQUE_ID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{16,64})$/i;

@@ -43,7 +43,7 @@ export function getClient(settings: ClientSettings): EmbeddedClient {
   const resolved = resolveSettings(settings);
   const { url, timeouts, caCertificate, concurrency, maxResponseBytes } = resolved;
   // The trusted CA is part of the key: a client that trusts a private CA is never handed to a
-  // caller that did not ask for it (found by test/security/transport.test.ts).
+  // caller that did not ask for it (found by provider/client/transport.test.ts).
   const trust = caCertificate ? hash(caCertificate) : "-";
   // Each customer's provider may read its own wire: the profile is part of the key too.
   const profile = resolved.profile.source === "built-in" ? "-" : hash(JSON.stringify(resolved.profile));

@@ -1,4 +1,4 @@
-// Issue 40 item 5: the limiter is per base URL and client id. Two customers of one base URL,
+// The limiter is per base URL and client id. Two customers of one base URL,
 // through the process's registry (getClient) as the provider and the fleet use it, against the
 // local service's per-customer rate limit on a frozen clock: one customer is refused with a
 // 429 and pauses; the other's call is sent and answered while that pause is in force (read from

@@ -1,4 +1,4 @@
-// Issue 37, items 1, 3 and 5 at the client: a list is read whole only when proven complete, any
+// A list is read whole only when proven complete, any
 // other ends in a refusal naming the route and `doctor` (never a "not found"); a value that would
 // climb out of its path segment is refused before anything is sent; a profile naming a
 // placeholder its operation cannot fill is refused when it is loaded.
@@ -14,7 +14,16 @@ import {
   type OutgoingRequest,
 } from "./";
 import { statusOf } from "./service-failures";
-import { ACCOUNT, answer, CONNECTOR, ok, refusal, ScriptedTransport, tokenAnswer, viewA } from "../../test/support/client-fakes";
+import {
+  ACCOUNT,
+  answer,
+  CONNECTOR,
+  ok,
+  refusal,
+  ScriptedTransport,
+  tokenAnswer,
+  viewA,
+} from "../../test/support/client-fakes";
 
 const id = (n: number) => `c${n.toString(36).padStart(15, "0")}`;
 
@@ -43,7 +52,7 @@ function clientOf(
 
 const query = (request: OutgoingRequest) => new URLSearchParams(request.target.split("?")[1] ?? "");
 
-describe("client: a list is proven complete, or refused (issue 37)", () => {
+describe("client: a list is proven complete, or refused", () => {
   it("a service that caps its pages but echoes the size asked: every item read, counted against the total", async () => {
     const items = Array.from({ length: 7 }, (_, i) => viewA(id(i)));
     const { client, calls } = clientOf((request) => {
@@ -96,7 +105,7 @@ describe("client: a list is proven complete, or refused (issue 37)", () => {
   });
 });
 
-describe("client: path values that cannot climb (issue 37)", () => {
+describe("client: path values that cannot climb", () => {
   const inPath: ServiceProfile = {
     operations: {
       listAddedConnectors: { path: "/api/accounts/{accountId}/connectors" },
@@ -125,7 +134,7 @@ describe("client: path values that cannot climb (issue 37)", () => {
   });
 });
 
-describe("profile: a placeholder its operation cannot fill is refused at load, naming the key (issue 37)", () => {
+describe("profile: a placeholder its operation cannot fill is refused at load, naming the key", () => {
   const cases: [string, ServiceProfile, RegExp][] = [
     [
       "{accountId} in the token's path",

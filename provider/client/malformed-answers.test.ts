@@ -1,4 +1,4 @@
-// Malformed answers from a service that breaks the contract (issue 7, "Bad input"): a tiny
+// Malformed answers from a service that breaks the contract: a tiny
 // node:http server answers the token route correctly and the mutating routes with wrong
 // types, missing fields, HTML pages, truncated JSON, huge bodies, without x-request-id. The
 // provider's create/update must reject with the route and a request id, never resolve with

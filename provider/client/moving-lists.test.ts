@@ -1,15 +1,9 @@
-// Issue 37, F1 and F2 (an attacker's review): a list that moves while its pages are read is
+// A list that moves while its pages are read is
 // refused with the route and `doctor`, never taken for whole with an item missing (the snapshot
 // a refresh, the delete guard and the fleet's fast path read from would call that item gone).
 import assert from "node:assert/strict";
 import { resolveProfile } from "../../contract/profile";
-import {
-  collect,
-  EmbeddedClient,
-  ResponseFormatError,
-  type IncomingResponse,
-  type OutgoingRequest,
-} from "./";
+import { collect, EmbeddedClient, ResponseFormatError, type IncomingResponse, type OutgoingRequest } from "./";
 import { listAll } from "../sub-account/listing-cache";
 import { ACCOUNT, ok, refusal, ScriptedTransport, tokenAnswer, viewA } from "../../test/support/client-fakes";
 
@@ -43,7 +37,7 @@ function assertRefusedWithDoctor(error: Error, shape: RegExp): void {
   assert.match(error.message, /pulumi-embedded-connectors doctor/);
 }
 
-describe("client: a list that moves between its pages is refused (issue 37, F1, F2)", () => {
+describe("client: a list that moves between its pages is refused", () => {
   it("pages that partly overlap: refused, not the total reached by counting a duplicate (F1)", async () => {
     // Page 2 starts one item back (one inserted before the cursor): 6 read = the total, item 5 never read.
     const client = clientOf((request) => {

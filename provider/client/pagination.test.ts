@@ -74,7 +74,7 @@ describe("client pagination", () => {
   });
 
   it("a service that caps its pages but echoes the size asked: reads every item by counting them, never ends at page 1", async () => {
-    // Issue 37 (Medium): 120 items, pages of 50 whatever is asked, `pageSize` echoing the 200 asked.
+    // 120 items, pages of 50 whatever is asked, `pageSize` echoing the 200 asked.
     const asked: [number, number][] = [];
     const fetch = async (page: number, pageSize: number): Promise<Page<number>> => {
       asked.push([page, pageSize]);
@@ -165,7 +165,7 @@ describe("client pagination", () => {
     assert.equal(calls, MAX_PAGES);
   });
 
-  it("refuses pages that partly overlap rather than reach the total counting a duplicate (issue 37, F1)", async () => {
+  it("refuses pages that partly overlap rather than reach the total counting a duplicate", async () => {
     // Page 2 starts one item back (an item inserted before the cursor): 6 items read = the total, item 6 unread.
     const fetch = async (page: number): Promise<Page<{ connectorId: string }>> => {
       const ids = page === 1 ? [1, 2, 3] : [3, 4, 5];

@@ -17,7 +17,7 @@
 // not reached (with offset paging the next page starts at the items seen, which is unambiguous;
 // with page numbers it is not); a cursor that does not move; more pages or bytes than any list has.
 // Counting, never the size a page claims: a service that caps its pages but echoes the size asked
-// ended every list after page one (issue 37). A FIRST page shorter than asked with the total not
+// ended every list after page one. A FIRST page shorter than asked with the total not
 // reached is the service's cap: by page numbers the next is asked at that page's size, where
 // page 2 starts after it however the service counts.
 import { MAX_PAGE_SIZE } from "../../contract/ids";

@@ -1,4 +1,4 @@
-// Issue 31, item 6: a service that quotes a sent secret back in another form than the one sent
+// A service that quotes a sent secret back in another form than the one sent
 // (JSON-escaped, trimmed, truncated, upper-cased, URL-encoded, Unicode-normalised) defeats
 // scrubbing by exact match. An error answer to a request that carried secret values (Configure,
 // the token request) keeps the status, the request id and the names of the fields sent, and

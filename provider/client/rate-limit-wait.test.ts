@@ -1,11 +1,19 @@
-// Issue 24, mutation audit item e: the wait on a 429 (and a 503 with Retry-After). With the
+// The wait on a 429 (and a 503 with Retry-After). With the
 // wait disabled, a client on a fake clock repeats the refused call at once, without end (the
 // audit saw a 4 GB out-of-memory crash after 450 s). Here the transport answers a bounded
 // number of requests and the clock moves only when the client waits, so a client that does
 // not wait fails at once, by name.
 import assert from "node:assert/strict";
 import { EmbeddedClient, Limiter, type IncomingResponse, type OutgoingRequest } from "./";
-import { ACCOUNT, CONNECTOR, ScriptedTransport, failure, ok, tokenAnswer, viewG } from "../../test/support/client-fakes";
+import {
+  ACCOUNT,
+  CONNECTOR,
+  ScriptedTransport,
+  failure,
+  ok,
+  tokenAnswer,
+  viewG,
+} from "../../test/support/client-fakes";
 
 const TOKEN = "/api/es/v2/oauth/client-token";
 /** More requests than any test here needs: past it, the client is repeating without waiting. */

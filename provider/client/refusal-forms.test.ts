@@ -1,4 +1,4 @@
-// Issue 37, item 2: a refusal is a refusal whatever form it takes (an HTTP status, a status
+// A refusal is a refusal whatever form it takes (an HTTP status, a status
 // inside a 200 at either of the built-in status paths, a profile's own envelope), and after a
 // request that carried secrets (Configure, the token request) none of the service's text
 // reaches the error, however it quotes the values sent (service/quote-back.ts: upper-cased,
@@ -20,7 +20,16 @@ import {
 } from "./";
 import { quoteBackRefusal } from "../../service/quote-back";
 import { canary, quotedTelltales, replayCanariesOnFailure } from "../../test/e2e/canaries";
-import { ACCOUNT, CONNECTOR, answer, configurationPayload, ok, ScriptedTransport, tokenAnswer, viewA } from "../../test/support/client-fakes";
+import {
+  ACCOUNT,
+  CONNECTOR,
+  answer,
+  configurationPayload,
+  ok,
+  ScriptedTransport,
+  tokenAnswer,
+  viewA,
+} from "../../test/support/client-fakes";
 
 /** A value whose every quoted form differs from it (mixed case, a quote, a backslash, a space). */
 const secretValue = (label: string) => `Pw"${canary(label).slice(-12)} \\${label}Q`;

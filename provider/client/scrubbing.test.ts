@@ -1,4 +1,4 @@
-// Issue 24, defect 1: the scrubbing of the service's text cannot fail and never quotes what it
+// The scrubbing of the service's text cannot fail and never quotes what it
 // scrubs, whatever the size or number of the values sent; and should it fail anyway, the typed
 // error (and so the retry decision) is the same, with the service's text left out.
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Issue 18, item 5: a service that quotes what it was sent (a refused secretConfig value) in
+// A service that quotes what it was sent (a refused secretConfig value) in
 // its statusMessage or its per-field messages must not get that value into any error.
 import assert from "node:assert/strict";
 import { inspect } from "node:util";
@@ -76,7 +76,7 @@ describe("client: values the request sent are never quoted back", () => {
       error.message,
       /fields secretConfig\.apiKey, secretConfig\.workspace, secretConfig\.limit, secretConfig\.eventTypes/,
     );
-    // A Configure carried secrets: none of the service's text, only the status's (issue 31, item 6).
+    // A Configure carried secrets: none of the service's text, only the status's.
     assert.equal(error.statusMessage, "Bad Request");
     assert.deepEqual(
       error.fieldErrors.map((e) => e.message),

@@ -1,4 +1,4 @@
-// Issue 32, item 5: random items served in any supported list convention and page size read
+// Random items served in any supported list convention and page size read
 // back the same. The local service serves a random profile (bare array or items at a path,
 // with or without a total and a next offset, paging by page/pageSize, size/offset or
 // limit/offset under its own names) over a catalogue of random length; the provider's client,

@@ -1,4 +1,4 @@
-// Issue 32, item 5: the provider's client against the local service serving each shipped
+// The provider's client against the local service serving each shipped
 // profile (and the built-in default), with that profile: every list read whole, whatever its
 // container and paging, and the connector's life (add, configure, read, remove) round-trips.
 import assert from "node:assert/strict";
@@ -9,7 +9,7 @@ import { startLocalService, type LocalService } from "../../harness/local-servic
 import { CATALOGUE } from "../../service/seed/catalogue";
 
 const PROFILES = path.resolve(__dirname, "../../../profiles");
-/** A service whose pages count from 0 (issue 37): `paging.firstPage: 0`. */
+/** A service whose pages count from 0: `paging.firstPage: 0`. */
 const PAGES_FROM_0 = {
   defaults: {
     paging: { style: "page" as const, page: "page", pageSize: "pageSize", maxSize: 200, firstPage: 0 as const },

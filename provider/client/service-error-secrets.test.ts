@@ -1,16 +1,10 @@
-// Issue 24, defect 1, against the local service: an error answer to a Configure that sent large
+// An error answer to a Configure that sent large
 // values is the typed error of its status, with its request id and none of the values; and a
 // transient 503 is retried whatever the size of the values.
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { inspect } from "node:util";
-import {
-  EmbeddedApiError,
-  UndiciTransport,
-  type ConfigureBody,
-  type IncomingResponse,
-  type OutgoingRequest,
-} from "./";
+import { EmbeddedApiError, UndiciTransport, type ConfigureBody, type IncomingResponse, type OutgoingRequest } from "./";
 import { secretConfigFor, useLocalService } from "../../test/support/local-client";
 import { routeKey } from "../../contract/routes";
 

@@ -1,4 +1,4 @@
-// Issue 37, F3 and F8 (an attacker's review): the service's x-request-id and content-type headers
+// The service's x-request-id and content-type headers
 // are its text, and may quote what it was sent (a secretConfig value, the client secret, the
 // bearer token). An error shows the service's id only in a strict form that the call's scrub
 // leaves unchanged, and after a request that carried secrets only a UUID- or hex-like one;
@@ -6,7 +6,15 @@
 import assert from "node:assert/strict";
 import { resolveProfile } from "../../contract/profile";
 import { collect, EmbeddedClient, type IncomingResponse, type OutgoingRequest } from "./";
-import { ACCOUNT, answer, CONNECTOR, ok, refusal, ScriptedTransport, tokenAnswer } from "../../test/support/client-fakes";
+import {
+  ACCOUNT,
+  answer,
+  CONNECTOR,
+  ok,
+  refusal,
+  ScriptedTransport,
+  tokenAnswer,
+} from "../../test/support/client-fakes";
 
 const CLIENT_SECRET = "s3cr3t-client";
 const PASSWORD = "hunter2-PASSWORD-value";
@@ -36,7 +44,7 @@ const configure = (client: EmbeddedClient) =>
 
 const refused = (requestId: string) => answer(400, { statusCode: 400, statusMessage: "no" }, { requestId });
 
-describe("client: the service's headers in errors (issue 37, F3, F8)", () => {
+describe("client: the service's headers in errors", () => {
   it("Configure refused, its x-request-id quoting a secret upper-cased: our own id instead (F3)", async () => {
     const { client, ours } = clientOf((r) => (r.method === "GET" ? ok({}) : refused(`echo-${PASSWORD.toUpperCase()}`)));
     const error = await refusal(configure(client));

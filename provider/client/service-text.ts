@@ -1,5 +1,5 @@
 // What of the service's own text (statusMessage, errors[]) may reach an error message. Two
-// regimes (issue 31, item 6; issue 37, item 2), decided ONCE per call (SentRequest) and applied
+// regimes, decided ONCE per call (SentRequest) and applied
 // to every error built for that call, whatever form the refusal takes (an HTTP status, a status
 // inside a 2xx at any of the profile's envelope paths):
 // - a request that carried no secret value: the text, scrubbed of credentials and of the

@@ -1,7 +1,7 @@
-// Transport security (issue 7, "Security"): a self-signed https service is refused by default
+// Transport security: a self-signed https service is refused by default
 // (verification on) and accepted only through embedded:caCertificate; plain http is refused
 // except to loopback, by the settings and the client alike, for any host name.
-// (test/client/http.test.ts covers the pool with a CA-signed certificate; this goes through the provider.)
+// (provider/client/http.test.ts covers the pool with a CA-signed certificate; this goes through the provider.)
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:https";

@@ -2,7 +2,7 @@
 // undici's entry. The entry loads all of undici (fetch, WebSocket, caches, proxies, mocks:
 // about 110 modules) to give two of them: +5 MiB resident and ~70 ms at every provider
 // process's start, against +0.3 MiB and ~8 ms for these 24 (bench/analysis.md). undici has no
-// `exports` map, so the paths are importable; test/client/undici-parts.test.ts checks that
+// `exports` map, so the paths are importable; provider/client/undici-parts.test.ts checks that
 // they are the very objects the entry exports. Should an undici release in the package's
 // range move them, the entry is loaded instead: slower to start, the same behaviour.
 import type { Dispatcher, Pool as UndiciPool } from "undici";

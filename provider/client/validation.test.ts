@@ -1,12 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  InvalidArgumentError,
-  checkAccountId,
-  checkConnectorIds,
-  checkId,
-  isLoopbackHost,
-  parseBaseUrl,
-} from "./";
+import { InvalidArgumentError, checkAccountId, checkConnectorIds, checkId, isLoopbackHost, parseBaseUrl } from "./";
 
 describe("client validation", () => {
   it("accepts 16-character alphanumeric ids only", () => {

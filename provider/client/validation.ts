@@ -46,7 +46,7 @@ export function checkConnectorIds(values: unknown): string[] {
 }
 
 /**
- * List filters (found by test/property/functions.property.test.ts: an object gave "Cannot
+ * List filters (found by provider/lookups/arguments.property.test.ts: an object gave "Cannot
  * convert object to primitive value", a wrong supportedType cost a request). supportedType is
  * a closed set; the other enumerations may grow on the service, so only their type is checked.
  */

@@ -5,7 +5,14 @@ import assert from "node:assert/strict";
 import { ServerError, type EmbeddedClient } from "../client";
 import * as impl from "./steps";
 import { UNKNOWN } from "../schema/checks";
-import { callsTo, CONNECTORS, mutatingCalls, SEGMENT_CONFIG, useConfig, useProviderFixture } from "../../test/support/provider-fixtures";
+import {
+  callsTo,
+  CONNECTORS,
+  mutatingCalls,
+  SEGMENT_CONFIG,
+  useConfig,
+  useProviderFixture,
+} from "../../test/support/provider-fixtures";
 import { routeKey, routeLabel } from "../../contract/routes";
 
 const GET_CONFIGURATION = routeKey("getConfiguration");

@@ -1,9 +1,15 @@
 // ConnectorConfiguration's diff of the inputs that are neither secrets nor values: a program
 // that renames the configuration (name, secretName) or points at another configurationId must
-// see an update, and the same inputs must see none (issue 24, mutation audit item b).
+// see an update, and the same inputs must see none.
 import assert from "node:assert/strict";
 import * as impl from "./steps";
-import { CONNECTORS, SEGMENT_CONFIG, startFixture, useConfig, type ProviderFixture } from "../../test/support/provider-fixtures";
+import {
+  CONNECTORS,
+  SEGMENT_CONFIG,
+  startFixture,
+  useConfig,
+  type ProviderFixture,
+} from "../../test/support/provider-fixtures";
 
 type Props = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-// Issue 38, item 2, on the dynamic host: `embedded:digestKey`, a stack secret the dynamic
+// `embedded:digestKey`, a stack secret the dynamic
 // provider mixes into the key of the field digests, so that the salt `pulumi up --debug` prints
 // (`digestSalt`) and the client secret no longer confirm a guess. The outputs say which recipe
 // keyed them (`digestRecipe`, never the key): a state written before keeps comparing under its
@@ -9,13 +9,7 @@ import * as impl from "./steps";
 import { DIGEST_KEY_RECIPE } from "./digest-salt";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import {
-  noDigestKeyWarning,
-  resolveSettings,
-  SET_DIGEST_KEY,
-  SETTINGS,
-  SettingsError,
-} from "../settings/resolve";
+import { noDigestKeyWarning, resolveSettings, SET_DIGEST_KEY, SETTINGS, SettingsError } from "../settings/resolve";
 import { CONNECTORS, SEGMENT_CONFIG, useConfig, useProviderFixture } from "../../test/support/provider-fixtures";
 
 type Props = Record<string, unknown>;

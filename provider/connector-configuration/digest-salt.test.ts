@@ -1,4 +1,4 @@
-// Issue 31, item 7: the key of the field digests is salted per resource with randomness kept in
+// The key of the field digests is salted per resource with randomness kept in
 // the state as a secret (`digestSalt`). One dictionary no longer serves against every state, two
 // stacks managing one connector show different digests, and the client secret alone no longer
 // tests a guessed value (of a Password or of the client secret itself) against a state. A state
@@ -8,12 +8,7 @@ import { createHmac, scryptSync } from "node:crypto";
 import * as impl from "./steps";
 import { CONNECTOR_CONFIGURATION } from "../schema/connector-configuration";
 import { resourceSecrets } from "../schema/secrets";
-import {
-  canonicalValue,
-  fieldDigest,
-  PASSWORD_MARK,
-  type DigestKey,
-} from "./field-digests";
+import { canonicalValue, fieldDigest, PASSWORD_MARK, type DigestKey } from "./field-digests";
 import { CONNECTORS, SEGMENT_CONFIG, useProviderFixture } from "../../test/support/provider-fixtures";
 
 type Props = Record<string, unknown>;

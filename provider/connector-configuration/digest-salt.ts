@@ -1,4 +1,4 @@
-// Where the salt of a ConnectorConfiguration's digest key lives (issue 38, item 2), and which
+// Where the salt of a ConnectorConfiguration's digest key lives, and which
 // key a state's digests are under.
 //
 // On the plugin the salt is a hidden secret INPUT (DIGEST_SALT_INPUT, declared in the

@@ -1,4 +1,4 @@
-// ConnectorConfiguration's drift by field (issue 25) against the local service: a refresh
+// ConnectorConfiguration's drift by field against the local service: a refresh
 // names the fields changed out of band (digests and `drift`), diff names the fields the update
 // writes, a changed client secret and a state from before the digests each cost one update.
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// ConnectorConfiguration's drift, by field (issue 25): which fields of secretConfig an update
+// ConnectorConfiguration's drift, by field: which fields of secretConfig an update
 // would write (diff), and what a refresh found changed out of band (read's `drift` output).
 // Values never appear: fields are compared through their keyed digests (field-digests.ts).
 // The process's state is not read here: the caller hands in the key and the descriptors.

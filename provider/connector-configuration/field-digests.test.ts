@@ -1,7 +1,7 @@
-// The keyed per-field digests that replace the values in the state (issue 25): under one key,
+// The keyed per-field digests that replace the values in the state: under one key,
 // stable across processes and versions, different per value, sub-account, connector and field,
 // alike for the forms the service stores alike. The unsalted key pinned here is the one of states
-// written before salts (issue 31, item 7: digest-salts.test.ts), which must keep reading alike.
+// written before salts, which must keep reading alike.
 import assert from "node:assert/strict";
 import {
   canonicalValue,

@@ -1,12 +1,12 @@
-// Per-field keyed digests of a configuration (issue 25): what the state and every drift
+// Per-field keyed digests of a configuration: what the state and every drift
 // display show instead of values. Each digest is an HMAC under a key derived from the client
 // secret (docs/DESIGN.md, "Field digests").
 //
-// The key of a resource's digests (issue 31, item 7) is derived from the client secret AND a
+// The key of a resource's digests is derived from the client secret AND a
 // random salt of the resource (`digestSalt`, 128 bits, drawn at its create or import), kept in
 // the state as a secret output. So no dictionary serves against two states, and two stacks (or
 // two resources) managing one connector show different digests.
-// The salt is NOT secret from everyone (issue 38, item 2): every output reaches the program, and
+// The salt is NOT secret from everyone: every output reaches the program, and
 // the Node.js SDK prints its RegisterResource response under `pulumi up --debug`, secret outputs
 // in plaintext. A Password therefore has no digest at all (PASSWORD_MARK): the service never
 // returns one, so a digest of it detected nothing, and it was the one value the holder of the
@@ -16,7 +16,7 @@
 // purpose of the digests).
 // A state written before salts (no `digestSalt`) keeps its digests under the unsalted key until
 // its next write, so that a refresh or an up shows no false drift; that write re-keys it. A
-// state written before issue 38 keeps its Password digests until its next write, which marks them.
+// state written before Passwords lost their digests keeps them until its next write, which marks them.
 // On the dynamic host the setting `embedded:digestKey` (a stack secret, never an output) is mixed
 // into the salted key: then the printed salt and the client secret no longer confirm a guess
 // (digest-salt.ts says which recipe a state is under).
@@ -152,7 +152,7 @@ export function fieldDigest(
 }
 
 /**
- * What `fieldDigests` holds for a Password field (issue 38, item 2): a mark, never a digest. The
+ * What `fieldDigests` holds for a Password field: a mark, never a digest. The
  * service never returns a Password, so its digest could detect nothing out of band, and it was
  * the one offline oracle of the state: whoever printed the salt (`pulumi up --debug`) and held
  * the client secret could confirm a guessed Password. The mark keeps the field's name (a drift
@@ -218,7 +218,7 @@ function settable(field: FieldDescriptor): boolean {
 /**
  * The digests as the service holds the configuration now: each settable field it returns,
  * from its live value; the stored entry of each field it never returns (a Password: its mark,
- * or the digest a state written before issue 38 holds), which only a write of ours can know.
+ * or the digest an older state holds), which only a write of ours can know.
  * A field it no longer returns has no digest.
  */
 export function liveDigests(

@@ -1,4 +1,4 @@
-// Issue 41, item 2: a secret the stack does not hold is never cleared. A customer set the
+// A secret the stack does not hold is never cleared. A customer set the
 // Segment connector's API key (a Password) in the service's UI; the platform team's stack
 // declares the other fields and leaves `apiKey` to the service (`heldByService`). On a service
 // whose Configure replaces the whole configuration (the contract's), every write would clear
@@ -18,7 +18,14 @@ import * as impl from "./steps";
 import { configSourceFromGetter, resolveSettings, toClientSettings } from "../settings/resolve";
 import { startLocalService, type LocalService } from "../../harness/local-service";
 import { assertNoCanary } from "../../test/e2e/canaries";
-import { CONNECTORS, callsTo, rejection, SEGMENT_CONFIG, useConfig, type ProviderFixture } from "../../test/support/provider-fixtures";
+import {
+  CONNECTORS,
+  callsTo,
+  rejection,
+  SEGMENT_CONFIG,
+  useConfig,
+  type ProviderFixture,
+} from "../../test/support/provider-fixtures";
 
 type Props = Record<string, unknown>;
 const CONFIGURE = "PUT /es/v2/connectors/:connectorId/configuration";

@@ -1,4 +1,4 @@
-// Password fields the service holds and this stack does not (issue 41, item 2): a customer's own
+// Password fields the service holds and this stack does not: a customer's own
 // key, entered in the service's UI. `heldByService` names them; they are never sent, so never
 // cleared, on a service whose Configure keeps the fields a body leaves out (profile
 // `semantics.configureWrites: given`). On a service whose Configure replaces the whole

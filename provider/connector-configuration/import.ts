@@ -1,4 +1,4 @@
-// `pulumi import` of a ConnectorConfiguration without printing its values (issue 38, item 5).
+// `pulumi import` of a ConnectorConfiguration without printing its values.
 // The engine writes the code it generates from the inputs the import's Read returns (every
 // input property, a secret one as `secret("<value>")`: in clear), and it offers a provider no
 // way to have a value read from config instead. So the imported inputs hold no value at all:

@@ -1,4 +1,4 @@
-// Issue 31, item 4: a ConnectorConfiguration create never overwrites a configuration this stack
+// A ConnectorConfiguration create never overwrites a configuration this stack
 // did not write. Another stack's (or a person's) saved configuration is refused, naming the
 // connector, the sub-account and the ways on (`adoptExisting`, `pulumi import`), and nothing is
 // written; `adoptExisting: true` takes it over. A connector added in the same run creates
@@ -15,7 +15,14 @@ import { stackIdentity } from "../project/stack-identity";
 import { runtime, useOwner } from "../runtime/runtime";
 import { configurationKey } from "./ownership";
 import { routeKey } from "../../contract/routes";
-import { callsTo, CONNECTORS, rejection, SEGMENT_CONFIG, useConfig, useProviderFixture } from "../../test/support/provider-fixtures";
+import {
+  callsTo,
+  CONNECTORS,
+  rejection,
+  SEGMENT_CONFIG,
+  useConfig,
+  useProviderFixture,
+} from "../../test/support/provider-fixtures";
 
 type Props = Record<string, unknown>;
 const STACK_A = "proj/stack-a";
@@ -45,6 +52,7 @@ describe("ConnectorConfiguration provider: whose configuration is it", () => {
     journalDir = mkdtempSync(path.join(tmpdir(), "pending-configures-"));
   });
   afterEach(() => {
+    runtime().host = "dynamic"; // the tests below that play the plugin set it
     useConfig(fx); // forgets the owner and the journal
     rmSync(journalDir, { recursive: true, force: true });
   });
@@ -143,7 +151,7 @@ describe("ConnectorConfiguration provider: whose configuration is it", () => {
     await rejection(impl.create(inputs()));
   });
 
-  it("issue 38 item 3: a same-named stack in another backend does not take over the killed run's configuration", async () => {
+  it("a same-named stack in another backend does not take over the killed run's configuration", async () => {
     await fx.client.addConnectors(fx.accountId, [CONNECTORS.segment]);
     const inBackend = (url: string) =>
       stackIdentity(STACK_A, { env: { PULUMI_BACKEND_URL: url }, cwd: journalDir, host: "runner" });
@@ -171,7 +179,7 @@ describe("ConnectorConfiguration provider: whose configuration is it", () => {
     assert.equal(await workspaceNow(), SEGMENT_CONFIG.workspace);
   });
 
-  it("issue 38 item 3: a record written before identities is claimed by no one, and settles", async () => {
+  it("a record written before identities is claimed by no one, and settles", async () => {
     await configuredByAnotherStack();
     runOfA();
     const legacy = writeLegacyRecord(journalDir, STACK_A, fx.client.baseUrl, fx.accountId, CONNECTORS.segment);

@@ -1,4 +1,4 @@
-// Whose configuration is it? (issue 31, item 4.) The service keeps one configuration per added
+// Whose configuration is it? The service keeps one configuration per added
 // connector, with no owner: a Configure by any stack of the customer overwrites it, Password
 // included. So a create (never an update: the state says the resource wrote it) first reads
 // the connector's configuration, and refuses when one is saved, unless:

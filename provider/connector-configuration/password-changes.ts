@@ -1,4 +1,4 @@
-// Which Password fields of a ConnectorConfiguration the program changed (issue 38, item 2).
+// Which Password fields of a ConnectorConfiguration the program changed.
 // A Password has no digest in the state (field-digests.ts, PASSWORD_MARK), so diff cannot
 // compare a desired Password with what was applied. Check can: the engine hands it the stored
 // inputs (olds), where it keeps the applied secretConfig encrypted, on both hosts. It notes here,
@@ -10,12 +10,22 @@
 // changed since its last write (digest-salt.ts keyLost): check notes every stored field, and diff
 // names the fields the program changed against them (changesFromStored), no other.
 import { createHash } from "node:crypto";
+import { processLocal } from "../runtime/process-local";
 import type { DetailedDiff } from "./drift";
 
+type Notes = Map<string, ReadonlyMap<string, string>>;
 /** Per configuration: field id → hash of its stored Password ("" when none is stored). */
-const noted = new Map<string, ReadonlyMap<string, string>>();
+const notedPasswords = processLocal(
+  "noted-passwords",
+  (): Notes => new Map(),
+  (notes) => notes.clear(),
+);
 /** Per configuration: field id → hash of each stored field's value (every field, a Password too). */
-const notedFields = new Map<string, ReadonlyMap<string, string>>();
+const notedStoredFields = processLocal(
+  "noted-stored-fields",
+  (): Notes => new Map(),
+  (notes) => notes.clear(),
+);
 
 const keyOf = (accountId: unknown, connectorId: unknown) => `${String(accountId)}/${String(connectorId)}`;
 
@@ -36,17 +46,17 @@ export function notePasswords(
 ): void {
   const key = keyOf(accountId, connectorId);
   if (!isObject(stored)) {
-    noted.delete(key);
+    notedPasswords().delete(key);
     return;
   }
-  noted.set(key, new Map(passwords.map((field) => [field, hashOf(stored[field])])));
+  notedPasswords().set(key, new Map(passwords.map((field) => [field, hashOf(stored[field])])));
 }
 
 /** Notes every field of `stored` (the old inputs' secretConfig): what changesFromStored compares with. */
 export function noteStoredFields(accountId: unknown, connectorId: unknown, stored: unknown): void {
   const key = keyOf(accountId, connectorId);
-  if (isObject(stored)) notedFields.set(key, hashesOf(stored));
-  else notedFields.delete(key);
+  if (isObject(stored)) notedStoredFields().set(key, hashesOf(stored));
+  else notedStoredFields().delete(key);
 }
 
 function hashesOf(secretConfig: Record<string, unknown>): ReadonlyMap<string, string> {
@@ -56,9 +66,10 @@ function hashesOf(secretConfig: Record<string, unknown>): ReadonlyMap<string, st
 /** An update wrote `written` (a secretConfig): its Passwords are the stored ones now. */
 export function notePasswordsWritten(accountId: unknown, connectorId: unknown, written: unknown): void {
   const key = keyOf(accountId, connectorId);
-  const stored = noted.get(key);
-  if (stored && isObject(written)) noted.set(key, new Map([...stored.keys()].map((f) => [f, hashOf(written[f])])));
-  if (notedFields.has(key) && isObject(written)) notedFields.set(key, hashesOf(written));
+  const stored = notedPasswords().get(key);
+  if (stored && isObject(written))
+    notedPasswords().set(key, new Map([...stored.keys()].map((f) => [f, hashOf(written[f])])));
+  if (notedStoredFields().has(key) && isObject(written)) notedStoredFields().set(key, hashesOf(written));
 }
 
 /**
@@ -67,7 +78,7 @@ export function notePasswordsWritten(accountId: unknown, connectorId: unknown, w
  * inputs themselves): none.
  */
 export function changesFromStored(accountId: unknown, connectorId: unknown, desired: unknown): DetailedDiff {
-  const stored = notedFields.get(keyOf(accountId, connectorId));
+  const stored = notedStoredFields().get(keyOf(accountId, connectorId));
   if (!stored || !isObject(desired)) return {};
   const changes: DetailedDiff = {};
   const wanted = hashesOf(desired);
@@ -83,7 +94,7 @@ export function changesFromStored(accountId: unknown, connectorId: unknown, desi
 
 /** The Password fields of `desired` that differ from the noted stored ones (none without a note). */
 export function changedPasswords(accountId: unknown, connectorId: unknown, desired: unknown): ReadonlySet<string> {
-  const stored = noted.get(keyOf(accountId, connectorId));
+  const stored = notedPasswords().get(keyOf(accountId, connectorId));
   if (!stored || !isObject(desired)) return new Set();
   return new Set([...stored].filter(([field, hash]) => hashOf(desired[field]) !== hash).map(([field]) => field));
 }

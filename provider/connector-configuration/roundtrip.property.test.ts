@@ -1,4 +1,4 @@
-// Property (issue 18, item 4): for every secretConfig that check accepts — every field type,
+// Property: for every secretConfig that check accepts — every field type,
 // string forms included ("100.0", "page, track") — create against the local service, then
 // diff shows no change; so do a refresh followed by diff, and the next `up`'s check and diff
 // of the same program. A perpetual diff would keep `preview --refresh --expect-no-changes`

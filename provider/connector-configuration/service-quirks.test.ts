@@ -1,6 +1,6 @@
 // ConnectorConfiguration against a service that misbehaves in ways the local one does not:
-// it quotes the values it was sent in a 400 (issue 18, item 5), and a PUT whose answer was
-// lost lands after its retry (issue 18, item 7). A transport in front of the local service
+// it quotes the values it was sent in a 400, and a PUT whose answer was
+// lost lands after its retry. A transport in front of the local service
 // plays the part; everything else is the real service.
 import assert from "node:assert/strict";
 import { inspect } from "node:util";
@@ -17,7 +17,14 @@ import {
 import * as impl from "./steps";
 import { configSourceFromGetter, resolveSettings, toClientSettings } from "../settings/resolve";
 import { failure as answerFailure } from "../../test/support/client-fakes";
-import { CONNECTORS, SEGMENT_CONFIG, rejection, startFixture, useConfig, type ProviderFixture } from "../../test/support/provider-fixtures";
+import {
+  CONNECTORS,
+  SEGMENT_CONFIG,
+  rejection,
+  startFixture,
+  useConfig,
+  type ProviderFixture,
+} from "../../test/support/provider-fixtures";
 
 type Props = Record<string, unknown>;
 type Intercept = (
@@ -50,7 +57,7 @@ const quotingRefusal: Intercept = async (request, forward) => {
         { field: "secretConfig.workspace", message: `workspace ${String(sent.workspace)} is closed` },
       ],
     },
-    // After a request that carried secrets only a UUID- or hex-like service id is shown (issue 37, F3).
+    // After a request that carried secrets only a UUID- or hex-like service id is shown.
     { requestId: "0badc0ffee0400aa" },
   );
 };

@@ -50,7 +50,7 @@ describe("ConnectorConfiguration provider", () => {
     const digests = outs.fieldDigests as Record<string, string>;
     assert.deepEqual(Object.keys(digests).sort(), ["apiKey", "batchSize", "dataCenter", "eventTypes", "workspace"]);
     const { apiKey, ...others } = digests;
-    assert.equal(apiKey, PASSWORD_MARK, "no digest of a Password (issue 38, item 2)");
+    assert.equal(apiKey, PASSWORD_MARK, "no digest of a Password");
     for (const digest of Object.values(others)) assert.match(digest, /^[0-9a-f]{16}$/);
     assert.match(String(outs.digestKeyId), /^[0-9a-f]{12}$/);
     assert.equal(outs.drift, "");
@@ -141,7 +141,7 @@ describe("ConnectorConfiguration provider", () => {
     const first = await configured();
     await fx.client.removeConnector(fx.accountId, CONNECTORS.segment);
     const second = await configured();
-    // Each resource has its own salt (issue 31, item 7): no two states' digests can be compared.
+    // Each resource has its own salt: no two states' digests can be compared.
     const digested = (digests: unknown) =>
       Object.keys(digests as Props).filter((field) => (digests as Props)[field] !== PASSWORD_MARK);
     for (const field of digested(first.outs.fieldDigests))

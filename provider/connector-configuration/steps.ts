@@ -1,5 +1,5 @@
 // ConnectorConfiguration's provider implementation, loaded by the dynamic-provider process
-// at call time (see connector-configuration.ts). Rules: issue 3, ConnectorConfiguration.
+// at call time (see connector-configuration.ts). Rules: docs/behaviour.md.
 import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
 import { mayHaveBeenApplied, type ConnectorConfigurationView } from "../client";
 import { isUnknown } from "../schema/checks";

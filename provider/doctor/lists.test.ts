@@ -1,4 +1,4 @@
-// Issue 37, findings F6, F7, F7b, F9: how doctor reads a list answer. The profile's `list.items`
+// How doctor reads a list answer. The profile's `list.items`
 // first; else the one array that could be the list (a non-empty one before a decoy `warnings: []`);
 // a total not reached makes a list unproven; and `--write-check` removes a connector only after
 // it saw it absent from a complete list and then present.

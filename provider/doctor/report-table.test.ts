@@ -1,4 +1,4 @@
-// Issue 39, item 9: doctor's report ends with a table of every route it read (route, operation,
+// Doctor's report ends with a table of every route it read (route, operation,
 // status, time, verdict, what was seen), aligned for the terminal, right before the result line;
 // it names where the answer's parts are and the keys to change, never a value (no id, no secret).
 import assert from "node:assert/strict";

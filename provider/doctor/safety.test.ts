@@ -1,4 +1,4 @@
-// Issue 37, item 4: doctor against a service that misbehaves, on a loopback stub. It follows no
+// Doctor against a service that misbehaves, on a loopback stub. It follows no
 // redirect (the client secret is never re-sent; only the target's origin is shown); --write-check
 // reads the whole added list first, adds only what that list lacks and removes nothing it did not
 // add; and no form of the client secret or the token reaches its output, trace or written profile.

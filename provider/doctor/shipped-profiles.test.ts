@@ -1,4 +1,4 @@
-// Issue 32, item 6: `doctor` against the local service under each shipped profile. With the
+// `doctor` against the local service under each shipped profile. With the
 // right profile it exits 0; with a wrong one it exits 1 and names the mismatched keys; the
 // profile it writes reads the service (exit 0 on a second run); --write-check reports Add's
 // and Remove's semantics; canaries (the client secret, secret and plain configuration values)
@@ -212,7 +212,7 @@ for (const served of SHIPPED) {
   });
 }
 
-describe("doctor --write-check: a service whose Configure keeps the fields it leaves out (issue 41)", function () {
+describe("doctor --write-check: a service whose Configure keeps the fields it leaves out", function () {
   this.timeout(60_000);
   let service: LocalService;
   let dir: string;

@@ -1,4 +1,4 @@
-// Issue 37, item 4: a `doctor` to trust. The first `up` after doctor on an empty sub-account
+// A `doctor` to trust. The first `up` after doctor on an empty sub-account
 // (the paging of a list too short to tell is inferred from the other lists, and probed by
 // --write-check); pages numbered from 0; exit 1 whenever something is left to change or could not
 // be told. Against the local service serving profiles (with faults) and a loopback stub.

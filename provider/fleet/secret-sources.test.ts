@@ -1,5 +1,5 @@
-// provider/fleet/secret-sources.ts (the package's fleet program): which `{ env: NAME }` a stack file may route into a field
-// (issue 31 item 5): only names its customer's `secretEnv` allows, never the fleet's own
+// provider/fleet/secret-sources.ts (the package's fleet program): which `{ env: NAME }` a stack file may route into a field:
+// only names its customer's `secretEnv` allows, never the fleet's own
 // credentials, and a secret source feeds Password fields only. And the example's own stack
 // files pass with its customers.json.
 import { strict as assert } from "node:assert";
@@ -18,7 +18,7 @@ const refusal = (name: string, customer: string | undefined) =>
   envSourceRefusal(name, "connector s3, field bucket", customer, customers);
 
 describe("fleet example: secret sources of a stack file", () => {
-  it("issue 31 item 5: acme's stack file cannot route another customer's secret or the fleet's credentials", () => {
+  it("acme's stack file cannot route another customer's secret or the fleet's credentials", () => {
     const cases: [string, string | undefined, RegExp][] = [
       ["GLOBEX_CLIENT_SECRET", "acme", /customer globex's client secret/],
       ["ACME_CLIENT_SECRET", "acme", /customer acme's client secret/], // its own, though ACME_* allows it
@@ -50,7 +50,7 @@ describe("fleet example: secret sources of a stack file", () => {
     assert.ok(globToRegExp("A?C.*").test("ABC.x") && !globToRegExp("A?C.*").test("ABCx"));
   });
 
-  it("issue 38 item 4: the backend's, the clouds' and the CI's credentials are refused whatever secretEnv says", () => {
+  it("the backend's, the clouds' and the CI's credentials are refused whatever secretEnv says", () => {
     const everything: Record<string, Customer> = {
       ...customers,
       open: { clientId: "o", clientSecretEnv: "OPEN_SECRET", secretEnv: ["*", "AWS_SECRET_ACCESS_KEY", "?*"] },
@@ -90,7 +90,7 @@ describe("fleet example: secret sources of a stack file", () => {
       assert.equal(envSourceRefusal(name, "field f", "open", everything), undefined, name);
   });
 
-  it("issue 38 item 9a: an allowed name allows that name only (the pattern is anchored at both ends)", () => {
+  it("an allowed name allows that name only (the pattern is anchored at both ends)", () => {
     const acme: Record<string, Customer> = {
       acme: { clientId: "a", clientSecretEnv: "ACME_CLIENT_SECRET", secretEnv: ["ACME_SEGMENT_API_KEY", "ACME_S3_?"] },
     };
@@ -110,7 +110,7 @@ describe("fleet example: secret sources of a stack file", () => {
       );
   });
 
-  it("issue 31 item 5: a secret source feeds a Password field only (the service returns the others in clear)", () => {
+  it("a secret source feeds a Password field only (the service returns the others in clear)", () => {
     for (const type of ["Text", "Number", "Select", "Multi-Select", "Date", "Unknown"]) {
       assert.match(
         clearFieldRefusal("connector s3, field bucket", type) ?? "",

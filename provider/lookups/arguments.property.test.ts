@@ -1,4 +1,4 @@
-// Property-based tests of every lookup function's argument validation (issue 7, "Bad input"):
+// Property-based tests of every lookup function's argument validation:
 // a malformed id, sub-account or filter is refused with an error naming the argument, before
 // any request reaches the service (not even a token).
 import assert from "node:assert/strict";

@@ -4,7 +4,7 @@
 // error with `util.inspect(error, { colors: true })`, and on Node.js 20 that loops in
 // `markNodeModules` over a frame such as `/node_modules/@pulumi/output.ts` (which
 // @pulumi/pulumi's own source maps produce) until the string is too long: about 30 s of CPU
-// before the error shows (issue 25). A RunError is printed as its message, and a stack
+// before the error shows. A RunError is printed as its message, and a stack
 // without frames leaves nothing for that loop.
 import * as pulumi from "@pulumi/pulumi";
 import { isProgrammingError } from "../client/service-failures";

@@ -1,4 +1,4 @@
-// Issue 38, item 1, in the program process: a lookup's Output form given a secret argument
+// A lookup's Output form given a secret argument
 // (`pulumi.secret(...)`, `config.requireSecret(...)`) refuses naming that argument, never its
 // value in any form, and without near matches (they would tell what the secret is like).
 import assert from "node:assert/strict";
@@ -13,7 +13,7 @@ function settled<T>(output: pulumi.Output<T>): Promise<T> {
   return (output as unknown as { promise(): Promise<T> }).promise();
 }
 
-describe("lookup functions: secret arguments are named, never quoted (issue 38, item 1)", () => {
+describe("lookup functions: secret arguments are named, never quoted", () => {
   replayCanariesOnFailure();
   useLookupFixture();
   const value = canary("lookup-argument");

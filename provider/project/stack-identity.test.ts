@@ -1,4 +1,4 @@
-// Issue 38, item 3: the identity a pending-Add or pending-Configure record names its stack by.
+// The identity a pending-Add or pending-Configure record names its stack by.
 // `project/stack` alone is shared by a same-named stack of another backend, organisation's
 // secrets provider or machine; the identity is not, and two spellings of one backend agree.
 import { strict as assert } from "node:assert";

@@ -1,7 +1,7 @@
 // Which stack a pending-Add or pending-Configure record (add-journal.ts) belongs to. `project/stack`
 // alone is shared by a stack of the same names in another backend (another file:// directory,
 // another bucket, another Pulumi Cloud), or on another machine sharing PULUMI_HOME: such a stack
-// took over a configuration left by a killed run (issue 38, item 3). Neither host is told more
+// took over a configuration left by a killed run. Neither host is told more
 // by the engine (Configure carries no backend nor organisation), but both provider processes
 // run in the project's directory with the CLI's environment, so they can resolve what the CLI
 // resolved: the backend (pulumi-project.ts, its credentials stripped), and the stack's

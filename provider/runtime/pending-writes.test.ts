@@ -1,4 +1,4 @@
-// The pending-Add records a provider process killed mid-Add leaves (issue 24, defects 2 and 3).
+// The pending-Add records a provider process killed mid-Add leaves.
 // A record never makes a connector the stack's own: when the connector was already there
 // before our Add, the service cannot say whether the killed run added it or another stack did
 // since, so the create is refused, naming the record and `adoptExisting`. Records go as soon as

@@ -4,13 +4,7 @@
 import assert from "node:assert/strict";
 import { closeClients } from "../client";
 import { configureRuntime, currentClient } from "./runtime";
-import {
-  configSourceFromGetter,
-  noConfig,
-  rawSettingsKey,
-  SETTINGS,
-  type SettingName,
-} from "../settings/resolve";
+import { configSourceFromGetter, noConfig, rawSettingsKey, SETTINGS, type SettingName } from "../settings/resolve";
 
 const ENV = {
   EMBEDDED_BASE_URL: "http://127.0.0.1:9",

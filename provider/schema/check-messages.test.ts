@@ -1,4 +1,4 @@
-// What the dynamic provider's checks say (issue 24): an input the program made secret (named in
+// What the dynamic provider's checks say: an input the program made secret (named in
 // the hidden input SECRET_INPUTS by resource-props.ts) is named by its kind, never quoted; and
 // a number that is NaN or Infinity is called what it is, not "a number".
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Property-based tests of both resources' check (issue 7, "Bad input"): for any input,
+// Property-based tests of both resources' check: for any input,
 // check never throws, an invalid property always gives a failure naming it, and no
 // mutating call reaches the service. For ConnectorConfiguration the oracle is the
 // service itself: whatever check accepts, Configure accepts, and what it refuses the service

@@ -1,7 +1,7 @@
 // The example of each resource and function in the schema's descriptions, in TypeScript, Python,
 // Go and YAML, so that every SDK's docs show it (Pulumi's generators keep the code blocks of their
 // own language) and docs/reference/ too. Each is an excerpt, verbatim but for its indentation,
-// of an example program the e2e runs (examples/…): test/provider/schema-examples.test.ts checks
+// of an example program the e2e runs (examples/…): provider/schema/examples.test.ts checks
 // that it still is.
 
 /** An excerpt of a program: the program's path in the repository, and the code. */

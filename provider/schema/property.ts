@@ -1,4 +1,4 @@
-// The vocabulary of the one definition per resource and function (issue 14). Each resource
+// The vocabulary of the one definition per resource and function. Each resource
 // and function is described once, as data: the dynamic resources take their property
 // lists from it, the plugin `embedded` its Pulumi package schema, and both hosts the
 // type checks and which properties replace or are secret.
@@ -58,7 +58,7 @@ export interface ResourceDefinition {
   readonly outputs: Properties;
   /**
    * Inputs the plugin's check sets itself (`__name`), whatever the program passes: not in the
-   * schema nor the SDKs, never echoed as outputs, kept among the stored inputs (issue 38, item 2).
+   * schema nor the SDKs, never echoed as outputs, kept among the stored inputs.
    */
   readonly hiddenInputs?: Properties;
 }

@@ -4,6 +4,8 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
+import { ADDED_CONNECTOR } from "./added-connector";
+import { CONNECTOR_CONFIGURATION } from "./connector-configuration";
 
 const ROOT = path.resolve(__dirname, "../../..");
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -19,10 +21,6 @@ describe("the generated TypeScript resource types", () => {
 
   it("every input and output of each definition has its field, with its description", async () => {
     const text = await generatedResourceTypes();
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { ADDED_CONNECTOR } = require("./added-connector") as typeof import("./added-connector");
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { CONNECTOR_CONFIGURATION } = require("./connector-configuration") as typeof import("./connector-configuration");
     for (const definition of [ADDED_CONNECTOR, CONNECTOR_CONFIGURATION]) {
       const args = text.slice(text.indexOf(`export interface ${definition.name}Args`));
       for (const name of Object.keys(definition.inputs)) assert.match(args, new RegExp(`\\n  ${name}\\??: `), name);

@@ -88,8 +88,10 @@ function providerArgs(): string {
     return `${doc(description, "  ")}  ${name}?: pulumi.Input<${type}>;`;
   });
   return (
-    doc("An explicit provider's settings (`embedded.Provider`); each unset one falls back to its environment variable.", "") +
-    `export interface ProviderArgs {\n${fields.join("\n")}\n}\n`
+    doc(
+      "An explicit provider's settings (`embedded.Provider`); each unset one falls back to its environment variable.",
+      "",
+    ) + `export interface ProviderArgs {\n${fields.join("\n")}\n}\n`
   );
 }
 
@@ -137,4 +139,3 @@ export function resourceTypesSource(): string {
     providerArgs(),
   ].join("\n");
 }
-

@@ -1,16 +1,10 @@
-// The documented defaults are the real ones (issue 18, item 7: settings/resolve.ts said 250 ms for
+// The documented defaults are the real ones (settings once said 250 ms for
 // addWindowMs when it is 500): docs/installation-configuration.md's settings table and the `Default:` of each doc
 // comment in settings/resolve.ts, against what resolveSettings gives when nothing is set.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  noConfig,
-  resolveSettings,
-  SETTINGS,
-  type ProviderSettings,
-  type SettingName,
-} from "./resolve";
+import { noConfig, resolveSettings, SETTINGS, type ProviderSettings, type SettingName } from "./resolve";
 
 const ROOT = join(__dirname, "../../..");
 const NAMES = Object.keys(SETTINGS) as SettingName[];

@@ -1,17 +1,11 @@
 // Settings refused when they are read, not at the first request: a private CA that is not a
-// certificate (issue 24, defect 6) and a plain-http base URL to a name that only looks local.
+// certificate and a plain-http base URL to a name that only looks local.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { closeClients } from "../client";
 import { configureFromRequest, configureRuntime, currentClient } from "../runtime/runtime";
-import {
-  checkBaseUrl,
-  noConfig,
-  resolveSettings,
-  SettingsError,
-  settingsProblems,
-} from "./resolve";
+import { checkBaseUrl, noConfig, resolveSettings, SettingsError, settingsProblems } from "./resolve";
 
 const fixtures = join(__dirname, "../../../test/support/fixtures/client");
 const CA = readFileSync(join(fixtures, "ca.pem"), "utf8");

@@ -1,4 +1,4 @@
-// Issue 37, items 1 and 5, at the provider: a connector or a configuration leaves the state only
+// A connector or a configuration leaves the state only
 // on a direct answer about it or a list proven complete. Each test drives the resources'
 // read (refresh), the Add confirmation or the fleet's fast drift path against the local service
 // made to answer otherwise (a rewriting client, or a profile whose list route is wrong).
@@ -29,7 +29,7 @@ function withQuery(request: OutgoingRequest, key: string, value: string): Outgoi
   return { ...request, target: `${path}?${query.toString()}` };
 }
 
-describe("provider: the evidence of absence (issue 37)", () => {
+describe("provider: the evidence of absence", () => {
   const fx = useProviderFixture();
   after(closeRewritingClients);
   const ids = CATALOGUE.slice(50, 55).map((c) => c.connectorId);
@@ -113,7 +113,7 @@ describe("provider: the evidence of absence (issue 37)", () => {
   });
 });
 
-describe("fleet fast drift: a list it cannot prove makes the stack failed, never a delete (issue 37)", () => {
+describe("fleet fast drift: a list it cannot prove makes the stack failed, never a delete", () => {
   const fx = useProviderFixture();
   let dir: string;
   before(() => {

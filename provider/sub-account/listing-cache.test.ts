@@ -7,7 +7,13 @@ import type { AddedConnectorView } from "../client";
 import { AddedConnectorsCache, type ListingClient } from "./listing-cache";
 import * as added from "../added-connector/steps";
 import * as configuration from "../connector-configuration/steps";
-import { callsTo, CONNECTORS, rejection, SEGMENT_CONFIG, useProviderFixture } from "../../test/support/provider-fixtures";
+import {
+  callsTo,
+  CONNECTORS,
+  rejection,
+  SEGMENT_CONFIG,
+  useProviderFixture,
+} from "../../test/support/provider-fixtures";
 import { routeKey } from "../../contract/routes";
 
 const LIST_ADDED = routeKey("listAddedConnectors");

@@ -7,7 +7,13 @@ import type { ConnectorConfigurationView } from "../client";
 import * as added from "../added-connector/steps";
 import { ConfigurationReadAhead, type ConfigurationClient } from "./read-ahead";
 import * as configuration from "../connector-configuration/steps";
-import { CONNECTORS, SEGMENT_CONFIG, startFixture, useConfig, type ProviderFixture } from "../../test/support/provider-fixtures";
+import {
+  CONNECTORS,
+  SEGMENT_CONFIG,
+  startFixture,
+  useConfig,
+  type ProviderFixture,
+} from "../../test/support/provider-fixtures";
 import { configurationReadAhead } from "./process";
 
 const ACCOUNT = "acct_read_ahead";

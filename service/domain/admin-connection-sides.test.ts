@@ -1,5 +1,5 @@
 // Admin connections must join a Source to a Destination: not a connector to itself,
-// not two sources or two destinations (issue 7, a defect fixed in service/domain/admin.ts).
+// not two sources or two destinations.
 import assert from "node:assert/strict";
 import { byName, expectEnvelope, harness, q, type Harness } from "../../test/support/service";
 

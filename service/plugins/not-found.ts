@@ -4,7 +4,7 @@ import { errorEnvelope } from "../envelope";
 import { appPlugin, pathOf } from "./plugin";
 
 export const notFound = appPlugin("not-found", (app) => {
-  // Found by the fuzzer (issue 7): an unknown route with a body method (QUERY) answered 400
+  // Found by the fuzzer: an unknown route with a body method (QUERY) answered 400
   // "must provide a Content-Type" before reaching the not-found handler. The contract says 404.
   app.addHook("onRequest", async (request) => {
     if (request.routeOptions.url === undefined)

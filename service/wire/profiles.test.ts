@@ -1,4 +1,4 @@
-// Issue 32, item 5: the local service serves a profile. Under each shipped profile its routes
+// The local service serves a profile. Under each shipped profile its routes
 // are the profile's (the contract's paths answer 404), its lists come in the profile's
 // container and honour only the profile's paging, and its answers and refusals take the
 // profile's shapes and semantics.

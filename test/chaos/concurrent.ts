@@ -1,5 +1,5 @@
 // Two stacks that manage different connectors of the same sub-account, run at the same time
-// under the scenario's faults (issue 15): both must converge, nothing lost, neither removing
+// under the scenario's faults: both must converge, nothing lost, neither removing
 // or reconfiguring the other's connectors. Then a third stack claims a connector of the first:
 // its `up` must fail with the "already added" error, not take the connector over silently.
 import { randomBytes } from "node:crypto";

@@ -1,5 +1,5 @@
 // The desired state of a chaos run: N AddedConnectors and M ConnectorConfigurations of the
-// e2e "connectors" program, with a canary in every field type of secretConfig (issue 18):
+// e2e "connectors" program, with a canary in every field type of secretConfig:
 // Password, Text, Number and Date fields from canary secrets; Select and Multi-Select ones too
 // where the seeded options hold a value found nowhere else in state or output (storage
 // "region": "ap-southeast-2", "fileFormats": ["parquet"]; API-key "eventTypes": "purchase,

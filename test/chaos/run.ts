@@ -1,4 +1,4 @@
-// `npm run chaos` (node dist/test/chaos/run.js): the fault matrix of issue 7 against the real
+// `npm run chaos` (node dist/test/chaos/run.js): the fault matrix against the real
 // engine. Options: --quick (1 run per scenario, 10 connectors, 5 configurations), --runs N,
 // --connectors N, --configurations N, --only a,b, --seed N, --json <file>. Without --seed, the
 // seed is CHAOS_SEED, else a fresh random one; the report prints it.

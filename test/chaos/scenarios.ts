@@ -1,4 +1,4 @@
-// The fault matrix of issue 7 and one run of a scenario: up (then a second up if needed),
+// The fault matrix (RELIABILITY.md) and one run of a scenario: up (then a second up if needed),
 // checks, destroy (then a second destroy if needed), checks. Faults stay on for both runs
 // of a phase; the checks run with them off.
 import { randomBytes } from "node:crypto";
@@ -27,7 +27,7 @@ export interface Scenario {
   killsARun?: boolean;
   /**
    * The connectors the killed run added are refused by the second `up` as already added,
-   * naming its pending-Add records (issue 24: a record never takes a connector over); the
+   * naming its pending-Add records; the
    * run then does what that message says, `adoptExisting: true` on exactly those, and ups again.
    */
   adoptsAfterKill?: boolean;

@@ -1,4 +1,4 @@
-// What `npm test` runs of the compatibility matrix (issue 24): every cell, (a) as
+// What `npm test` runs of the compatibility matrix: every cell, (a) as
 // consumer.test.ts under mocha and (b), (c) through compat.js; and COMPATIBILITY.md, a tracked
 // file, is written only when asked (`npm run test:compat -- --write`).
 import assert from "node:assert/strict";

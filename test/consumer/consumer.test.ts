@@ -1,4 +1,4 @@
-// Issue 13: the README's examples (the dynamic provider's, then the plugin's) in a user's own
+// The README's examples (the dynamic provider's, then the plugin's) in a user's own
 // project, under the real engine, with the suite's versions (Node.js of this process,
 // @pulumi/pulumi and CLI of package.json: cell (a) of COMPATIBILITY.md). npm run test:compat
 // repeats it for the other cells.

@@ -1,4 +1,4 @@
-// Issue 13: the package as a user's infrastructure repository gets it. The packed package
+// The package as a user's infrastructure repository gets it. The packed package
 // is installed into a project outside the repository; what it brings, what it declares and
 // whether the README's and the examples' programs compile there under the tsconfig of
 // `pulumi new typescript` (strict, no skipLibCheck, no esModuleInterop).

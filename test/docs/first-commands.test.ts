@@ -1,4 +1,4 @@
-// The first hour of a new user (issue 39, items 1 and 2): the commands README.md and the docs
+// The first hour of a new user: the commands README.md and the docs
 // give in a fresh clone work as written, and the drift story is one command everywhere.
 // - Every `npm …` command a doc gives runs a package.json script that builds before it reads
 //   dist/ (`npm ci && npm run service` used to exit MODULE_NOT_FOUND: nothing had built).

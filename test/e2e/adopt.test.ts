@@ -1,8 +1,8 @@
-// Issue 4, item 9: a connector added out of band is refused by default, with
+// A connector added out of band is refused by default, with
 // the hint to adopt it, and taken over with `adoptExisting: true`. The
 // engine's own import does not work for dynamic resources (see also
 // smoke.test.ts, which shows it without a service).
-// Issue 41, item 2, on the dynamic host: a configuration whose Password the customer holds
+// A configuration whose Password the customer holds
 // (`heldByService`) cannot be created on a service whose Configure replaces the whole
 // configuration; the refusal comes at preview and nothing is written.
 import { strict as assert } from "node:assert";

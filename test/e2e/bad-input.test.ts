@@ -1,4 +1,4 @@
-// Issue 4, item 6: bad input fails at `preview`, naming the field, before the
+// Bad input fails at `preview`, naming the field, before the
 // service sees any mutating call. One stack; each case sets its own program
 // config and previews.
 import { strict as assert } from "node:assert";

@@ -1,4 +1,4 @@
-// `npm run bench:fleet` at a tiny size, so that it cannot break silently (issue 34: it crashed
+// `npm run bench:fleet` at a tiny size, so that it cannot break silently (it once crashed
 // after its first phase for months). Its records go to a copy of bench/results.json in a
 // temporary directory, never to the repository's; every kind of row must be there, each drift
 // check having found every stack clean (the bench fails otherwise), the stacks on moto's S3, the

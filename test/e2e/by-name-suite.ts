@@ -1,4 +1,4 @@
-// One language's user, installed by name (issue 33): an empty directory outside the repository,
+// One language's user, installed by name: an empty directory outside the repository,
 // the language's own package manager pointed at its registry on loopback by its usual setting, as
 // exported from `npm run registries`' env (by-name-registries.ts), the install commands and program files of that language's section of
 // docs/installation-configuration.md run and written exactly as there, then, under the real

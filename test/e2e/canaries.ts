@@ -88,7 +88,7 @@ export function assertNoCanary(text: string, value: string, where: string): void
 }
 
 /**
- * No canary in the text: in any case or encoding (issue 38, item 8); the short Select and
+ * No canary in the text: in any case or encoding; the short Select and
  * Multi-Select option canaries ("parquet") as they are, since other words hold them in some case.
  */
 export function assertNoLeak(text: string, value: string, where: string): void {

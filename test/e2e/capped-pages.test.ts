@@ -1,4 +1,4 @@
-// Issue 37 (Medium), under the real engine: a service that caps its pages but echoes the
+// A service that caps its pages but echoes the
 // `pageSize` it was asked for. `pulumi refresh` used to take page one for the whole list and
 // delete the other connectors from the state. Now the list is read by counting its items, and
 // the state keeps every connector. The cap is a small proxy in front of the local service

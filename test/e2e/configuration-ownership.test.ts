@@ -1,4 +1,4 @@
-// Issue 31, item 4, under the real engine: a Pulumi YAML stack that declares only a
+// A Pulumi YAML stack that declares only a
 // ConnectorConfiguration with the literal connector of another writer's saved configuration is
 // refused (the message names the connector, the sub-account and `adoptExisting`), the service
 // keeps the other writer's values, and `adoptExisting: true` takes it over. The program is the
@@ -91,7 +91,7 @@ describe("e2e: a ConnectorConfiguration never overwrites a configuration this st
     assert.equal(fieldValue(live, "workspace"), "acme");
     assert.ok(live.lastUpdated >= othersLastUpdated);
     await e2e.stack.setConfig({ adoptExisting: false });
-    // Issue 38 item 3: a no-change `up` (Check and Diff only) settles the create's pending-Configure record.
+    // A no-change `up` (Check and Diff only) settles the create's pending-Configure record.
     await e2e.stack.up({ expectNoChanges: true });
     assert.deepEqual(await fs.readdir(journalDir), [], "no record outlives a no-change up");
     for (const canary of [othersPassword, ourPassword]) {
@@ -100,7 +100,7 @@ describe("e2e: a ConnectorConfiguration never overwrites a configuration this st
     }
   });
 
-  it("issue 38 item 3: a stack of the same name in a second file backend does not take over a killed run's configuration", async () => {
+  it("a stack of the same name in a second file backend does not take over a killed run's configuration", async () => {
     const live = await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, SEGMENT);
     // This stack's run was killed writing the configuration: its pending-Configure record stays.
     new AddJournal(journalDir, await e2e.stack.recordIdentity("configuration-takeover")).begin(

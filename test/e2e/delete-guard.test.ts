@@ -1,4 +1,4 @@
-// Issue 4, item 4: the delete guard under the real engine. A connection (made
+// The delete guard under the real engine. A connection (made
 // through the service's admin API) uses both connectors of the stack, so
 // `destroy` must refuse with a message that says what and what to do, and
 // must leave the service and the state as they were.

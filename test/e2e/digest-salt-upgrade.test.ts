@@ -1,4 +1,4 @@
-// Issue 31, item 7, under the real engine, both hosts: a state written by the previous version
+// A state written by the previous version
 // (its ConnectorConfiguration's digests under the unsalted key, no `digestSalt`) refreshes and
 // previews with no false drift and no failure; the next write salts it, and the drift check
 // stays clean. The previous version's state is made from this version's by rewriting the
@@ -41,7 +41,7 @@ function previousVersion(clientSecret: string): {
 
 const PROGRAM = { workspace: "acme", dataCenter: "EU", eventTypes: ["track", "identify"], batchSize: 500 };
 
-/** `saltInput`: the plugin keeps its salt in a hidden secret input (issue 38, item 2), the dynamic host in an output. */
+/** `saltInput`: the plugin keeps its salt in a hidden secret input, the dynamic host in an output. */
 const hosts: {
   host: string;
   saltInput: boolean;

@@ -1,5 +1,5 @@
 // The blocks of one section of docs/installation-configuration.md, as the tests that run them
-// as written read them (by-name-suite.ts, by-name-registries.ts, test/cli/registries-settings.test.ts).
+// as written read them (by-name-suite.ts, by-name-registries.ts, test/release/registries-settings.test.ts).
 import { strict as assert } from "node:assert";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";

@@ -1,17 +1,17 @@
-// Drift that says what changed (issue 25), under the real engine, for the dynamic provider and
+// Drift that says what changed, under the real engine, for the dynamic provider and
 // the plugin from TypeScript (the plugin from YAML: yaml-example.test.ts). One stack per host
 // configures Segment, whose fields cover every type; then, in sequence, one field of each type
 // is changed out of band, and `pulumi preview --refresh --diff` and `pulumi refresh --diff` must
 // name exactly that field and show neither its old nor its new value; each is repaired by an
 // `up`. A Password changed alone is told in words. Right after an `up`, the drift check shows no
 // changed property; `pulumi up --debug` prints no secretConfig value of any type, and on the plugin
-// nothing printed or stored in clear, with the client secret, confirms a guess (issue 38, item 2).
+// nothing printed or stored in clear, with the client secret, confirms a guess.
 // On the dynamic host that holds only with `embedded:digestKey` set: the stack first runs without
 // it (the warning names the command; a Text guess is confirmed: the documented gap), then sets it
 // with --secret (no drift shown), and after the next writes nothing printed, nor the state, confirms
 // a guess; the backend's history still holds the checkpoints written before the key.
 // On the plugin's stack, a Text and a Password changed through the local service's web page in
-// Chromium (issue 39, item 3) make README's drift check fail naming the Text.
+// Chromium make README's drift check fail naming the Text.
 import { strict as assert } from "node:assert";
 import { randomBytes } from "node:crypto";
 import { SET_DIGEST_KEY } from "../../provider/settings/resolve";
@@ -118,7 +118,7 @@ for (const { host, detailedDiff, saltPrinted, create } of hosts) {
         [apiKey, PROGRAM.workspace, "4321", "2019-03-17", "track,identify"],
         "`pulumi up --debug`",
       );
-      // Issue 38, item 2: the log, the state export (and the backend's files) and the client
+      // The log, the state export (and the backend's files) and the client
       // secret confirm no Password guess, even the right one: a Password has no digest at all.
       const texts = [printed, await e2e.stack.exportText(), await e2e.stack.backendText()];
       const target = { accountId: e2e.svc.accountId, connectorId: SEGMENT };
@@ -237,7 +237,7 @@ for (const { host, detailedDiff, saltPrinted, create } of hosts) {
       });
     }
 
-    // Issue 39, item 3: README's drift story, with the local service's web page as "the service's UI".
+    // README's drift story, with the local service's web page as "the service's UI".
     // One host is enough (the page writes to the service, not to the provider): the plugin's.
     if (detailedDiff) {
       it("a Text and a Password changed in the web page: README's drift check fails naming the Text, with no value", async function () {

@@ -1,4 +1,4 @@
-// How the e2e suites read a drift display (issue 25): which fields it marks as changed, that it
+// How the e2e suites read a drift display: which fields it marks as changed, that it
 // shows no value, and that a run which found nothing shows no changed property.
 import { strict as assert } from "node:assert";
 

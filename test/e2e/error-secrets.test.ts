@@ -1,10 +1,10 @@
-// Issue 24, defect 1, under the engine, on both hosts: a Configure that fails with a service
+// A Configure that fails with a service
 // error, after sending a Password canary and a Text canary large enough (> 32.7 KB) to have
 // broken the old RegExp-based scrubbing, prints neither canary, and neither reaches the state.
 // The Text canary comes from an environment variable (program config is an environment
 // variable too, and both are capped at 128 KiB by Linux), so the error is an injected 503 on
 // the configuration PUT, answered every time: the client retries it, then the step fails.
-// Issue 37, item 2: then, on the same stack, a refusal inside a 200 (the hosted service's
+// Then, on the same stack, a refusal inside a 200 (the hosted service's
 // convention) whose text quotes both canaries upper-cased, truncated, base64, … (the local
 // service's quoteBack fault): no form of either anywhere. Canaries: CANARY_SEED replays.
 import { strict as assert } from "node:assert";
@@ -84,7 +84,7 @@ describe("e2e: secrets in the error of a failed Configure (both hosts)", functio
         }
         assert.match(failure.printed, /segmentConfig/, "the engine output was captured");
         // Configure carried secret values: the status and request id reach the user, never the
-        // service's own text (issue 31, item 6: it could quote a value in any form).
+        // service's own text.
         assert.match(failure.printed, /\b503\b/, "the service's status reaches the user");
         assert.match(failure.printed, /the service's text is left out/, "the user is told why the text is missing");
         assert.doesNotMatch(failure.printed, /service unavailable \(injected\)/, "the service's own text is left out");

@@ -1,4 +1,4 @@
-// Issue 4, item 10 / issue 5: every program under examples/ runs `up` and `destroy` under
+// Every program under examples/ runs `up` and `destroy` under
 // the real engine against the local service, as its README says to run it. The programs
 // are copied from examples/ (StackOptions.programDir) so that the engine's stack files do
 // not land in the examples.

@@ -1,4 +1,4 @@
-// Issue 41, item 1: `fleet adopt` of existing sub-accounts their customers configured (their own
+// `fleet adopt` of existing sub-accounts their customers configured (their own
 // Passwords typed in through the service's API), on examples/fleet under the real engine. The
 // section "Adopting existing sub-accounts" of docs/fleets.md (its accounts file and its command)
 // is run as written. Every request the service receives during an adoption is a token request or

@@ -1,4 +1,4 @@
-// Issue 40, item 2, under the real engine: the fleet's state in Azure Blob Storage (Azurite on
+// The fleet's state in Azure Blob Storage (Azurite on
 // loopback, which the Pulumi CLI itself uses for the same stacks). Three stacks over two
 // customers under the passphrase (no Key Vault emulator runs here: azurekeyvault:// stacks go to
 // the engine). The fast path reads each checkpoint from the container and must agree with

@@ -1,4 +1,4 @@
-// Issue 40, item 2 for gs://, under the real engine: the fleet's state in Google Cloud Storage
+// gs://, under the real engine: the fleet's state in Google Cloud Storage
 // (fake-gcs-server on loopback through STORAGE_EMULATOR_HOST, which the Pulumi CLI itself uses
 // for the same stacks). Three stacks over two customers, each made by `pulumi stack init` on the
 // gs:// backend, under the passphrase (no Cloud KMS emulator runs here: gcpkms:// stacks go to

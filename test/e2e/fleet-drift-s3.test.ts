@@ -1,4 +1,4 @@
-// Issue 40, items 2 and 3, under the real engine: the fleet's state in S3 and its keys in AWS KMS
+// The fleet's state in S3 and its keys in AWS KMS
 // (moto's server on loopback, which the Pulumi CLI itself uses for the same stacks). Three
 // stacks over two customers: two under an `awskms://` secrets provider, one under the
 // passphrase. The fast path reads each checkpoint from the bucket, opens each stack's key (a data

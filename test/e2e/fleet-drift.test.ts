@@ -1,4 +1,4 @@
-// Issue 34 under the real engine, on examples/fleet: `fleet drift` answers Pulumi's drift
+// `fleet drift` answers Pulumi's drift
 // question. Random out-of-band changes (seeded: FLEET_DRIFT_SEED replays them) in many
 // sub-accounts; the fast path (checkpoints read, the provider's code in the fleet's process)
 // and `fleet drift --engine` (`pulumi refresh --preview-only` per stack) must give each stack

@@ -1,4 +1,4 @@
-// Issue 37, item 2, on the fleet of fleet.test.ts (fleet-fixture.ts: one set-up when both run):
+// One set-up when both run):
 // refusals inside a 200 quoting what was sent (the token request, Configure) fail both stacks,
 // naming each route and status, and leave no form of a secret in the fleet's output or its
 // JSON, Markdown and JUnit reports.
@@ -15,7 +15,7 @@ describe("e2e: fleet: refusals inside a 200", function () {
   const f = fleetFixture.use();
 
   it("refusals inside a 200 quoting what was sent (the token request, Configure): both named, no form of a secret in any output or report", async () => {
-    // Issue 37, item 2: the hosted service's convention (the status in a 200's body), its text
+    // The hosted service's convention (the status in a 200's body), its text
     // quoting the client secret and the Segment key upper-cased, truncated, base64, … (the local
     // service's quoteBack fault). One stack at a time, so that the first token request of the
     // run (whichever stack's) is the one refused, and the other stack reaches Configure.

@@ -1,4 +1,4 @@
-// Issue 37 (hostile matrix): an inline program whose Output rejects (a refused lookup) while a
+// An inline program whose Output rejects (a refused lookup) while a
 // resource takes it as an input. That resource never registers, so neither do the stack
 // outputs that wait for it: the Automation API's inline run never ended (pulumi/pulumi#17613),
 // alone or beside another stack. runFleet must fail such a stack, with the program's error,

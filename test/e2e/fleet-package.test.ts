@@ -1,4 +1,4 @@
-// Issue 40, item 1 under the real engine: the fleet program is the package's
+// The fleet program is the package's
 // (`import { fleetProgram } from "pulumi-embedded-connectors/fleet"`).
 // - docs/fleets.md's "From an empty repository" block runs as written, copy list included, in a
 //   directory outside the checkout: npm installs the package by name from the by-name tests'
@@ -46,7 +46,7 @@ interface Run {
   output: string;
 }
 
-describe("e2e: the fleet program in the package (issue 40 item 1)", function () {
+describe("e2e: the fleet program in the package", function () {
   this.timeout(20 * 60_000);
   let service: LocalService;
   let tmp: string;

@@ -1,4 +1,4 @@
-// Issue 31 item 5 under the real engine: `fleet up` on examples/fleet refuses a stack file that
+// `fleet up` on examples/fleet refuses a stack file that
 // routes another customer's client secret or the fleet's own credentials into a field (before
 // any resource), and one that feeds a secret into a field the service returns in clear
 // (before the configuration is written). No canary reaches the output, the report or the service.
@@ -17,7 +17,7 @@ import { OutOfBandClient, SEGMENT } from "./fixtures";
 const SEED = process.env.FLEET_SOURCES_SEED ?? randomBytes(4).toString("hex");
 const canary = (what: string) => `${what}-${SEED}-${randomBytes(6).toString("hex")}`;
 
-describe("e2e: fleet stack files route only allowed secret sources (issue 31 item 5)", function () {
+describe("e2e: fleet stack files route only allowed secret sources", function () {
   this.timeout(10 * 60_000);
   let engine: Engine;
   let service: LocalService;

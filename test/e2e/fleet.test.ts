@@ -1,4 +1,4 @@
-// Issue 26: `pulumi-embedded-connectors fleet` on examples/fleet under the real engine: many
+// `pulumi-embedded-connectors fleet` on examples/fleet under the real engine: many
 // sub-accounts of two customers, one stack file each (fleet-fixture.ts, shared with
 // fleet-in-200.test.ts). up; a changed stack file selected by --changed-since; out-of-band
 // changes in two sub-accounts reported by `fleet drift` (exit 2) and nowhere else; `fleet up`
@@ -108,7 +108,7 @@ describe("e2e: fleet (examples/fleet, one stack per sub-account)", function () {
       [changed, removed].sort().map((s) => [s, "drifted"]),
     );
     const byStack = new Map(drifted.map((s) => [s.stack, s]));
-    // The changed fields, by name only (issue 34: what `pulumi refresh --preview-only` records):
+    // The changed fields, by name only:
     // the outputs that differ, the bucket typed by hand by its digest.
     const changedResources = byStack.get(changed)!.resources;
     assert.deepEqual(

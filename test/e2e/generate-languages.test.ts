@@ -1,4 +1,4 @@
-// Issue 41, item 3: `generate --language ts|python|go|yaml` adopts one customer-configured
+// `generate --language ts|python|go|yaml` adopts one customer-configured
 // sub-account with no change, in each language, under the real engine and the plugin. The
 // commands are docs/import.md's ("## Adopting a sub-account in any language"), run as written
 // with the placeholders filled: generate the program and import.json beside it, `pulumi import

@@ -1,4 +1,4 @@
-// Issue 5, "Adopting what already exists": `pulumi-embedded-connectors generate` reads a
+// Adopting what already exists: `pulumi-embedded-connectors generate` reads a
 // sub-account populated out of band and writes a program; with the secrets it names set,
 // `up` adopts every connector without an Add call and writes each configuration once,
 // and a preview is then clean.

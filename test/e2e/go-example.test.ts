@@ -83,7 +83,7 @@ describeSdkExample({
       `pulumi.ToStringArray([]string{${c.partnerMultiSelect.map((v) => JSON.stringify(v)).join(", ")}})`,
     ],
     ["pulumi.Int(500)", `pulumi.Float64(${c.partnerNumber})`],
-    // Issue 38, item 8: a Text the program makes secret; a Date that is another resource's secret
+    // A Text the program makes secret; a Date that is another resource's secret
     // output (a component); a lookup's name made secret (sdk-example-canaries.ts).
     [
       '"workspace":  pulumi.String("partner"),',

@@ -1,4 +1,4 @@
-// Issue 41, item 2, under the real engine (the plugin, a Pulumi YAML program): a customer typed
+// A customer typed
 // their own API key into the service's UI; the platform team's stack manages the other fields
 // and leaves the key to the service (`heldByService`). The program and the commands are the
 // ones docs/configuration-ownership.md shows ("Passwords the service holds"), run as written.

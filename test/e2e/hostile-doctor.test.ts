@@ -1,4 +1,4 @@
-// Issue 37, item 7: `doctor` (in this process, as `npx pulumi-embedded-connectors doctor` runs it)
+// `doctor` (in this process, as `npx pulumi-embedded-connectors doctor` runs it)
 // against the hostile proxy in front of the local service, one mode at a time. It never certifies
 // a service it cannot read (exit 1), never re-sends anything to a redirect's origin, prints and
 // traces no canary in any quoted form, and its --write-check never removes or rewrites a

@@ -1,4 +1,4 @@
-// Issue 37, item 7: the fleet (examples/fleet, one stack) against the hostile proxy in front of
+// The fleet (examples/fleet, one stack) against the hostile proxy in front of
 // the local service. `fleet up` refused inside a 200 that quotes the client secret; `fleet drift`
 // (the fast path: checkpoints read, the provider's code in the fleet's process) against each
 // hostile list: it never reports a connector gone while the service still has it, and no canary

@@ -1,4 +1,4 @@
-// Issue 37, item 7, under the real engine: the README example's stack on each host, pointed at a
+// The README example's stack on each host, pointed at a
 // hostile proxy in front of the local service (test/e2e/hostile-proxy.ts), its mode switched
 // between engine commands. Refusals inside a 2xx that quote the sent values in six forms,
 // redirects to another origin, capped pages echoing the pageSize asked, pages counted from 0, a

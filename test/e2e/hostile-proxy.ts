@@ -1,4 +1,4 @@
-// Issue 37, item 7: a hostile service. A proxy on loopback in front of the local service that
+// A hostile service. A proxy on loopback in front of the local service that
 // rewrites its answers per mode, switched at run time by the test process (setMode), so that one
 // engine set-up serves every mode. Beside it, a "trap": another origin that records whatever a
 // redirect made a client send it.

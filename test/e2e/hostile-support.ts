@@ -1,4 +1,4 @@
-// What the hostile-service suites share (issue 37, item 7): seeded canaries and the scan for
+// What the hostile-service suites share: seeded canaries and the scan for
 // them in every form a hostile refusal may quote them in, and the stack of the README example
 // (S3 configured, Facebook added) on either host.
 import { randomBytes } from "node:crypto";

@@ -1,4 +1,4 @@
-// The wires of the first-`up` test (issue 37, item 6; test/e2e/served-profiles.test.ts): what the
+// The wires of the first-`up` test: what the
 // local service speaks (a full profile) and what a user knows of it from its "docs" before
 // running doctor (the methods and paths; the body fields a request sends, which no read reveals).
 import { readFileSync } from "node:fs";

@@ -69,9 +69,9 @@ describe("e2e: examples/import-walkthrough (added by hand, imported, then manage
     const { stdout } = await e2e.stack.cli(["import", "--file", "import.json", "--protect=false", "--yes"]);
     assert.match(stdout, /3 imported/);
     assert.match(stdout, /type: embedded:ConnectorConfiguration/, "the YAML language host printed the code");
-    // The imported secretConfig is secret: the code printed names no value of it (issue 38, item 5).
+    // The imported secretConfig is secret: the code printed names no value of it.
     assert.doesNotMatch(stdout, /legacy-exports/i, "no value the service returned is printed");
-    // Nor the provider's hidden inputs: the digests' secret salt (issue 38, item 2), the fields to declare.
+    // Nor the provider's hidden inputs: the digests' secret salt, the fields to declare.
     assert.doesNotMatch(stdout, /__digestSalt|__importedFields/, "a hidden input is printed in the code");
     const types = (await e2e.stack.resources()).map((r) => r.type).sort();
     assert.deepEqual(types, [

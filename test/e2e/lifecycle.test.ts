@@ -1,4 +1,4 @@
-// Issue 4, items 1-3: the whole lifecycle under the real engine. One stack,
+// The whole lifecycle under the real engine. One stack,
 // one service; the tests run in order and each builds on the one before.
 import { strict as assert } from "node:assert";
 import { ENGINE_TIMEOUT_MS, resourceName } from "./harness";

@@ -1,4 +1,4 @@
-// Issue 25, items 4 and 5: a failing lookup in the program reads once, with no stack, for both
+// A failing lookup in the program reads once, with no stack, for both
 // hosts and the shapes a user writes (the README's example with a misspelt name, the Promise
 // form with no resource, a missing setting). Before, the error went through util.inspect on
 // Node.js 20 and cost about half a minute of CPU (provider/lookups/refusal.ts); how long it

@@ -1,4 +1,4 @@
-// The offline guess of issue 38, item 2, as an attacker makes it: with what Pulumi printed (a
+// The offline guess of a value, as an attacker makes it: with what Pulumi printed (a
 // `pulumi up --debug` log), what it stores outside its encrypted secrets (`pulumi stack export`,
 // the backend's files) and the client secret, try every key recipe the provider has ever had
 // (written out here, not taken from the provider): the unsalted one of the first field digests,

@@ -1,6 +1,5 @@
 // A Password changed out of band, and nothing else: the service never returns a Password, so
-// only `lastUpdated` moving past the one the provider applied can show it (issue 24, mutation
-// audit item a). `pulumi preview --refresh --expect-no-changes`, the drift check users run,
+// only `lastUpdated` moving past the one the provider applied can show it. `pulumi preview --refresh --expect-no-changes`, the drift check users run,
 // must fail, and `up --refresh` must write the program's Password back; for both hosts.
 import { strict as assert } from "node:assert";
 import { randomBytes } from "node:crypto";

@@ -1,4 +1,4 @@
-// Issue 24, defect 3, under the real engine, for both hosts: no pending-Add record outlives the
+// No pending-Add record outlives the
 // `up` that created its resource (the plugin used to keep it for as long as the resource,
 // since a no-change `up` runs only Check and Diff), and a connector that left the stack with
 // `retainOnDelete` and is declared again is refused as already added whatever the journal

@@ -1,4 +1,4 @@
-// Issue 24, defect 2, under the real engine: a run of stack A is killed while its Add is in
+// A run of stack A is killed while its Add is in
 // flight, and the Add never lands (held by a latency fault, then reset). Stack B adds the same
 // connector. A's next `up` must not take B's connector over: it is refused as already added,
 // naming A's pending-Add record and `adoptExisting`; B's connector stays, A's state holds nothing.

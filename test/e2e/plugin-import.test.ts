@@ -88,7 +88,7 @@ describe("e2e: plugin import (pulumi import, the import option)", function () {
     const config = resources.get("segmentConfig");
     assert.equal(config?.type, CONFIGURATION_TYPE);
     assert.equal(config?.id, `${e2e.svc.accountId}/${SEGMENT}`);
-    // Issue 38, item 5: no value in the inputs (the engine prints its import code from them):
+    // No value in the inputs (the engine prints its import code from them):
     // an empty secretConfig, and the fields to declare named in a hidden input.
     const secretConfig = revealed(config?.inputs?.secretConfig) as Record<string, unknown> | undefined;
     assert.deepEqual(secretConfig, {});

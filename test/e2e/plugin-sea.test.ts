@@ -4,7 +4,7 @@
 // with a PATH that holds the engine and its language hosts and no `node`. The launcher's
 // archive (today's, still macOS's) on that PATH fails to start: the guard that `node` is
 // really missing there. The same executable, installed in the plugin cache as the engine installs
-// it, answers `doctor` (issue 39, item 5): docs/hosted-service.md's `pulumi plugin run … doctor`
+// it, answers `doctor`: docs/hosted-service.md's `pulumi plugin run … doctor`
 // commands run as written on that PATH, and a service that never answers ends at --timeout.
 import { strict as assert } from "node:assert";
 import { execFile, spawn } from "node:child_process";

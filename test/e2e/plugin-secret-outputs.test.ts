@@ -1,4 +1,4 @@
-// The plugin keeps its secrets by itself (issue 24): a program that registers its resources as
+// The plugin keeps its secrets by itself: a program that registers its resources as
 // raw CustomResources, with every input plain and no secret marking of its own, leaves no
 // canary in the state (mutation audit item c: the SDK's own marking hid an empty list of the
 // plugin's secret outputs); `pulumi up --debug`, which prints every RegisterResource response,

@@ -56,7 +56,7 @@ describeSdkExample({
     ['"maxFileSizeMb": 512,', `"maxFileSizeMb": ${c.number},\n        "startDate": ${JSON.stringify(c.date)},`],
     ['"eventTypes": ["track", "identify"]', `"eventTypes": ${JSON.stringify(c.partnerMultiSelect)}`],
     ['"batchSize": 500', `"batchSize": ${c.partnerNumber}`],
-    // Issue 38, item 8: a Text the program makes secret; a Date that is another resource's secret
+    // A Text the program makes secret; a Date that is another resource's secret
     // output (a component); a lookup's name made secret (sdk-example-canaries.ts).
     [
       '"workspace": "partner",',

@@ -1,5 +1,5 @@
 // Both ends of the `pulumi` range the Python SDK declares (sdk/python/pyproject.toml, from the
-// schema's python.requires; issue 39, item 8): for the lowest version the range allows and the
+// schema's python.requires;): for the lowest version the range allows and the
 // newest the package index serves below its upper bound, a virtualenv of that `pulumi` from the
 // index (scripts/ensure-python.sh <version>: once per machine) with the committed SDK installed,
 // and a preview of examples/python-sub-account (the program python-example.test.ts runs) under

@@ -1,4 +1,4 @@
-// Issue 4, item 7: a changed secret value is an update (a Password keeps its mark in `fieldDigests`,
+// A changed secret value is an update (a Password keeps its mark in `fieldDigests`,
 // the plaintext never shows); a changed connectorId is a replace.
 import { strict as assert } from "node:assert";
 import { randomBytes } from "node:crypto";
@@ -56,7 +56,7 @@ describe("e2e: update vs replace", function () {
       after.fieldDigests as Record<string, string>,
     ];
     const moved = Object.keys(digestsAfter).filter((field) => digestsAfter[field] !== digestsBefore[field]);
-    // A Password is never digested (issue 38, item 2): the update and lastUpdated show the write.
+    // A Password is never digested: the update and lastUpdated show the write.
     assert.deepEqual(moved, [], `no field's digest changed: ${moved.join(", ")}`);
     assert.equal(digestsAfter.apiKey, PASSWORD_MARK, "the Password keeps its mark, not a digest");
     const liveAfter = await e2e.svc.outOfBand.getConfiguration(e2e.svc.accountId, SEGMENT);

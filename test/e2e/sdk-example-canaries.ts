@@ -1,7 +1,7 @@
 // The canaries of an SDK example's run (sdk-example-suite.ts): the client secrets, every Password
 // (from `pulumi config set --secret`), and a value of every other field type, which the test
 // writes into its copy of the program in place of the program's own (SdkExample.canaryEdits).
-// Issue 38, item 8, adds the secret sources a Python or Go program has besides secret config: a
+// These add the secret sources a Python or Go program has besides secret config: a
 // Text the program marks secret (`pulumi.Output.secret`, `pulumi.ToSecret`), a Date that is
 // another resource's secret output (a component, SecretHolder, written into the copy), and a
 // lookup's name the program marks secret (from the environment: the CLI would mask a secret

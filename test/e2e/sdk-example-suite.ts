@@ -10,7 +10,7 @@
 // secrets, every Password (from `pulumi config set --secret`), a value of every other field type
 // that the test writes into its copy of the program (canaryEdits), a Text the program makes
 // secret, another resource's secret output, and a lookup's secret argument. Under the suite's
-// CLI the runs print all they can (issue 38, item 8): `up --diff --debug`, `preview --diff`, an
+// CLI the runs print all they can: `up --diff --debug`, `preview --diff`, an
 // update with `--json`, and failing runs with `--debug`.
 import { strict as assert } from "node:assert";
 import { promises as fs } from "node:fs";
@@ -68,7 +68,7 @@ function declaredConfig(pulumiYaml: string): Map<string, boolean> {
 }
 
 /**
- * `pulumi up --refresh --json` (issue 38, item 8: the JSON a CI job keeps): its changes by kind,
+ * `pulumi up --refresh --json`: its changes by kind,
  * from the last `changeSummary` it printed (the refresh's and the update's documents follow one
  * another).
  */
@@ -275,7 +275,7 @@ function describeUnderCli(example: SdkExample, cliVersion: string | undefined): 
       await stack.preview({ refresh: true, expectNoChanges: true, diff: loud });
     });
 
-    // Issue 38, item 8: the engine hands a function's arguments to the plugin without their
+    // The engine hands a function's arguments to the plugin without their
     // secretness, and this SDK cannot name them (docs/secrets.md).
     if (loud)
       it("a lookup given a secret name fails, naming the argument and never its value (--diff --debug)", async () => {

@@ -1,4 +1,4 @@
-// The failure paths of the secrets suite (secrets.test.ts, issue 31's leak matrix), run on each
+// The failure paths of the secrets suite (secrets.test.ts, the leak matrix), run on each
 // host's stack after its update: check (secretConfig given as a secret string, a secret
 // accountId; the plugin: an explicit provider whose clientSecret is a number, so its CheckConfig
 // fails), then an update, a read (refresh) and a delete (destroy) that the service fails with
@@ -13,10 +13,10 @@ import type { SecretsStack } from "./secrets-hosts";
 
 const wholeSecret = canary("whole-secret-config");
 const secretAccount = canary("secret-account-id");
-/** Issue 38: a lookup's name given as a secret, and an explicit provider's baseUrl given as one (the plugin). */
+/** A lookup's name given as a secret, and an explicit provider's baseUrl given as one (the plugin). */
 const secretLookupName = `Amazon S3 ${canary("secret-lookup-name")}`;
 export const SECRET_BASE_URL = `ftp://${canary("secret-base-url")}.example.com/api`;
-/** Issue 38, item 6: a client secret set without --secret (not the service's: the run fails before using it). */
+/** A client secret set without --secret (not the service's: the run fails before using it). */
 const plainClientSecret = canary("plain-client-secret");
 
 /** secretConfig as one string (a failure path's trigger): the stacks' environment holds it. */
@@ -68,7 +68,7 @@ export async function runFailurePaths(stack: E2EStack, svc: E2EService, made: Se
     await stack.setConfig(made.badProvider.config, made.badProvider.secretConfig);
     const config = await stack.expectFailure((s) => s.preview({ diff: true, debug: true }));
     assert.ok(/resource 'bad' has a problem: clientSecret must be a string/.test(config), "CheckConfig's failure");
-    // Issue 38, item 1: an argument the program made secret arrives plain in CheckConfig; its
+    // An argument the program made secret arrives plain in CheckConfig; its
     // failure names it, without a property (the engine would print the value beside it).
     assert.ok(/resource 'bad' has a problem: baseUrl: invalid embedded:baseUrl/.test(config), "baseUrl's failure");
     assert.ok(!/property \w+ value/.test(config), "a provider argument's value is printed");
@@ -94,7 +94,7 @@ export async function runFailurePaths(stack: E2EStack, svc: E2EService, made: Se
   assert.ok(/503/.test(stack.engineOutput().slice(before)), "the destroy's failure reaches the user");
 }
 
-/** Issue 38, item 1: a lookup whose name is a secret: its refusal names the argument, never the value. */
+/** A lookup whose name is a secret: its refusal names the argument, never the value. */
 async function secretLookupRefused(stack: E2EStack, made: SecretsStack): Promise<void> {
   const connectors = [
     ...((made.initial.config.connectors as object[]) ?? []),
@@ -113,7 +113,7 @@ async function secretLookupRefused(stack: E2EStack, made: SecretsStack): Promise
 }
 
 /**
- * Issue 38, item 6: the default sub-account set with --secret, and the client secret without:
+ * The default sub-account set with --secret, and the client secret without:
  * the preview warns with the command that encrypts the client secret, and refuses the secret id.
  */
 async function forgottenSecretsRefused(stack: E2EStack, svc: E2EService, made: SecretsStack): Promise<void> {

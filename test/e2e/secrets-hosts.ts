@@ -57,7 +57,7 @@ export interface SecretsHost {
    * Whether a preview with changes may run with --debug. Not the dynamic provider's: Pulumi's
    * dynamic provider does not support preview, so the engine hands the checked inputs (secretConfig
    * too) back to the program, whose SDK prints them under --debug (docs/secrets.md); the plugin
-   * supports preview (issue 31, item 1).
+   * supports preview.
    */
   previewDebug: boolean;
   /** The default provider's client secret (the suite's service's first customer). */
@@ -75,10 +75,10 @@ const dynamicSecrets = {
   select: "ap-southeast-2",
   multiList: ["parquet", "avro"],
   multiString: "purchase, page",
-  // Issue 31's sources: a secret string of stack config, a value the program makes secret.
+  // A secret string of stack config, a value the program makes secret.
   secretString: canary("secret-string"),
   programSecret: canary("program-secret"),
-  // Issue 38, item 8: another resource's secret output (a component's, program-config.ts).
+  // Another resource's secret output (a component's, program-config.ts).
   heldDate: dateCanary("held-start-date"),
 };
 

@@ -30,14 +30,14 @@ const values = {
   permissions: ["conversions", "read"],
 };
 const elsewhereSecret = canary("elsewhere-client");
-// Issue 31's sources: a secret string of stack config, a value the program makes secret, and a
+// A secret string of stack config, a value the program makes secret, and a
 // number as an explicit provider's clientSecret (its CheckConfig fails: secrets-failures.ts).
 const facebookSecretString = canary("facebook-secret-string");
 const programSecret = canary("program-secret");
 const badProviderSecret = numberCanary("bad-provider-secret");
 const passedPlainPassword = canary("plain-password");
 const passedPlainText = canary("plain-text");
-// Issue 38, item 8: another resource's secret output (a component's, program-config.ts).
+// Another resource's secret output (a component's, program-config.ts).
 const heldBackfillFrom = dateCanary("held-backfill-from");
 
 function configurations(segmentKeyRef: string): object[] {
@@ -163,7 +163,7 @@ export const pluginHost: SecretsHost = {
               key: "bad",
               clientId: other.clientId,
               clientSecretRef: "badNumber",
-              // Issue 38: an argument made secret (pulumi.secret) that CheckConfig refuses.
+              // An argument made secret (pulumi.secret) that CheckConfig refuses.
               secretArgRefs: { baseUrl: "badBaseUrl" },
             },
           ],

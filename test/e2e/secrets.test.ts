@@ -1,4 +1,4 @@
-// Issue 4, item 5, issue 18, item 1 and issue 24: secrets never leak, through the dynamic provider
+// Secrets never leak, through the dynamic provider
 // or the plugin. The canaries of each host (secrets-hosts.ts, secrets-plugin-host.ts) may not
 // appear in `pulumi stack export`, the backend's files, the stack's config file, anything the
 // engine printed, or any service's log.
@@ -27,7 +27,7 @@ for (const host of HOSTS) {
     });
     after(() => made?.stop());
 
-    // Issue 31: every command that prints, with --diff, --debug and --json (the engine's own
+    // Every command that prints, with --diff, --debug and --json (the engine's own
     // output: RegisterResource responses under --debug, check failures, JSON events).
     it("runs preview, up, preview and refresh with --diff, --debug and --json; the services hold the canaries", async () => {
       await e2e.stack.preview({ diff: true, debug: host.previewDebug }); // the preview of the creates
@@ -45,7 +45,7 @@ for (const host of HOSTS) {
       const update = await e2e.stack.up({ diff: true, debug: true });
       assert.equal(update.summary.resourceChanges?.update, 1, JSON.stringify(update.summary.resourceChanges));
       assert.match(e2e.stack.engineOutput(), /RegisterResource RPC finished/, "the SDK's debug lines were printed");
-      // Issue 38, item 8: `pulumi import --debug` on both hosts (the dynamic resources cannot be
+      // `pulumi import --debug` on both hosts (the dynamic resources cannot be
       // imported by the CLI: the engine fails, docs/import.md); the suite scans what it printed.
       // The plugin's import is not in the program: the next up deletes it (which leaves the
       // service's configuration).

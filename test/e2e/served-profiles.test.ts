@@ -1,4 +1,4 @@
-// Issue 37, item 6: the first-`up` promise, under the real engine, on both hosts, for each wire
+// The first-`up` promise, under the real engine, on both hosts, for each wire
 // the local service can speak that the built-in profile does not: each shipped profile
 // (profiles/*.yaml) and a third wire of this test's own making (test/e2e/hostile-wires.ts). As a
 // new user would, from an EMPTY sub-account: `doctor` (no profile; for a wire with other paths,

@@ -1,4 +1,4 @@
-// Issue 4, item 8 and issue 18: access tokens end during one engine run. The service issues
+// Access tokens end during one engine run. The service issues
 // tokens that live 2 seconds and answers every request slowly, and the update runs its steps
 // one at a time, so the provider process outlives several tokens and renews them early. On
 // top of that the service stops honouring a token before its announced expiry, on one Add,

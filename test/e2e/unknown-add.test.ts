@@ -1,4 +1,4 @@
-// Issue 18, item 3, under the real engine: an Add whose outcome cannot be known (the service
+// An Add whose outcome cannot be known (the service
 // applied it but every answer was lost, and the listing that would confirm it fails too) is
 // recorded in the state as an unfinished resource with its id (the engine's partial failure),
 // and the next `pulumi up` finishes it without user action and without a second Add.

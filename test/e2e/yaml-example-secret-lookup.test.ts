@@ -1,4 +1,4 @@
-// Issue 38, item 8, on examples/yaml-sub-account's stack (yaml-example-stack.ts, shared with
+// A secret lookup argument, on examples/yaml-sub-account's stack (yaml-example-stack.ts, shared with
 // yaml-example.test.ts): the engine hands a function's arguments to the plugin without their
 // secretness, and a YAML program cannot name them (docs/secrets.md). A lookup given a secret
 // name fails, naming the argument and never its value, even with --diff --debug.

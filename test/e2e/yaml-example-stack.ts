@@ -28,7 +28,7 @@ export const yamlCanaries = {
   facebookPassword: canary("facebook-password"),
   segmentPassword: canary("segment-password"),
   textValue: canary("text"),
-  /** Issue 38, item 8: a lookup's name made secret in the file (`fn::secret`); no connector has it. */
+  /** A lookup's name made secret in the file (`fn::secret`); no connector has it. */
   secretLookupName: canary("lookup-name"),
   /** The second seeded customer's secret: fixed by the service, not random. */
   partnerClientSecret: "other-secret",

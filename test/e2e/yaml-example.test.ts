@@ -188,7 +188,7 @@ describe("e2e: examples/yaml-sub-account (Pulumi YAML, the plugin embedded)", fu
       `only the S3 configuration changes: ${JSON.stringify(preview.changeSummary)}`,
     );
     // The drift display names the changed fields (Text, Select; Multi-Select and Number cleared)
-    // and shows no value, old or new (issue 25).
+    // and shows no value, old or new.
     const display = withoutStackOutputs(preview.stdout);
     const s3Fields = [
       "bucket",

@@ -1,4 +1,4 @@
-// Every package the code loads is declared in package.json (issue 39, item 9): @grpc/grpc-js and
+// Every package the code loads is declared in package.json: @grpc/grpc-js and
 // google-protobuf (the plugin) and semver (the tests) resolved only through npm's hoisting of
 // other packages' dependencies, so a change of those could break the build or the tests.
 import { strict as assert } from "node:assert";

@@ -1,4 +1,4 @@
-// The npm package stays the size of a registry package (issue 39, item 7): under 1,000 files and
+// The npm package stays the size of a registry package: under 1,000 files and
 // 8 MB unpacked, as `npm pack --dry-run --json` counts them on the built tree. The plugin folder
 // dist/plugin has a package.json (its one dependency, @pulumi/pulumi: bundle-plugin.js says why),
 // so a `pulumi package get-schema dist/plugin` in the checkout has the Node.js language host

@@ -1,4 +1,4 @@
-// The settings that point each package manager and the engine at a registry (issue 39, item 4):
+// The settings that point each package manager and the engine at a registry:
 // docs/installation-configuration.md's "From a company mirror" block and the tool settings
 // `npm run registries` prints, each run in an empty home directory, then read back from the tool
 // itself (npm, pip, go, git), as a person's next install would read it. And the `export` lines it

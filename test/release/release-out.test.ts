@@ -1,5 +1,5 @@
 // `scripts/release.js --out <dir>` empties <dir> first: only when it holds nothing but an
-// earlier release's files (issue 31 item 13). Built with --plugin-only --launcher-only for one
+// earlier release's files. Built with --plugin-only --launcher-only for one
 // platform: no SEA, no npm pack, no Python, a few seconds.
 import { strict as assert } from "node:assert";
 import { execFile } from "node:child_process";
@@ -33,7 +33,7 @@ describe("scripts/release.js --out", function () {
     await fs.rm(dir, { recursive: true, force: true });
   });
 
-  it("issue 31 item 13: refuses a non-empty directory that is not a release's output, and deletes nothing in it", async () => {
+  it("refuses a non-empty directory that is not a release's output, and deletes nothing in it", async () => {
     const home = path.join(dir, "home");
     await fs.mkdir(path.join(home, ".ssh"), { recursive: true });
     await fs.writeFile(path.join(home, ".ssh", "id_ed25519"), "key\n");

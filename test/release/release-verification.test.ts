@@ -1,4 +1,4 @@
-// docs/release-verification.md, run (issue 31 item 14): its commands check a real release's
+// docs/release-verification.md, run: its commands check a real release's
 // SHA256SUMS (and catch a changed archive), and scripts/sea-plugin.js refuses a Node.js binary
 // or LICENSE whose SHA-256 is not the pinned one, the cached copy included.
 import { strict as assert } from "node:assert";
@@ -102,7 +102,7 @@ describe("docs/release-verification.md and the pinned Node.js", function () {
     assert.ok(run.out.includes(`${sha256("stand-in node\n")}  ${name}/bin/node`), run.out);
   });
 
-  it("issue 31 item 14: sea-plugin.js refuses a cached Node.js binary that is not the pinned one", async () => {
+  it("sea-plugin.js refuses a cached Node.js binary that is not the pinned one", async () => {
     const cached = path.join(dir, `node-sea-v${sea.NODE_VERSION}`, "node-linux-x64");
     await fs.mkdir(cached, { recursive: true });
     const planted = "#!/bin/sh\necho planted\n";

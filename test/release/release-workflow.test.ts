@@ -1,7 +1,7 @@
 // .github/workflows/release.yml passes actionlint (scripts/ensure-actionlint.sh), runs on a v*
 // tag, and publishes through the scripts the by-name e2e (test/e2e/by-name-*.test.ts) runs against
 // registries on loopback: the same commands, only the registry URL differs. The files published
-// are built only from pinned code (issue 38, item 7): the suite runs in its own job; another job
+// are built only from pinned code: the suite runs in its own job; another job
 // builds them from a fresh checkout with `npm ci --ignore-scripts` and pip installs by hash; every
 // action is pinned by commit; every publishing job sits behind the one environment gate.
 import { strict as assert } from "node:assert";

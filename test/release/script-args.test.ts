@@ -1,5 +1,4 @@
-// The scripts read their command line with node:util's parseArgs in strict mode (issue 39,
-// item 9): a misspelled flag stops the script with its usage instead of passing silently, and
+// The scripts read their command line with node:util's parseArgs in strict mode: a misspelled flag stops the script with its usage instead of passing silently, and
 // `release.js --out --launcher-only` no longer writes a release into a directory named
 // `--launcher-only`. Each run stops at its command line: nothing is built.
 import { strict as assert } from "node:assert";

@@ -1,4 +1,4 @@
-// Random seeds that a failure prints and an environment variable replays (issue 24). A fixed
+// Random seeds that a failure prints and an environment variable replays. A fixed
 // seed makes every CI run replay the same cases; a fresh one per run explores new ones, and
 // the printed seed reproduces a failure: PROPERTY_SEED=<seed> npm run test:unit.
 import { randomInt } from "node:crypto";

@@ -1,7 +1,7 @@
 //go:build tools
 
 // Package tools pins actionlint, which scripts/ensure-actionlint.sh builds to lint the example
-// GitHub Actions workflows in the tests (test/cli/fleet-workflow.test.ts).
+// GitHub Actions workflows in the tests (test/integration/cli/fleet/workflow.test.ts).
 package tools
 
 import (

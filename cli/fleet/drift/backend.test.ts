@@ -1,4 +1,4 @@
-// Issue 38, item 4: the fleet's fast path reads the checkpoint of the backend the CLI would use,
+// The fleet's fast path reads the checkpoint of the backend the CLI would use,
 // chosen as the CLI chooses it (pulumi v3.248.0, pkg/workspace/creds.go GetCurrentCloudURL):
 // PULUMI_BACKEND_URL, else the project's backend.url (Pulumi.json, Pulumi.yaml, Pulumi.yml, parsed
 // as YAML), else the login's `current`. A regex used to miss backend.url after a comment line,

@@ -3,7 +3,7 @@
 // decrypted from ONE stack of the group; the other stacks are checked against it by the key
 // id their configurations were written under (`digestKeyId`, derived from the client secret):
 // a stack whose id differs, or that has no configuration to compare, decrypts its own. A stack
-// written since digest salts (issue 31, item 7: a secret per configuration) decrypts its salts,
+// written since digest salts decrypts its salts,
 // so its own key is derived in any case.
 import { DIGEST_SALT_INPUT, prepareDigestKey } from "../../../provider/hosts/in-process/refresh";
 import type { Decrypter } from "./passphrase";

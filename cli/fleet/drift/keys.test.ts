@@ -1,4 +1,4 @@
-// The fast drift check's keys on a real fleet (issue 40, item 4): every stack its own salt, so one
+// The fast drift check's keys on a real fleet: every stack its own salt, so one
 // PBKDF2 per stack, derived across the cores (libuv's pool, DERIVATIONS_AT_ONCE at a time), and
 // each stack checked as soon as its own key is open (the feed), not after the whole fleet's.
 import { strict as assert } from "node:assert";

@@ -109,7 +109,7 @@ describe("fleet drift: the fast path's plan, from a checkpoint", () => {
   });
 });
 
-describe("fleet drift: every reason a stack goes to the engine (issue 38 item 9b)", () => {
+describe("fleet drift: every reason a stack goes to the engine", () => {
   // Each case changes one thing of a stack the fast path takes; the reason names it. Without the
   // check, the fast path would read the stack with the fleet's own credentials (and, for a
   // second provider or another version, without the plugin's version check).
@@ -294,7 +294,7 @@ describe("fleet drift: one client secret decrypted per customer", () => {
   });
 });
 
-describe("fleet drift: the plugin's digest salt, a secret input (issue 38, item 2)", () => {
+describe("fleet drift: the plugin's digest salt, a secret input", () => {
   it("the plan takes a configuration whose one other secret is its __digestSalt input; the stack's key decrypts it in place", async function () {
     this.timeout(120_000);
     const salt = randomBytes(8);

@@ -1,4 +1,4 @@
-// The dynamic host's side of issue 31, items 2 and 3 (the plugin's: test/plugin/engine-printed.test.ts):
+// What the engine prints of the dynamic host's check failures (the plugin's: provider/hosts/plugin/engine-printed.test.ts):
 // the engine prints a check failure as `property <name> value <value> has a problem: <reason>`,
 // with the input's plaintext; so a failure about an input the program made secret (named in the
 // hidden input SECRET_INPUTS), or secret by definition (secretConfig), leaves `property` empty and
@@ -11,7 +11,7 @@ import { CONNECTORS, SEGMENT_CONFIG, useProviderFixture } from "../../../test/su
 
 const CANARY = `canary-dynamic-check-${process.pid}`;
 
-describe("dynamic provider: check failures the engine prints (issue 31)", () => {
+describe("dynamic provider: check failures the engine prints", () => {
   const fx = useProviderFixture();
   const configuration = (given: Record<string, unknown>, secret: string[]) =>
     connectorConfiguration.check(
@@ -25,7 +25,7 @@ describe("dynamic provider: check failures the engine prints (issue 31)", () => 
       },
     );
 
-  it("item 2: a failure about a secret input has no property, names the input, and quotes no value", async () => {
+  it("a failure about a secret input has no property, names the input, and quotes no value", async () => {
     const cases: [string, Promise<{ failures?: { property: string; reason: string }[] }>, string, RegExp][] = [
       [
         "secretConfig as a secret string",
@@ -77,7 +77,7 @@ describe("dynamic provider: check failures the engine prints (issue 31)", () => 
     );
   });
 
-  it("item 3: a secret accountId or connectorId is refused before the service is asked", async () => {
+  it("a secret accountId or connectorId is refused before the service is asked", async () => {
     const before = await fx.service.stats();
     for (const [check, extra] of [
       [addedConnector.check, {}],

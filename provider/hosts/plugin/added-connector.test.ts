@@ -67,7 +67,7 @@ describe("plugin: AddedConnector", () => {
     );
   });
 
-  // (A secret accountId or connectorId is refused: test/plugin/engine-printed.test.ts.)
+  // (A secret accountId or connectorId is refused: provider/hosts/plugin/engine-printed.test.ts.)
   it("a secret-wrapped input comes back secret (and only that one)", async () => {
     const { id, properties } = await created({
       connectorId: S3,

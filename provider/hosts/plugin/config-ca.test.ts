@@ -1,4 +1,4 @@
-// CheckConfig parses embedded:caCertificate (issue 24, defect 6): `pulumi preview` refuses a
+// CheckConfig parses embedded:caCertificate: `pulumi preview` refuses a
 // value that is not a certificate, naming the setting, instead of a TLS error at the first request.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

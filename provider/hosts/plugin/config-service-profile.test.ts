@@ -1,4 +1,4 @@
-// The service profile as a provider argument (issue 32, item 4): each explicit provider (each
+// The service profile as a provider argument: each explicit provider (each
 // customer) may name its own; CheckConfig refuses a bad file naming the setting, the key and what
 // was expected, and the settings hand the profile to the client.
 import assert from "node:assert/strict";

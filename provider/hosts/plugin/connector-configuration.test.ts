@@ -124,7 +124,7 @@ describe("plugin: ConnectorConfiguration", () => {
     for (const [key, value] of Object.entries(inputs))
       if (key !== "secretConfig" && !key.startsWith("__"))
         assert.deepEqual(plainOf(properties[key]), plainOf(value), key);
-    assert.ok(!("__digestSalt" in properties) && !("digestSalt" in properties), "no salt is an output (issue 38)");
+    assert.ok(!("__digestSalt" in properties) && !("digestSalt" in properties), "no salt is an output");
     assert.ok(!("secretConfig" in properties), "secretConfig (its Password values) is not an output");
     assert.ok(!JSON.stringify(properties).includes(API_KEY), "no output holds the Password value, secret or not");
     for (const name of PLAIN) assert.ok(!isSecret(properties[name]), `${name} is plain`);
@@ -216,7 +216,7 @@ describe("plugin: ConnectorConfiguration", () => {
     return plugin.read(urnOf("ConnectorConfiguration", "imported"), id);
   }
 
-  it("import (issue 38, item 5): no value in the inputs the engine prints its code from; the fields to declare named, also under the resource", async () => {
+  it("import: no value in the inputs the engine prints its code from; the fields to declare named, also under the resource", async () => {
     engine.logs.length = 0;
     const found = await imported();
     assert.equal(found.id, `${accountId}/${SEGMENT}`);
@@ -315,7 +315,7 @@ describe("plugin: ConnectorConfiguration", () => {
     const barrier = urnOf("ConnectorConfiguration", "barrier");
     const added = urnOf("AddedConnector", "segment");
     await plugin.check(added, { connectorId: SEGMENT });
-    // A second resource over the saved configuration: a take-over (issue 31, item 4).
+    // A second resource over the saved configuration: a take-over.
     const { inputs } = await plugin.check(barrier, { connectorId: SEGMENT, secretConfig: CONFIG, adoptExisting: true });
     const kept = await plugin.create(barrier, inputs);
     await plugin.delete(barrier, kept.id, kept.properties);

@@ -12,7 +12,15 @@ import { createInterface } from "node:readline";
 import { SETTINGS } from "../../settings/resolve";
 import { stableId } from "../../../service/domain/ids";
 import { startLocalService, type LocalService, type SeededCustomer } from "../../../harness/local-service";
-import { grpcError, isolateEnvironment, Plugin, resetRuntime, secret, urnOf, type Props } from "../../../test/support/plugin-harness";
+import {
+  grpcError,
+  isolateEnvironment,
+  Plugin,
+  resetRuntime,
+  secret,
+  urnOf,
+  type Props,
+} from "../../../test/support/plugin-harness";
 
 const LIST = "embedded:index:listAddedConnectors";
 const S3 = stableId("connector", "Amazon S3");

@@ -1,4 +1,4 @@
-// Issue 38, item 2, on the plugin: the salt of the digests' key is a hidden secret INPUT that
+// The salt of the digests' key is a hidden secret INPUT that
 // check sets (connector-configuration/digest-salt.ts), never an output, so the program's RegisterResource
 // response (which the Node.js SDK prints under `pulumi up --debug`) holds nothing that keys the
 // digests. A plugin state written before (an output `digestSalt`, or none) refreshes and diffs
@@ -7,7 +7,14 @@ import assert from "node:assert/strict";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { stableId } from "../../../service/domain/ids";
 import { digestKeyOf, digestsOfInputs, PASSWORD_MARK } from "../../connector-configuration/field-digests";
-import { isSecret, secret, secretValue, urnOf, usePluginFixture, type Props } from "../../../test/support/plugin-harness";
+import {
+  isSecret,
+  secret,
+  secretValue,
+  urnOf,
+  usePluginFixture,
+  type Props,
+} from "../../../test/support/plugin-harness";
 
 const { DIFF_NONE } = proto.DiffResponse.DiffChanges;
 const SEGMENT = stableId("connector", "Segment");
@@ -16,7 +23,7 @@ const CONFIG = { apiKey: "salt-test-key", workspace: "acme", dataCenter: "EU", e
 const PROGRAM = { connectorId: SEGMENT, secretConfig: CONFIG };
 const SALT = /^[0-9a-f]{32}$/;
 
-describe("plugin: the digests' salt is a hidden secret input, never an output (issue 38, item 2)", () => {
+describe("plugin: the digests' salt is a hidden secret input, never an output", () => {
   const fx = usePluginFixture();
   const clientSecret = () => fx.service.customers[0].clientSecret;
   const saltOf = (inputs: Props) => String(secretValue(inputs.__digestSalt, "__digestSalt"));

@@ -1,4 +1,4 @@
-// What the engine itself prints from the plugin's answers (issue 31, items 1-3): a preview
+// What the engine itself prints from the plugin's answers: a preview
 // Create or Update answers without the service and hands back no secret (the program's SDK
 // prints its RegisterResource response under `--debug`); a check failure about an input that
 // arrived secret, or is secret by definition, leaves `property` empty (the engine prints
@@ -8,7 +8,16 @@ import assert from "node:assert/strict";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { stableId } from "../../../service/domain/ids";
 import { mutatingCalls } from "../../../test/support/provider-fixtures";
-import { raw, secret, struct, UNKNOWN, urnOf, usePluginFixture, type Failure, type Props } from "../../../test/support/plugin-harness";
+import {
+  raw,
+  secret,
+  struct,
+  UNKNOWN,
+  urnOf,
+  usePluginFixture,
+  type Failure,
+  type Props,
+} from "../../../test/support/plugin-harness";
 
 const SEGMENT = stableId("connector", "Segment");
 const CANARY = `canary-engine-printed-${process.pid}`;
@@ -31,7 +40,7 @@ function printable(failures: Failure[], secretNames: string[]): Failure[] {
   return failures.filter((f) => secretNames.includes(f.property));
 }
 
-describe("plugin: what the engine prints of its answers (issue 31)", () => {
+describe("plugin: what the engine prints of its answers", () => {
   const fx = usePluginFixture();
 
   async function previewCreate(urn: string, properties: Props): Promise<{ id: string; properties: Props }> {
@@ -51,7 +60,7 @@ describe("plugin: what the engine prints of its answers (issue 31)", () => {
     return raw((await rpc<proto.UpdateResponse>((done) => fx.plugin.client.update(request, done))).getProperties());
   }
 
-  it("item 1: a preview Create and Update write nothing and hand back no secret input; the provider's outputs are unknown", async () => {
+  it("a preview Create and Update write nothing and hand back no secret input; the provider's outputs are unknown", async () => {
     const urn = urnOf("ConnectorConfiguration", "segment");
     const added = urnOf("AddedConnector", "segment");
     const before = await fx.service.stats();
@@ -83,7 +92,7 @@ describe("plugin: what the engine prints of its answers (issue 31)", () => {
     assert.equal(mutatingCalls(await fx.service.stats()) - mutatingCalls(afterCreate), 0, "the update preview wrote");
   });
 
-  it("item 2: a check failure about a secret input leaves `property` empty and names the input in its reason", async () => {
+  it("a check failure about a secret input leaves `property` empty and names the input in its reason", async () => {
     const urn = urnOf("ConnectorConfiguration", "x");
     const cases: [string, Props, string[], RegExp][] = [
       [
@@ -143,7 +152,7 @@ describe("plugin: what the engine prints of its answers (issue 31)", () => {
     );
   });
 
-  it("item 2: CheckConfig: a clientSecret that is not a string, or any setting that arrived secret, has no property", async () => {
+  it("CheckConfig: a clientSecret that is not a string, or any setting that arrived secret, has no property", async () => {
     const valid = { baseUrl: fx.service.baseUrl, clientId: "demo-client" };
     for (const clientSecret of [42, secret(42), secret({ value: CANARY })]) {
       const { failures } = await fx.plugin.checkConfig({ ...valid, clientSecret });
@@ -154,7 +163,7 @@ describe("plugin: what the engine prints of its answers (issue 31)", () => {
     const typo = await fx.plugin.checkConfig({ ...valid, clientSecret: "x", baseurl: secret(CANARY) });
     assert.deepEqual(printable(typo.failures, ["baseurl"]), []);
     assert.match(typo.failures[0]?.reason ?? "", /^baseurl: unknown setting "baseurl"/);
-    // Every CheckConfig failure has no property (issue 38: a missing one too), and names its argument.
+    // Every CheckConfig failure has no property, and names its argument.
     const missing = await fx.plugin.checkConfig(valid);
     assert.deepEqual(
       missing.failures.map((f) => [f.property, f.reason.split(":")[0]]),
@@ -163,7 +172,7 @@ describe("plugin: what the engine prints of its answers (issue 31)", () => {
   });
 
   for (const type of ["AddedConnector", "ConnectorConfiguration"]) {
-    it(`item 3: ${type}: a secret accountId or connectorId is refused, saying why and what to do, before the service is asked`, async () => {
+    it(`${type}: a secret accountId or connectorId is refused, saying why and what to do, before the service is asked`, async () => {
       const before = await fx.service.stats();
       const extra = type === "ConnectorConfiguration" ? { secretConfig: CONFIG } : {};
       for (const [name, given] of [

@@ -1,4 +1,4 @@
-// Issue 38, items 1 and 6, at the plugin's gRPC surface: the engine never marks a provider's
+// The engine never marks a provider's
 // arguments secret in CheckConfig, so every failure there names its argument in the reason,
 // has no `property` (the engine would print `property <name> value <value>`), and quotes no
 // value in any form; Configure, whose arguments keep their secretness, refuses a secret
@@ -11,7 +11,15 @@ import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { configureVerdict, plainInStackFile } from "./provider-config";
 import { assertNoCanary, canary, replayCanariesOnFailure } from "../../../test/e2e/canaries";
-import { grpcError, Plugin, resetRuntime, secret, startFakeEngine, usePluginFixture, type Failure } from "../../../test/support/plugin-harness";
+import {
+  grpcError,
+  Plugin,
+  resetRuntime,
+  secret,
+  startFakeEngine,
+  usePluginFixture,
+  type Failure,
+} from "../../../test/support/plugin-harness";
 
 const DEFAULT_PROVIDER = "urn:pulumi:dev::proj::pulumi:providers:embedded::default_0_1_0";
 const EXPLICIT_PROVIDER = "urn:pulumi:dev::proj::pulumi:providers:embedded::customer2";
@@ -24,13 +32,13 @@ function namedArgument(failure: Failure): string {
   return /^(\w+)\b/.exec(failure.reason)?.[1] ?? "";
 }
 
-describe("plugin: provider and lookup arguments are never printed (issue 38, items 1 and 6)", () => {
+describe("plugin: provider and lookup arguments are never printed", () => {
   replayCanariesOnFailure();
   const fx = usePluginFixture();
   const value = canary("provider-argument");
   const host = `${value}.example.com`;
 
-  it("item 1: CheckConfig of plain arguments: no property, the argument named first, no value in any form", async () => {
+  it("CheckConfig of plain arguments: no property, the argument named first, no value in any form", async () => {
     const valid = { baseUrl: fx.service.baseUrl, clientId: "demo-client", clientSecret: "demo-secret" };
     // Each bad argument as the engine sends an explicit provider's (plain, whatever the program marked).
     const cases: [string, Record<string, unknown>][] = [
@@ -63,7 +71,7 @@ describe("plugin: provider and lookup arguments are never printed (issue 38, ite
     assert.deepEqual(absent.failures.map(namedArgument), ["clientSecret"]);
   });
 
-  it("item 6: Configure refuses a secret accountId, saying what to run, without its value", async () => {
+  it("Configure refuses a secret accountId, saying what to run, without its value", async () => {
     const customer = fx.service.customers[0];
     const settings = { baseUrl: fx.service.baseUrl, clientId: customer.clientId, clientSecret: secret("x") };
     for (const [urn, advice] of [
@@ -84,7 +92,7 @@ describe("plugin: provider and lookup arguments are never printed (issue 38, ite
     }
   });
 
-  it("item 6: Configure warns of a client secret in plain text with the command that fixes it, never the value", async () => {
+  it("Configure warns of a client secret in plain text with the command that fixes it, never the value", async () => {
     const engine = await startFakeEngine();
     const customer = fx.service.customers[0];
     const plainSecret = canary("plain-client-secret");
@@ -114,7 +122,7 @@ describe("plugin: provider and lookup arguments are never printed (issue 38, ite
     }
   });
 
-  it("item 6: the default provider of a Python, Go or YAML program: a client secret in plain text in the stack file is warned of", () => {
+  it("the default provider of a Python, Go or YAML program: a client secret in plain text in the stack file is warned of", () => {
     // The engine hands the default provider the client secret as a secret (the schema says so)
     // whatever Pulumi.<stack>.yaml holds: the plugin reads the file, in the project's directory.
     const dir = mkdtempSync(path.join(tmpdir(), "plain-stack-file-"));
@@ -139,7 +147,7 @@ describe("plugin: provider and lookup arguments are never printed (issue 38, ite
     }
   });
 
-  it("item 1: a lookup's refusal names an argument that arrived secret, never its value; plain ones are quoted", async () => {
+  it("a lookup's refusal names an argument that arrived secret, never its value; plain ones are quoted", async () => {
     const name = `Amazon S3 ${value}`;
     const refused = await grpcError(
       fx.plugin.invoke(FIND, { name: secret(name), supportedType: "Source", __secretArguments: [] }),
@@ -183,7 +191,7 @@ describe("plugin: provider and lookup arguments are never printed (issue 38, ite
     assert.match(plain.details, /no connector named "Amazon S4" with supportedType Source.*near matches: "Amazon S3"/);
   });
 
-  it("item 8: from an SDK that cannot name the secret arguments (Python, Go, YAML), no argument is quoted", async () => {
+  it("from an SDK that cannot name the secret arguments (Python, Go, YAML), no argument is quoted", async () => {
     // The engine passes a secret argument as a plain one: the plugin cannot tell it from a typo.
     const name = `Amazon S3 ${value}`;
     const refused = await grpcError(fx.plugin.invoke(FIND, { name, supportedType: "Source" }));

@@ -25,7 +25,7 @@ const S3 = stableId("connector", "Amazon S3");
 
 /**
  * The reason of the failure about an argument: CheckConfig names it first in the reason and
- * leaves `property` empty (issue 38: the engine prints a property's value, and an explicit
+ * leaves `property` empty (the engine prints a property's value, and an explicit
  * provider's arguments may be secrets it does not mark), as an Invoke's failures keep theirs.
  */
 const reasonFor = (failures: Failure[], name: string): string | undefined =>

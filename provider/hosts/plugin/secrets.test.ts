@@ -1,10 +1,17 @@
 // What the plugin hands back never shows a secret: Check failures name the kind of an input that
-// arrived secret, not its value (issue 24, defect 5); secretConfig is never an output, not even
+// arrived secret, not its value; secretConfig is never an output, not even
 // from an older state that holds it (defect 4); getConnectorConfiguration's field values leave
 // as secrets (defect 7). Secret-ness comes from the definitions, applied in hosts/plugin/outgoing.ts.
 import assert from "node:assert/strict";
 import { stableId } from "../../../service/domain/ids";
-import { isSecret, type Props, secret, secretValue, urnOf, usePluginFixture } from "../../../test/support/plugin-harness";
+import {
+  isSecret,
+  type Props,
+  secret,
+  secretValue,
+  urnOf,
+  usePluginFixture,
+} from "../../../test/support/plugin-harness";
 
 const SEGMENT = stableId("connector", "Segment");
 const CONFIG = {
@@ -34,7 +41,7 @@ describe("plugin: secrets in what it hands back", () => {
         inputs({ connectorId: secret(badId), accountId: secret(badAccount) }),
       );
       const text = JSON.stringify(failures);
-      // No property: the engine would print the value beside it (issue 31, item 2).
+      // No property: the engine would print the value beside it.
       assert.deepEqual(
         failures.map((f) => f.property),
         ["", ""],

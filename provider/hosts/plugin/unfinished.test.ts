@@ -6,7 +6,14 @@ import type * as grpc from "@grpc/grpc-js";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { stableId } from "../../../service/domain/ids";
-import { grpcError, type Props, secret, secretDepth, urnOf, usePluginFixture } from "../../../test/support/plugin-harness";
+import {
+  grpcError,
+  type Props,
+  secret,
+  secretDepth,
+  urnOf,
+  usePluginFixture,
+} from "../../../test/support/plugin-harness";
 import { routeKey } from "../../../contract/routes";
 
 const ADD = routeKey("addConnectors");

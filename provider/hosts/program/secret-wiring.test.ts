@@ -1,5 +1,5 @@
-// What the program side applies of the definitions' secrets, under pulumi.runtime.setMocks
-// (issue 24): a dynamic resource names the inputs the program made secret (its provider gets
+// What the program side applies of the definitions' secrets, under pulumi.runtime.setMocks:
+// a dynamic resource names the inputs the program made secret (its provider gets
 // them unwrapped and must not quote them); the plugin SDK's lookups keep the field values of
 // getConnectorConfiguration out of the Promise form and return the Output form as a secret;
 // an explicit provider's clientSecret is secret because SETTINGS says so.
@@ -68,7 +68,7 @@ describe("secrets applied on the program side (mocks)", () => {
     assert.deepEqual([...(await registration("config")).inputs[SECRET_INPUTS]].sort(), ["connectorId", "secretConfig"]);
   });
 
-  it("issue 38, item 6: a default sub-account set with --secret makes a resource without accountId name it secret (its check refuses)", async () => {
+  it("a default sub-account set with --secret makes a resource without accountId name it secret (its check refuses)", async () => {
     const before = pulumi.runtime.allConfig();
     pulumi.runtime.setAllConfig({ ...before, "embedded:accountId": "acct-secret" }, ["embedded:accountId"]);
     try {

@@ -1,4 +1,4 @@
-// The local service's web page (issue 39, item 3) in a real browser: it shows the customers,
+// The local service's web page in a real browser: it shows the customers,
 // their sub-accounts and the connectors added; its form changes a Text and a Password and
 // sends only those two fields (the service merges them: the rest is kept, lastUpdated moves);
 // no Password is rendered, put in a URL or logged; the connections it makes hold Remove back

@@ -1,4 +1,4 @@
-// Failing lookups, as a user meets them (issue 25, items 4 and 5). Stack config:
+// Failing lookups, as a user meets them. Stack config:
 //   host:  "dynamic" (the package's functions, run in this process) or "plugin" (embedded.*)
 //   shape: "readme"  the README's example with the first name misspelt: two lookups, two
 //                    AddedConnectors fed by them, a ConnectorConfiguration fed by one of those;

@@ -1,7 +1,7 @@
 // The plugin `embedded` without its TypeScript SDK's help: an AddedConnector and a
 // ConnectorConfiguration registered as raw `pulumi.CustomResource`s, every input plain (no
 // `pulumi.secret`, no `additionalSecretOutputs`), so that whatever is secret in the state is so
-// because the plugin said it (issue 24, mutation audit item c). The configuration is read from
+// because the plugin said it. The configuration is read from
 // the environment variable E2E_SECRET_CONFIG (JSON), not from config, so that no value goes
 // through the program's config either. The plugin's getConnectorConfigurationOutput of the
 // configured connector is exported as `lookup` (the SDK's Output form, which must be secret).

@@ -15,11 +15,11 @@
 // `after` names a connector key to depend on. `secretRefs` maps a field id of secretConfig to
 // a key of `secretValues` (a value from secret config, the usual way); `envRefs` maps a field id
 // to an environment variable, read as a plain string: the resource must make it secret itself.
-// The other secret sources (issue 31's leak matrix): `secretStringRefs` maps a field to a key of
+// The other secret sources: `secretStringRefs` maps a field to a key of
 // program config set as a secret string (`config.requireSecret`); `secretEnvRefs` maps a field
 // to an environment variable made secret by the program (`pulumi.secret(process.env.X)`);
 // `componentRefs` maps a field to an environment variable read as a plain string, handed to the
-// field as another resource's secret output (a component, `SecretHolder`: issue 38, item 8);
+// field as another resource's secret output (a component, `SecretHolder`:);
 // `secretConfigEnv` makes the whole secretConfig one string, the environment variable it names
 // made secret by the program (the natural mistake of `config.require_secret("s3")` holding JSON;
 // from the environment, since the CLI masks secret strings of stack config); `accountIdRef` makes accountId

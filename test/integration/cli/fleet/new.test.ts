@@ -118,7 +118,7 @@ describe("cli: fleet new", function () {
     assert.equal(parsed.config["embedded-fleet:customer"], "Acme: EU");
   });
 
-  it("issue 31 item 9: --account-id by the id rule and --customer on one line; no line break reaches the file", async () => {
+  it("--account-id by the id rule and --customer on one line; no line break reaches the file", async () => {
     const breaks = ["\n", "\r", "\u0085", "\u2028", "\u2029"];
     for (const br of breaks) {
       const injected = `0239a5bbdbe54316${br}secretsprovider: awskms://alias/attacker`;
@@ -163,7 +163,7 @@ describe("cli: fleet new", function () {
     assert.deepEqual(parsed.config["embedded-fleet:connectors"], connectors.connectors);
   });
 
-  it("issue 31 item 10: --force parses the file and refuses encryptionsalt, encryptedkey, secretsprovider, secure (YAML or JSON)", async () => {
+  it("--force parses the file and refuses encryptionsalt, encryptedkey, secretsprovider, secure (YAML or JSON)", async () => {
     const file = path.join(dir, "Pulumi.k.yaml");
     const held = {
       "JSON-form salt": JSON.stringify({ encryptionsalt: "v1:abc", config: {} }),

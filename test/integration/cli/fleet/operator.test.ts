@@ -14,7 +14,7 @@ import { repoRoot } from "../../../../harness/engine";
 
 const execFileAsync = promisify(execFile);
 const cli = path.join(repoRoot, "dist", "cli", "main.js");
-const CRD = path.join(repoRoot, "test", "cli", "fixtures", "operator-v2.9.0-stack-crd-v1.json");
+const CRD = path.join(repoRoot, "test", "support", "fixtures", "operator", "operator-v2.9.0-stack-crd-v1.json");
 
 type Schema = Record<string, unknown>;
 interface Manifest {
@@ -180,7 +180,7 @@ describe("cli: fleet operator manifests against the operator v2.9.0 Stack CRD", 
     for (const m of docs) assert.deepEqual(validate(m), [], m.metadata.name);
   });
 
-  it("issue 31 item 11: only stack names Pulumi accepts are listed; a U+0085 file name is reported, not written", async () => {
+  it("only stack names Pulumi accepts are listed; a U+0085 file name is reported, not written", async () => {
     const odd = await fs.mkdtemp(path.join(os.tmpdir(), "fleet-operator-names-"));
     try {
       await fs.writeFile(path.join(odd, "Pulumi.yaml"), "name: embedded-fleet\nruntime: nodejs\n");

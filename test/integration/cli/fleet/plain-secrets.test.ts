@@ -1,4 +1,4 @@
-// Issue 38, item 6: a stack whose client secret is in plain text in its stack file (set without
+// A stack whose client secret is in plain text in its stack file (set without
 // --secret) is refused by every fleet command before any engine runs, with the command that
 // encrypts it and never the value, in any output (stdout, stderr, the JSON report).
 import { strict as assert } from "node:assert";
@@ -14,7 +14,7 @@ import { assertNoCanary, canary, replayCanariesOnFailure } from "../../../e2e/ca
 const execFileAsync = promisify(execFile);
 const cli = path.join(repoRoot, "dist", "cli", "main.js");
 
-describe("cli: fleet refuses a stack whose client secret is in plain text (issue 38, item 6)", function () {
+describe("cli: fleet refuses a stack whose client secret is in plain text", function () {
   this.timeout(60_000); // each case starts the CLI
   replayCanariesOnFailure();
   const value = canary("plain-stack-secret");

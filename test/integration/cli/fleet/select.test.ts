@@ -60,7 +60,7 @@ describe("cli: fleet stack selection", function () {
     assert.match(changed.allBecause ?? "", /infra\/fleet\/index\.ts/);
   });
 
-  it("issue 31 item 8: --changed-since refuses a ref that names no commit, and an option-shaped ref writes no file", async () => {
+  it("--changed-since refuses a ref that names no commit, and an option-shaped ref writes no file", async () => {
     const project = await readProject(dir);
     const written = path.join(repo, "written-by-git-diff.txt");
     for (const ref of [`--output=${written}`, "-p", "no-such-branch", "HEAD:infra", ""]) {

@@ -88,7 +88,7 @@ describe("cli: the example workflows", function () {
     assert.match(run, /cat fleet-report\.md >> "\$GITHUB_STEP_SUMMARY"/);
   });
 
-  it("issue 31 item 15: no secret at workflow level; secrets only in jobs behind an environment, pull requests in their own", async () => {
+  it("no secret at workflow level; secrets only in jobs behind an environment, pull requests in their own", async () => {
     interface Step {
       run?: string;
       uses?: string;

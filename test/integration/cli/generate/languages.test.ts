@@ -1,4 +1,4 @@
-// Issue 41, item 3: generate's programs in TypeScript, Python, Go and YAML, as text. Each is
+// Generate's programs in TypeScript, Python, Go and YAML, as text. Each is
 // parsed by its language's own parser (TypeScript's, Python's ast, gofmt, a YAML reader); service
 // text with line breaks and code in it stays in comments and string literals; names and config
 // keys are plain words, distinct in one namespace (a YAML program's); a Password value planted in
@@ -169,7 +169,7 @@ describe("cli: generate in TypeScript, Python, Go and YAML", () => {
     ] as const)
       assert.throws(() => generateOptions({ ...flags, ...wrong }), message);
     // The command line runs the same check (no service is reachable here: a request would fail otherwise).
-    const main = require.resolve("../../cli/main");
+    const main = require.resolve("../../../../cli/main");
     const run = () =>
       execFileSync(process.execPath, [main, "generate", "--account", "a", "--language", "rust"], {
         stdio: "pipe",

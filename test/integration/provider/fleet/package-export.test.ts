@@ -1,4 +1,4 @@
-// Issue 40, item 1: the fleet program is an export of the package, `pulumi-embedded-connectors/fleet`
+// The fleet program is an export of the package, `pulumi-embedded-connectors/fleet`
 // (compiled with the rest, with types, shipped), the example's index.ts only calls it, and the
 // program finds customers.json beside the module that calls it, whatever the working directory
 // (the fleet runs it in its own process). Under the real engine: test/e2e/fleet-package.test.ts.
@@ -28,7 +28,7 @@ async function packedFiles(): Promise<Set<string>> {
 
 const manifest = async () => JSON.parse(await fs.readFile(path.join(repoRoot, "package.json"), "utf8")) as Manifest;
 
-describe("fleet: the program in the package (issue 40 item 1)", () => {
+describe("fleet: the program in the package", () => {
   let tmp: string;
   before(async () => {
     tmp = await fs.mkdtemp(path.join(os.tmpdir(), "fleet-export-"));

@@ -1,4 +1,4 @@
-// Issue 40, item 2 for gs://: the fast path reads a gs:// backend as the CLI lays it out and
+// gs://: the fast path reads a gs:// backend as the CLI lays it out and
 // reaches it (STORAGE_EMULATOR_HOST, the CLI's credentials order, gcsblob's URL parameters),
 // against fake-gcs-server on loopback (harness/gcs.ts). A parameter, a credential or an
 // emulator host it does not reproduce sends the stacks to the engine with the reason, never a guess.

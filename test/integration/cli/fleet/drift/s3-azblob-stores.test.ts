@@ -1,4 +1,4 @@
-// Issue 40, items 2 and 3: the fast path reads an s3:// backend as the CLI lays it out and an
+// The fast path reads an s3:// backend as the CLI lays it out and an
 // awskms:// stack's data key, against moto's server on loopback (harness/moto.ts), and an
 // azblob:// backend against Azurite (harness/azurite.ts). Layouts: the
 // project-scoped one (meta.yaml version 1), the legacy one (no meta.yaml), a gzipped checkpoint,
