@@ -16,7 +16,7 @@
 // build may fill the module cache from the proxy on a cold machine, as go-example.test.ts does).
 // Shared: one service, the suite's engine, one project directory per program (each fixture a
 // stack in it), the Go program built once (the Go host runs the binary), the Python virtualenv of
-// scripts/ensure-python.sh. Fixtures run two at a time (UPGRADE_CONCURRENCY), each test awaiting
+// scripts/ensure-python.sh. Fixtures run three at a time (UPGRADE_CONCURRENCY), each test awaiting
 // its own.
 import { strict as assert } from "node:assert";
 import { execFile } from "node:child_process";
@@ -43,7 +43,7 @@ import {
 
 const execFileAsync = promisify(execFile);
 const fixtures = loadFixtures();
-const CONCURRENCY = Math.max(1, Number(process.env.UPGRADE_CONCURRENCY ?? 2));
+const CONCURRENCY = Math.max(1, Number(process.env.UPGRADE_CONCURRENCY ?? 3));
 const GO_MODULE = "github.com/embedded-connectors/pulumi-embedded-connectors/sdk/go";
 
 /** A program's project directory, shared by its fixtures' stacks, and the environment of its runs. */
