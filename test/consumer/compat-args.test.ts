@@ -22,7 +22,9 @@ describe("compatibility matrix: which cells run, and when COMPATIBILITY.md is wr
       scripts: Record<string, string>;
     };
     const steps = pkg.scripts.test.split("&&").map((step) => step.trim());
-    assert.ok(steps.includes("mocha"), pkg.scripts.test); // .mocharc.json: dist/test/**, consumer.test.ts (cell a) included
+    // The unit tier, then test/ (dist/test/**: consumer.test.ts, cell (a), among them).
+    assert.ok(steps.includes("npm run test:unit:built"), pkg.scripts.test);
+    assert.ok(steps.includes('mocha "dist/test/**/*.test.js"'), pkg.scripts.test);
     const compat = steps.filter((step) => step.startsWith("node dist/test/consumer/compat.js"));
     assert.equal(compat.length, 1, pkg.scripts.test);
     assert.deepEqual(parseCompatArgs(compat[0].split(/\s+/).slice(2)), { cells: ["b", "c"], write: false });
