@@ -9,7 +9,7 @@
 //   connectorId: (config) the connector to add and configure
 import * as pulumi from "@pulumi/pulumi";
 import { embedded } from "pulumi-embedded-connectors";
-import { PLUGIN_VERSION } from "pulumi-embedded-connectors/dist/provider/hosts/plugin/version.js";
+import { PLUGIN_VERSION } from "pulumi-embedded-connectors/dist/provider/schema/plugin-release.js";
 
 const config = new pulumi.Config();
 const connectorId = config.require("connectorId");
