@@ -3,7 +3,7 @@
 // value), and every reader giving those same words for the same input: the dynamic host's
 // program, the plugin's Configure (default and explicit provider), `doctor` and the fleet.
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
@@ -65,6 +65,15 @@ describe("settings: a secret setting given in plain text, judged once", () => {
       refusal: `not run: ${IN_STACK_FILE}`,
     });
     assert.deepEqual(judgePlainSecrets("fleet", [], place), { warnings: [] });
+  });
+
+  it("the docs quote these words and state the policy", () => {
+    const flat = (file: string) => readFileSync(path.join(__dirname, "../../..", file), "utf8").replace(/\s+/g, " ");
+    for (const doc of ["docs/installation-configuration.md", "docs/secrets.md"])
+      assert.ok(flat(doc).includes(IN_STACK_FILE), `${doc} quotes the message as the readers give it`);
+    const settingsDoc = flat("docs/installation-configuration.md");
+    assert.match(settingsDoc, /A program warns, and goes on/);
+    assert.match(settingsDoc, /`fleet` refuses the stack/);
   });
 
   describe("every reader, the same input (embedded:clientSecret in plain text in Pulumi.dev.yaml)", () => {
