@@ -11,7 +11,8 @@ sudo=""
 if [ ! -x "$target" ] && command -v apt-get >/dev/null 2>&1; then
   $sudo apt-get update -qq >/dev/null
   # A package with a file to download: Debian's own, not a transitional stub.
-  if apt-cache show chromium 2>/dev/null | grep -q '^Filename:'; then
+  # (The listing read whole first: `grep -q` would stop it early, and pipefail take that as a failure.)
+  if apt-cache show chromium 2>/dev/null | grep '^Filename:' >/dev/null; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
   fi
 fi
