@@ -119,8 +119,19 @@ describe("settings: a secret setting given in plain text, judged once", () => {
         );
       writeStackFile(plainFile);
       assert.deepEqual(verdict().warnings, [IN_STACK_FILE]);
+      // The engine hands the default provider the client secret as a secret whatever the file holds:
+      // the plugin reads the file (in the project's directory), for a Python, Go or YAML program too.
       writeStackFile(secureFile);
       assert.deepEqual(verdict().warnings, []);
+      writeStackFile("config:\n  embedded:clientId: demo-client\n");
+      assert.deepEqual(verdict().warnings, []);
+      // An explicit provider's arguments are the program's, not the stack file's.
+      writeStackFile(plainFile);
+      const explicit = plainInStackFile(EXPLICIT_PROVIDER, dir);
+      assert.deepEqual(
+        configureVerdict({ clientSecret: SECRET }, new Set(["clientSecret"]), EXPLICIT_PROVIDER, explicit).warnings,
+        [],
+      );
       // An explicit provider's argument given plain: the same judgement, the place's own words.
       assert.deepEqual(configureVerdict({ clientSecret: SECRET }, new Set(), EXPLICIT_PROVIDER).warnings, [
         plainSecretMessage("clientSecret", { kind: "provider argument" }),
