@@ -20,7 +20,10 @@ describe("service: consolePasswords (a Password spelled `password`, masked)", ()
   beforeEach(async () => {
     h = await harness({ consolePasswords: true });
     url = `/es/v2/connectors/${s3.connectorId}/configuration${q(h.account)}`;
-    expectEnvelope(await h.call("POST", `/es/v2/connectors${q(h.account)}`, { payload: { connectorIds: [s3.connectorId] } }), 200);
+    expectEnvelope(
+      await h.call("POST", `/es/v2/connectors${q(h.account)}`, { payload: { connectorIds: [s3.connectorId] } }),
+      200,
+    );
   });
   afterEach(() => h.close());
 
@@ -51,10 +54,13 @@ describe("service: consolePasswords (a Password spelled `password`, masked)", ()
       response: { customers: { subAccounts: { connectors: { fields: (Field & { set?: boolean })[] }[] }[] }[] };
     };
     const fields = overview.response.customers[0].subAccounts[0].connectors[0].fields;
-    assert.deepEqual(fields.find((f) => f.id === "secretAccessKey"), {
-      ...s3.secretConfiguration.fields.find((f) => f.id === "secretAccessKey"),
-      set: true,
-    });
+    assert.deepEqual(
+      fields.find((f) => f.id === "secretAccessKey"),
+      {
+        ...s3.secretConfiguration.fields.find((f) => f.id === "secretAccessKey"),
+        set: true,
+      },
+    );
     expectEnvelope(await h.call("PUT", url, { payload: body("********") }), 200);
     assert.deepEqual(await holds(REAL), { secretAccessKey: false, bucket: true });
     assert.deepEqual(await holds("********"), { secretAccessKey: true, bucket: true });

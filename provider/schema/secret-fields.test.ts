@@ -26,7 +26,18 @@ describe("secret-fields: what is a secret field", () => {
   });
 
   it("other types are not, by themselves: the spec's, unknown ones, near words, none", () => {
-    for (const type of ["Text", "Number", "Date", "Select", "Multi-Select", "Token", "Key", "Hidden", "Passwords", "SecretText"]) {
+    for (const type of [
+      "Text",
+      "Number",
+      "Date",
+      "Select",
+      "Multi-Select",
+      "Token",
+      "Key",
+      "Hidden",
+      "Passwords",
+      "SecretText",
+    ]) {
       assert.deepEqual(secretVerdict({ type, value: "x" }, undefined), { secret: false, reason: `type "${type}"` });
     }
     assert.deepEqual(secretVerdict({}, undefined), { secret: false, reason: "type (no type)" });
@@ -36,7 +47,7 @@ describe("secret-fields: what is a secret field", () => {
   it("a type the profile adds is secret, in any letter case, and only under that profile", () => {
     assert.deepEqual(secretVerdict({ type: "credential" }, profile), {
       secret: true,
-      reason: "type \"credential\" (the service profile's semantics.secretFieldTypes)",
+      reason: 'type "credential" (the service profile\'s semantics.secretFieldTypes)',
     });
     assert.equal(isSecretField({ type: "API KEY" }, profile), true);
     assert.equal(isSecretField({ type: "Credential" }, undefined), false);
@@ -44,7 +55,18 @@ describe("secret-fields: what is a secret field", () => {
   });
 
   it("a masked value makes any field secret: asterisks, bullets, a short visible tail", () => {
-    for (const value of ["********", "***", "••••", "●●●●●●", "∙∙∙∙", "····", "****1234", "••••abcd", "**** **** 1234", " ******** "]) {
+    for (const value of [
+      "********",
+      "***",
+      "••••",
+      "●●●●●●",
+      "∙∙∙∙",
+      "····",
+      "****1234",
+      "••••abcd",
+      "**** **** 1234",
+      " ******** ",
+    ]) {
       assert.equal(isMaskedValue(value), true, value);
       assert.deepEqual(secretVerdict({ type: "Text", value }, undefined), {
         secret: true,
