@@ -54,5 +54,5 @@ export const zones = [
   // the project reader, doctor, the fleet program, and the in-process host for the fast drift check.
   { target: "./cli", from: ["./service", "./harness", "./test", ...RESOURCES, ...P("runtime", "lookups")] },
   { target: "./cli", from: "./provider/hosts", except: ["./in-process"] },
-  { target: "./cli", from: "./provider/schema", except: ["./plugin-release.ts"] },
+  { target: "./cli", from: "./provider/schema", except: ["./plugin-release.ts", "./secret-fields.ts"] },
 ];

@@ -160,7 +160,13 @@ export async function generateLargeFleet(o: LargeFleetOptions): Promise<string[]
           lastUpdated: view.lastUpdated,
           appliedLastUpdated: view.lastUpdated,
           secretName: view.secretName ?? r.outputs.secretName,
-          fieldDigests: digestsOfInputs(key, accountId, connectorId, secretConfig, new Set(hiddenFields(current))),
+          fieldDigests: digestsOfInputs(
+            key,
+            accountId,
+            connectorId,
+            secretConfig,
+            new Set(hiddenFields(current, undefined)),
+          ),
           digestKeyId: key.id,
         });
       }

@@ -25,6 +25,7 @@ import { startServiceProcess } from "../harness/service-process";
 import { DEFAULT_OPTIONS } from "../service/options";
 import { generateLargeFleet } from "./fleet-large";
 import { CATALOGUE } from "../service/seed/catalogue";
+import { isSecretField } from "../provider/schema/secret-fields";
 import { mergeFleetRecords, type FleetBenchRecord } from "./fleet-results";
 import { BACKEND_KINDS, checkpointKey, openBenchBackend, type BackendKind } from "./fleet-backend";
 import { reapedCpuSeconds } from "./process-cpu";
@@ -65,7 +66,7 @@ export function benchConnectors(count: number): Record<string, ConnectorSpec> {
       const secrets: Record<string, { env: string }> = {};
       for (const f of c.secretConfiguration?.fields ?? []) {
         if (f.readonly) continue;
-        if (f.type === "Password") secrets[f.id] = { env: "BENCH_SECRET" };
+        if (isSecretField(f, undefined)) secrets[f.id] = { env: "BENCH_SECRET" };
         else if (!f.required) continue;
         else if (f.type === "Text") values[f.id] = `bench-${i}`;
         else if (f.type === "Select") values[f.id] = f.options?.[0] ?? "";

@@ -127,6 +127,12 @@ const Semantics = closed({
    * (`heldByService`) can be written only where it keeps them.
    */
   configureWrites: z.enum(["whole", "given"]),
+  /**
+   * Field type names the service uses for a secret, besides Password and Secret in any letter case
+   * (provider/schema/secret-fields.ts): such a field is never read, digested, generated or adopted as
+   * a value. Matched in any letter case.
+   */
+  secretFieldTypes: z.array(z.string().trim().min(1)),
 });
 
 const operationsShape = Object.fromEntries(OPERATIONS.map((op) => [op, Override.optional()])) as Record<

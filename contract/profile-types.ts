@@ -40,6 +40,8 @@ export interface ProfileSemantics {
   supportedTypes: string[];
   /** What Configure does with the fields a body leaves out: clears them (whole), or keeps them (given). */
   configureWrites: "whole" | "given";
+  /** Field type names the service uses for a secret, besides Password and Secret (any letter case). */
+  secretFieldTypes: string[];
 }
 
 export interface ResolvedOperation {

@@ -68,6 +68,7 @@ export const DEFAULT_PROFILE: ResolvedProfile = {
     errorStatusIn: "http",
     supportedTypes: [...SUPPORTED_TYPES],
     configureWrites: "whole",
+    secretFieldTypes: [],
   },
 };
 

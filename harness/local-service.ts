@@ -22,6 +22,8 @@ export interface LocalService {
   setFaults(faults: FaultSettings): Promise<void>;
   createConnection(accountId: string, sourceConnectorId: string, destinationConnectorId: string): Promise<string>;
   deleteConnection(connectionId: string): Promise<void>;
+  /** Whether the service holds each value (a Password compared by its digest; it never shows one). */
+  holds(accountId: string, connectorId: string, secretConfig: Record<string, string>): Promise<Record<string, boolean>>;
   reset(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -78,6 +80,12 @@ export async function startLocalService(
     deleteConnection: async (connectionId) => {
       await admin("DELETE", `/_admin/connections/${encodeURIComponent(connectionId)}`);
     },
+    holds: (accountId, connectorId, secretConfig) =>
+      admin<Record<string, boolean>>(
+        "POST",
+        `/_admin/configurations/${encodeURIComponent(connectorId)}/holds?accountId=${encodeURIComponent(accountId)}`,
+        { secretConfig },
+      ),
     reset: async () => {
       await admin("POST", "/_admin/reset");
     },

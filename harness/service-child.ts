@@ -8,6 +8,7 @@ const METHODS: readonly string[] = [
   "setFaults",
   "createConnection",
   "deleteConnection",
+  "holds",
   "reset",
 ] satisfies ServiceRequest["method"][];
 

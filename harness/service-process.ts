@@ -11,7 +11,7 @@ import type { BuildAppOptions, LocalService } from "./local-service";
 /** What the parent asks (service-child.ts answers each with the same id). */
 export interface ServiceRequest {
   id: number;
-  method: "stats" | "setFaults" | "createConnection" | "deleteConnection" | "reset" | "stop";
+  method: "stats" | "setFaults" | "createConnection" | "deleteConnection" | "holds" | "reset" | "stop";
   args: unknown[];
 }
 
@@ -80,6 +80,7 @@ export async function startServiceProcess(options: LocalOptions = {}): Promise<L
     setFaults: (faults) => call("setFaults", faults),
     createConnection: (accountId, source, destination) => call("createConnection", accountId, source, destination),
     deleteConnection: (connectionId) => call("deleteConnection", connectionId),
+    holds: (accountId, connectorId, secretConfig) => call("holds", accountId, connectorId, secretConfig),
     reset: () => call("reset"),
     stop: async () => {
       if (exited) return;

@@ -58,7 +58,7 @@ export function buildApp(options: Partial<BuildAppOptions> = {}): FastifyInstanc
   const ctx: ServiceContext = {
     repo,
     auth: new Auth(repo, opts.tokenTtlSeconds, now),
-    connectors: new Connectors(repo, now, catalogue),
+    connectors: new Connectors(repo, now, catalogue, opts.consolePasswords ? "console" : "contract"),
     admin: new Admin(repo, catalogue, subAccountId),
     faults: new FaultInjector(opts.faults),
     stats: new StatsRecorder(),

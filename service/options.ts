@@ -30,6 +30,12 @@ export interface BuildAppOptions {
    * and shapes its answers from it. Absent: the contract's routes (docs/service-contract.md).
    */
   profile?: ProfileInput;
+  /**
+   * Answer as many consoles do: a Password field's type spelled `password`, and a set one's value
+   * masked as `********` (an unset one has none). Off (default): the contract's `Password`, with
+   * no value. Configure still stores what it is sent, `********` included, as a console would.
+   */
+  consolePasswords?: boolean;
   /** Clock in milliseconds; tests replace it to expire tokens and refill buckets without waiting. */
   now?: () => number;
 }

@@ -36,6 +36,7 @@ interface Flags {
   log: boolean;
   profile?: string;
   ui: boolean;
+  consolePasswords: boolean;
 }
 
 async function main(): Promise<void> {
@@ -77,6 +78,11 @@ async function main(): Promise<void> {
       process.env.EMBEDDED_SERVICE_UI === "1",
     )
     .option(
+      "--console-passwords",
+      "answer as many consoles do: a Password's type spelled `password`, a set one's value `********`",
+      false,
+    )
+    .option(
       "--profile <file>",
       "serve this service profile (JSON or YAML, profiles/*.yaml) instead of the contract's routes",
     )
@@ -96,6 +102,7 @@ async function main(): Promise<void> {
     subAccountsPerCustomer: flags.subAccounts,
     faults: faultsFromFlags(flags.latencyMs, flags.faultRate),
     logger: flags.log,
+    consolePasswords: flags.consolePasswords,
     ...(flags.profile === undefined ? {} : { profile: flags.profile }),
   });
   const baseUrl = await app.listen({ port: flags.port, host: flags.host });
@@ -112,6 +119,7 @@ async function main(): Promise<void> {
   else lines.push(`  admin API: /_admin/* with header x-admin-key: ${adminKey} (made for --ui)`);
   if (flags.ui) lines.push(`  web page: ${baseUrl}/ui#key=${adminKey}`);
   lines.push(`  OpenAPI: ${baseUrl}/es/v2/openapi.json`);
+  if (flags.consolePasswords) lines.push("  Passwords: as a console answers them (type `password`, value `********`)");
   if (flags.profile) lines.push(`  profile: ${flags.profile} (its routes instead of the contract's)`);
   process.stdout.write(`${lines.join("\n")}\n`);
 

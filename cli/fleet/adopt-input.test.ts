@@ -109,6 +109,33 @@ describe("fleet adopt: the stack file's connectors from the service's answers", 
     assert.deepEqual([adopted.held, adopted.mapped], [0, 2]);
   });
 
+  it("a Password spelled `password` and masked, a masked Text and a profile's type: left to the service, counted", () => {
+    const consoleStyle: ConnectorSnapshot[] = [
+      {
+        connectorId: "5a5b5c5d5e5f5a5b",
+        name: "Segment",
+        supportedType: "Source",
+        configuration: {
+          fields: [
+            field("apiKey", "password", "********"),
+            field("signingKey", "Text", "●●●●●●"),
+            field("credential", "Credential", "shown-in-clear"),
+            field("workspace", "Text", "acme"),
+          ],
+          profile: { semantics: { secretFieldTypes: ["Credential"] } },
+        },
+      },
+    ];
+    const adopted = adoptedConnectors(consoleStyle);
+    assert.deepEqual(adopted.connectors.segment, {
+      name: "Segment",
+      supportedType: "Source",
+      values: { workspace: "acme" },
+      heldByService: ["apiKey", "signingKey", "credential"],
+    });
+    assert.equal(adopted.held, 3);
+  });
+
   it("gives two connectors of one name distinct keys", () => {
     const twice: ConnectorSnapshot[] = [
       { ...snapshots[1], supportedType: "Source" },

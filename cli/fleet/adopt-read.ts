@@ -8,7 +8,7 @@ import { getClient, type EmbeddedClient } from "../../provider/client";
 import type { Customer } from "../../provider/fleet/secret-sources";
 import { resolveSettings, toClientSettings, type ConfigSource } from "../../provider/settings/resolve";
 import { settingOrigins } from "../../provider/settings/sources";
-import { literalOf, snapshot, type ConnectorSnapshot } from "../generate";
+import { isSecretIn, literalOf, snapshot, type ConnectorSnapshot } from "../generate";
 import type { SecretMap } from "./adopt-input";
 import type { ConnectorSpec } from "./new";
 import type { FleetProject } from "./project";
@@ -108,7 +108,7 @@ export function adoptedConnectors(snapshots: ConnectorSnapshot[], secrets: Secre
     };
     for (const field of c.configuration.fields) {
       if (field.readonly) continue; // the service sets it; the provider refuses it
-      if (field.type === "Password") {
+      if (isSecretIn(c.configuration, field)) {
         const source = mapped[field.id];
         if (source) {
           spec.secrets = { ...spec.secrets, [field.id]: source };

@@ -11,7 +11,15 @@ import { renderPython } from "./python";
 import { renderTypeScript, type TypeScriptResources } from "./typescript";
 import { renderYaml } from "./yaml";
 
-export { literalOf, oneLine, snapshot, type ConnectorSnapshot, type PasswordSource, type SecretKey } from "./model";
+export {
+  isSecretIn,
+  literalOf,
+  oneLine,
+  snapshot,
+  type ConnectorSnapshot,
+  type PasswordSource,
+  type SecretKey,
+} from "./model";
 export { IMPORT_COMMAND } from "./import-file";
 
 export const LANGUAGES = ["ts", "python", "go", "yaml"] as const;

@@ -1,9 +1,11 @@
 // `generate`'s model, shared by every language (cli/generate/*.ts): the sub-account as read
 // (snapshot), and the adoption plan of it: one name per connector, made of the letters and digits
-// of the service's text only, each field's value written in clear (a non-Password value, which the
+// of the service's text only, each field's value written in clear (a non-secret value, which the
 // service returns in clear), read from a secret stack config key it names, or left to the service
-// (`heldByService`). Password values never leave the service, so no plan holds one.
+// (`heldByService`). A secret field (provider/schema/secret-fields.ts: a Password in any letter
+// case, a type the profile adds, a masked value) never has its value in a plan.
 import type { AddedConnectorView, ConnectorConfigurationView, EmbeddedClient } from "../../provider/client";
+import { isSecretField, type SecretTypesSource } from "../../provider/schema/secret-fields";
 import { escapeLineBreaks } from "../fleet/yaml";
 
 type Descriptor = ConnectorConfigurationView["configuration"][number];
@@ -15,8 +17,17 @@ export interface ConnectorSnapshot {
   name: string;
   supportedType: string;
   /** Absent when the connector is not configured. */
-  configuration?: { fields: Descriptor[]; secretName?: string };
+  configuration?: {
+    fields: Descriptor[];
+    secretName?: string;
+    /** The service profile read by (the secret types it adds); absent: the built-in one. */
+    profile?: SecretTypesSource;
+  };
 }
+
+/** Whether a field of a snapshot's configuration is secret (schema/secret-fields.ts). */
+export const isSecretIn = (configuration: NonNullable<ConnectorSnapshot["configuration"]>, field: Descriptor) =>
+  isSecretField(field, configuration.profile);
 
 export interface SecretKey {
   /** The stack config key (project namespace) the program reads with config.requireSecret. */
@@ -66,7 +77,8 @@ export async function snapshot(client: EmbeddedClient, accountId: string): Promi
       const config = await client.getConfiguration(accountId, view.connectorId);
       const first = config.secretConfig[0];
       const fields = first?.configuration ?? config.configuration;
-      return { ...base, configuration: { fields, secretName: config.secretName ?? first?.secretName } };
+      const secretName = config.secretName ?? first?.secretName;
+      return { ...base, configuration: { fields, secretName, profile: client.profile } };
     }),
   );
 }
@@ -205,7 +217,7 @@ export function planOf(accountId: string, connectors: ConnectorSnapshot[], passw
     const held: string[] = [];
     for (const field of c.configuration.fields) {
       if (field.readonly) continue; // the service sets it; the provider refuses it
-      if (field.type === "Password") {
+      if (isSecretIn(c.configuration, field)) {
         if (passwords === "held") {
           held.push(field.id);
           continue;

@@ -1,7 +1,7 @@
 // EmbeddedClient: the service's operations as typed methods. Each call goes through one
 // loop: shared token → limiter slot → one request → decode → retry decision (retry.ts).
 import { z } from "zod";
-import type { ResolvedOperation } from "../../contract/profile";
+import type { ResolvedOperation, ResolvedProfile } from "../../contract/profile";
 import { describeShape } from "../../contract/shape";
 import { errorInBody, readPayload } from "./answers";
 import type { Answer, CallParts, ConnectorFilters } from "./call-parts";
@@ -126,6 +126,11 @@ export class EmbeddedClient {
   /** HTTP requests sent, token requests and retries included. */
   get requestCount(): number {
     return this.requests;
+  }
+
+  /** The service profile this client reads the service by (the built-in one unless set). */
+  get profile(): ResolvedProfile {
+    return this.settings.profile;
   }
 
   /** The profile's form of an operation (docs/service-profile.md). */

@@ -13,6 +13,7 @@ import { cachedConfiguration } from "./process";
 import { statusOf, withRequestId } from "../client/service-failures";
 import { descriptorsOf, normalisesTo, validateSecretConfig } from "./rules";
 import { hiddenFields } from "./field-digests";
+import type { SecretTypesSource } from "../schema/secret-fields";
 import { notePasswords, noteStoredFields } from "./password-changes";
 import { accountIdProblem } from "../schema/resource-ids";
 import { IMPORTED_FIELDS, undeclaredImportedFields } from "./import";
@@ -76,8 +77,10 @@ export const check = secretAwareCheck(
     }
 
     let view: ConnectorConfigurationView;
+    let profile: SecretTypesSource;
     try {
       const { client, settings } = currentClient();
+      profile = settings.profile;
       view = await cachedConfiguration(client, settings.baseUrl, accountId, connectorId as string);
     } catch (error) {
       const status = statusOf(error);
@@ -119,7 +122,7 @@ export const check = secretAwareCheck(
       const descriptors = descriptorsOf(view);
       const validated = validateSecretConfig(connectorId as string, descriptors, secretConfig as Props, held);
       failures.push(...validated.failures);
-      failures.push(...heldFieldFailures(connectorId as string, held, descriptors, secretConfig as Props));
+      failures.push(...heldFieldFailures(connectorId as string, held, descriptors, secretConfig as Props, profile));
       // A write follows (a create, an update; not a change of heldByService alone), which would clear
       // them. After an import the stored inputs hold no value: the diff tells, by digests, whether
       // the program's values are the service's, and refuses a write itself.
@@ -131,7 +134,7 @@ export const check = secretAwareCheck(
       }
       inputs.secretConfig = validated.normalised;
       // The state keeps no digest of a Password: the stored inputs tell the diff whether one changed.
-      notePasswords(accountId, connectorId, hiddenFields(view), olds.secretConfig);
+      notePasswords(accountId, connectorId, hiddenFields(view, profile), olds.secretConfig);
     }
     return { inputs, failures };
   },

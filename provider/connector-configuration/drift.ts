@@ -13,6 +13,7 @@ import {
   type DigestKey,
   type FieldChange,
 } from "./field-digests";
+import type { SecretTypesSource } from "../schema/secret-fields";
 
 type Props = Record<string, unknown>;
 
@@ -97,12 +98,13 @@ export function digestChanges(
 export async function hiddenFieldChanges(
   desired: unknown,
   descriptors: () => Promise<ConnectorConfigurationView>,
+  profile: SecretTypesSource,
 ): Promise<DetailedDiff> {
   const fields = isRecord(desired) ? Object.keys(desired).filter((fieldId) => !isEmpty(desired[fieldId])) : [];
   let hidden = fields;
   try {
     const view = await descriptors();
-    const passwords = hiddenFields(view);
+    const passwords = hiddenFields(view, profile);
     hidden = fields.filter((fieldId) => passwords.includes(fieldId));
   } catch {
     // keep every desired field: the update re-writes them all
@@ -158,8 +160,13 @@ export interface DriftInput {
  * else when it was changed out of band and, by name, which fields (never a value). A field
  * the service does not return (Password) cannot be compared: then it says so in words.
  */
-export function driftText(before: DriftInput, view: ConnectorConfigurationView, live: Record<string, string>): string {
-  const hidden = new Set(hiddenFields(view));
+export function driftText(
+  before: DriftInput,
+  view: ConnectorConfigurationView,
+  live: Record<string, string>,
+  profile: SecretTypesSource,
+): string {
+  const hidden = new Set(hiddenFields(view, profile));
   const changed = before.sameKey
     ? [...changedFields(before.fieldDigests, live).keys()].filter((fieldId) => !hidden.has(fieldId))
     : [];

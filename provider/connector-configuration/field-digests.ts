@@ -22,6 +22,7 @@
 // (digest-salt.ts says which recipe a state is under).
 import { createHmac, randomBytes, scrypt, scryptSync } from "node:crypto";
 import type { ConnectorConfigurationView } from "../client";
+import { isSecretField, secretFieldIds, type SecretTypesSource } from "../schema/secret-fields";
 import { descriptorsOf, type FieldDescriptor } from "./rules";
 
 /** The key of a resource's digests. */
@@ -204,15 +205,13 @@ export function matchesDigest(
   });
 }
 
-/** The fields the service never returns (Passwords), by the view's descriptors. */
-export function hiddenFields(view: ConnectorConfigurationView): string[] {
-  return descriptorsOf(view)
-    .filter((field) => field.type === "Password")
-    .map((field) => field.id);
+/** The fields whose value the service never shows (secret fields: schema/secret-fields.ts), by the view's descriptors. */
+export function hiddenFields(view: ConnectorConfigurationView, profile: SecretTypesSource): string[] {
+  return secretFieldIds(descriptorsOf(view), profile);
 }
 
-function settable(field: FieldDescriptor): boolean {
-  return field.type !== "Password" && !field.readonly;
+function settable(field: FieldDescriptor, profile: SecretTypesSource): boolean {
+  return !isSecretField(field, profile) && !field.readonly;
 }
 
 /**
@@ -227,11 +226,12 @@ export function liveDigests(
   connectorId: string,
   view: ConnectorConfigurationView,
   stored: Readonly<Record<string, string>>,
+  profile: SecretTypesSource,
 ): Record<string, string> {
   const digests: Record<string, string> = {};
-  const hidden = new Set(hiddenFields(view));
+  const hidden = new Set(hiddenFields(view, profile));
   for (const [fieldId, digest] of Object.entries(stored)) if (hidden.has(fieldId)) digests[fieldId] = digest;
-  for (const field of descriptorsOf(view).filter(settable)) {
+  for (const field of descriptorsOf(view).filter((f) => settable(f, profile))) {
     const canonical = canonicalValue(field.value, ruleOf(field.type, field.value));
     if (canonical !== undefined) digests[field.id] = fieldDigest(key, accountId, connectorId, field.id, canonical);
   }

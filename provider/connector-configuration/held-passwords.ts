@@ -7,6 +7,7 @@
 import { DEFAULT_PROFILE } from "../../contract/profile";
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import type { ProviderSettings } from "../settings/resolve";
+import { secretFieldIds, type SecretTypesSource } from "../schema/secret-fields";
 import type { FieldDescriptor } from "./rules";
 
 /** The held field ids of an input (an absent or unknown list holds none). */
@@ -19,15 +20,16 @@ export function configureWrites(settings: Pick<ProviderSettings, "profile">): "w
   return (settings.profile ?? DEFAULT_PROFILE).semantics.configureWrites;
 }
 
-/** Each held field must be a Password field of the connector, and not also given a value. */
+/** Each held field must be a secret field (a Password: schema/secret-fields.ts) of the connector, and not also given a value. */
 export function heldFieldFailures(
   connectorId: string,
   held: readonly string[],
   descriptors: readonly FieldDescriptor[],
   secretConfig: Readonly<Record<string, unknown>>,
+  profile: SecretTypesSource,
 ): CheckFailure[] {
   const failures: CheckFailure[] = [];
-  const passwords = descriptors.filter((field) => field.type === "Password").map((field) => field.id);
+  const passwords = secretFieldIds(descriptors, profile);
   for (const id of new Set(held)) {
     if (!passwords.includes(id)) {
       const known = passwords.length > 0 ? `its Password fields are: ${passwords.join(", ")}` : "it has none";

@@ -9,6 +9,7 @@
 // declares every imported field, its check refuses, naming the fields to set (the comment the
 // engine cannot write into the generated code), and nothing is written.
 import type { ConnectorConfigurationView } from "../client";
+import { secretFieldIds, type SecretTypesSource } from "../schema/secret-fields";
 import { descriptorsOf } from "./rules";
 
 type Props = Record<string, unknown>;
@@ -17,9 +18,9 @@ type Props = Record<string, unknown>;
 export const IMPORTED_FIELDS = "__importedFields";
 
 interface ImportedFields {
-  /** The fields with a value the service returned (every type but Password). */
+  /** The fields with a value the service returned (every field but a secret one). */
   fields: string[];
-  /** The Password fields with a saved value: the service never returns one. */
+  /** The secret fields (schema/secret-fields.ts): the service never returns their values. */
   passwords: string[];
 }
 
@@ -28,11 +29,12 @@ export function importedInputs(
   view: ConnectorConfigurationView,
   ids: { connectorId: string; accountId: string; configurationId: unknown },
   values: Props,
+  profile: SecretTypesSource,
 ): Props {
   const settable = descriptorsOf(view).filter((field) => !field.readonly);
   const imported: ImportedFields = {
     fields: Object.keys(values).sort(),
-    passwords: settable.filter((field) => field.type === "Password").map((field) => field.id),
+    passwords: secretFieldIds(settable, profile),
   };
   return { ...ids, secretConfig: {}, [IMPORTED_FIELDS]: imported };
 }

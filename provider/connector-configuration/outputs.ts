@@ -9,6 +9,7 @@ import type { ConnectorConfigurationView } from "../client";
 import { driftText } from "./drift";
 import { digestsOfInputs, hiddenFields, liveDigests } from "./field-digests";
 import { keyLost, stateKey, type StateKey } from "./digest-salt";
+import type { SecretTypesSource } from "../schema/secret-fields";
 
 type Props = Record<string, unknown>;
 
@@ -41,15 +42,17 @@ export type ConfigurationOutputs = z.infer<typeof configurationOutputs>;
 /**
  * The outputs of a write of ours: the view written, the inputs, and the digests under `key`
  * (its salt an output only on the dynamic host: digest-salt.ts). `described`: the view whose
- * descriptors name the Password fields (read before the write), which get no digest.
+ * descriptors name the secret fields (read before the write), which get no digest; `profile`
+ * the service profile in force (the secret types it adds).
  */
 export function outputsOf(
   view: ConnectorConfigurationView,
   inputs: Inputs & { accountId: string },
   { key, outputSalt, recipe }: StateKey,
+  profile: SecretTypesSource,
   described: ConnectorConfigurationView = view,
 ): ConfigurationOutputs {
-  const passwords = new Set([...hiddenFields(described), ...hiddenFields(view)]);
+  const passwords = new Set([...hiddenFields(described, profile), ...hiddenFields(view, profile)]);
   const first = view.secretConfig[0];
   return {
     connectorId: inputs.connectorId,
@@ -81,15 +84,16 @@ export function refreshedDigests(
   connectorId: string,
   clientSecret: string,
   inputSalt: string | undefined,
+  profile: SecretTypesSource,
   digestKey?: string,
 ): Props {
   // The key of the state's digests (an older state's: no false drift), digest-salt.ts.
   const found = stateKey(clientSecret, old, inputSalt, digestKey);
-  if (old?.fieldDigests !== undefined && keyLost(old, found)) return keptDigests(old, old.fieldDigests, view);
+  if (old?.fieldDigests !== undefined && keyLost(old, found)) return keptDigests(old, old.fieldDigests, view, profile);
   const { key, outputSalt, recipe } = found;
   const sameKey = old?.fieldDigests !== undefined && old.digestKeyId === key.id;
   const stored = sameKey ? (old?.fieldDigests ?? {}) : {};
-  const fieldDigests = liveDigests(key, accountId, connectorId, view, stored);
+  const fieldDigests = liveDigests(key, accountId, connectorId, view, stored, profile);
   const before = {
     lastUpdated: old?.lastUpdated ?? -1,
     appliedLastUpdated: old?.appliedLastUpdated ?? -1,
@@ -100,7 +104,8 @@ export function refreshedDigests(
   };
   const salt = outputSalt !== undefined ? { digestSalt: outputSalt } : {};
   const marker = recipe !== undefined ? { digestRecipe: recipe } : {};
-  return { fieldDigests, digestKeyId: key.id, ...salt, ...marker, drift: driftText(before, view, fieldDigests) };
+  const drift = driftText(before, view, fieldDigests, profile);
+  return { fieldDigests, digestKeyId: key.id, ...salt, ...marker, drift };
 }
 
 /**
@@ -112,6 +117,7 @@ function keptDigests(
   old: ConfigurationOutputs,
   fieldDigests: Record<string, string>,
   view: ConnectorConfigurationView,
+  profile: SecretTypesSource,
 ): Props {
   const before = {
     lastUpdated: old.lastUpdated,
@@ -122,5 +128,5 @@ function keptDigests(
     digestKeyChanged: true,
   };
   const { digestKeyId, digestSalt, digestRecipe } = old;
-  return { fieldDigests, digestKeyId, digestSalt, digestRecipe, drift: driftText(before, view, fieldDigests) };
+  return { fieldDigests, digestKeyId, digestSalt, digestRecipe, drift: driftText(before, view, fieldDigests, profile) };
 }

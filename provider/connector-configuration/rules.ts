@@ -5,6 +5,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import type { ConnectorConfigurationView } from "../client";
 import { containsUnknown, kindOf } from "../schema/checks";
+import { isMaskedValue, readableValue, type SecretTypesSource } from "../schema/secret-fields";
 
 export type FieldDescriptor = ConnectorConfigurationView["configuration"][number];
 export type SecretValue = string | number | string[];
@@ -113,6 +114,15 @@ export function validateSecretConfig(
       failures.push({ property, reason: `connector ${connectorId} has no field "${key}"; its fields are: ${known}` });
     } else if (field.readonly) {
       failures.push({ property, reason: `field "${key}" (${field.label}) is read-only and cannot be set` });
+    } else if (isMaskedValue(value)) {
+      // A mask copied from a console (or written by an older generate): sent, it would replace the real value.
+      failures.push({
+        property,
+        reason:
+          `field "${key}" (${field.label}) holds a masked value (mask characters, as a console shows a secret), ` +
+          "not a value: sent, it would overwrite the value the service holds. Read it from a secret " +
+          "(config.requireSecret), or leave it to the service (heldByService); docs/secrets.md#what-is-a-secret-field",
+      });
     } else if (!containsUnknown(value) && !isEmptyValue(value)) {
       const checked = checkValue(field, value);
       if ("problem" in checked)
@@ -163,11 +173,12 @@ export function normalisesTo(applied: unknown, given: unknown): boolean {
   );
 }
 
-/** The non-Password field values the service returns (Password values never come back). */
-export function valuesOf(view: ConnectorConfigurationView): Record<string, unknown> {
+/** The field values the service returns, as values: a secret field's (a Password sent anyway, a mask) left out. */
+export function valuesOf(view: ConnectorConfigurationView, profile: SecretTypesSource): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const field of descriptorsOf(view)) {
-    if (field.type !== "Password" && field.value !== undefined && field.value !== null) values[field.id] = field.value;
+    const value = readableValue(field, profile);
+    if (value !== undefined && value !== null) values[field.id] = value;
   }
   return values;
 }

@@ -36,6 +36,7 @@ import { changedPasswords, changesFromStored, notePasswordsWritten } from "./pas
 import { IN_PLACE_KEYS, REPLACE_KEYS } from "./check";
 import { splitId } from "../schema/resource-ids";
 import { importedInputs, importNotice } from "./import";
+import type { SecretTypesSource } from "../schema/secret-fields";
 import { countedStep } from "../runtime/engine-steps";
 import { configureWrites, heldFields, heldPasswordsRefusal } from "./held-passwords";
 import { addedListing, configurationReadAhead, declaredConnectors } from "../sub-account/process";
@@ -79,6 +80,15 @@ export async function diff(
     throw new Error(heldPasswordsRefusal(where, held, "writing"));
   }
   return result;
+}
+
+/** The service profile's part of the secret-field rule; unknown settings: the built-in profile's. */
+function secretTypes(): SecretTypesSource {
+  try {
+    return currentClient().settings.profile;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether Configure replaces the whole configuration (unknown settings: assumed, the safe side). */
@@ -147,7 +157,7 @@ async function diffAgainst(
   // Written out of band since our last write, and no field tells how: a Password, or the same values.
   const descriptors = () => currentConfiguration(old.accountId, old.connectorId);
   if (old.lastUpdated !== old.appliedLastUpdated && !fieldsNamed) {
-    const hidden = await hiddenFieldChanges(desired.fields, descriptors);
+    const hidden = await hiddenFieldChanges(desired.fields, descriptors, secretTypes());
     // With Passwords the service holds, a write that changed no field of this stack's is theirs
     // (a customer's new key): it shows through lastUpdated and `drift`, and there is nothing to restore.
     const theirs = heldFields(news.heldByService).length > 0 && Object.hasOwn(hidden, "lastUpdated");
@@ -249,7 +259,8 @@ async function apply(props: Props, creating: boolean, outputSalt?: string): Prom
     // The resource's salt for its life (the plugin's input salt; else a new output salt at create,
     // or for a state written before salts): its digests differ from every other resource's, and an
     // update still shows which field moved.
-    return outputsOf(applied, inputs, writeKey(settings.clientSecret, props, outputSalt, settings.digestKey), live);
+    const key = writeKey(settings.clientSecret, props, outputSalt, settings.digestKey);
+    return outputsOf(applied, inputs, key, settings.profile, live);
   } catch (error) {
     cache.invalidate(client, inputs.accountId);
     // Certainly not written: the record of this create has nothing to take back.
@@ -352,6 +363,7 @@ async function readStep(id: string, props: Props = {}, inputs?: Props): Promise<
         connectorId,
         settings.clientSecret,
         inputSaltOf(inputs),
+        settings.profile,
         settings.digestKey,
       ),
       configured: view.configured,
@@ -386,15 +398,19 @@ async function importStep(id: string): Promise<{ id: string; props: Props; input
   // Read-only fields are the service's to set: a program may not (check refuses them).
   const settable = descriptorsOf(view).filter((field) => !field.readonly);
   const values = Object.fromEntries(
-    Object.entries(valuesOf(view)).filter(([id]) => settable.some((field) => field.id === id)),
+    Object.entries(valuesOf(view, settings.profile)).filter(([id]) => settable.some((field) => field.id === id)),
   );
   const secretConfig = validateSecretConfig(connectorId, settable, values).normalised as Inputs["secretConfig"];
   // Only the plugin imports: its salt is an input (digest-salt.ts), never an output.
-  const inputs = withSaltInput({}, importedInputs(view, { connectorId, accountId, configurationId }, secretConfig));
+  const inputs = withSaltInput(
+    {},
+    importedInputs(view, { connectorId, accountId, configurationId }, secretConfig, settings.profile),
+  );
   const outs = outputsOf(
     view,
     { connectorId, accountId, configurationId, secretConfig },
     writeKey(settings.clientSecret, inputs, undefined),
+    settings.profile,
   );
   return { id: `${accountId}/${connectorId}`, props: outs, inputs, notice: importNotice(inputs) };
 }

@@ -160,7 +160,7 @@ export async function doctor(
     if (check?.paging && added) {
       // The added list's paging as probed while it held the connector: it replaces what the empty list could not tell.
       added.paging = check.paging;
-      report = summary(report.profile, report.routes, report.semantics);
+      report = { ...summary(report.profile, report.routes, report.semantics), secretFields: report.secretFields };
     }
     out(renderReport(report, settings.baseUrl, check));
     if (flags.writeProfile) {

@@ -6,6 +6,7 @@
 // contract's PUT). A required Password gets a random throwaway value, never printed; the
 // connector, and with it its configuration, is removed by the write check right after.
 import { randomBytes } from "node:crypto";
+import { isSecretField, type SecretTypesSource } from "../schema/secret-fields";
 import type { WireClient } from "./wire-client";
 import { effectiveStatus, payloadOf } from "./shapes";
 
@@ -26,7 +27,7 @@ export interface ConfigureProbe {
 }
 
 /** The descriptors and the configuration id of a Get Configuration answer, in the contract's shape. */
-function configurationOf(body: unknown): { id?: string; fields: Descriptor[] } {
+export function configurationOf(body: unknown): { id?: string; fields: Descriptor[] } {
   const payload = payloadOf(body) as
     { configuration?: unknown; secretConfig?: { configurationId?: unknown; configuration?: unknown }[] } | undefined;
   const first = Array.isArray(payload?.secretConfig) ? payload.secretConfig[0] : undefined;
@@ -40,11 +41,10 @@ function configurationOf(body: unknown): { id?: string; fields: Descriptor[] } {
 }
 
 /** A value the field accepts (a throwaway: the scratch connector is removed right after). */
-function probeValue(field: Descriptor): unknown {
+function probeValue(field: Descriptor, profile: SecretTypesSource): unknown {
+  if (isSecretField(field, profile)) return randomBytes(12).toString("hex");
   const options = Array.isArray(field.options) ? field.options.filter((o) => typeof o === "string") : [];
   switch (field.type) {
-    case "Password":
-      return randomBytes(12).toString("hex");
     case "Number":
       return typeof field.min === "number" ? field.min : 1;
     case "Date":
@@ -58,10 +58,10 @@ function probeValue(field: Descriptor): unknown {
   }
 }
 
-const returned = (field: Descriptor) => field.type !== "Password" && !field.readonly;
+const returned = (field: Descriptor, profile: SecretTypesSource) => !isSecretField(field, profile) && !field.readonly;
 /** The optional field to leave out: a Text first, then any other the service returns. */
-function probeField(fields: Descriptor[]): Descriptor | undefined {
-  const optional = fields.filter((f) => returned(f) && !f.required);
+function probeField(fields: Descriptor[], profile: SecretTypesSource): Descriptor | undefined {
+  const optional = fields.filter((f) => returned(f, profile) && !f.required);
   return optional.find((f) => (f.type ?? "Text") === "Text") ?? optional[0];
 }
 
@@ -80,17 +80,17 @@ export async function probeConfigureWrites(
     return {
       line: `configureWrites: not told (Get Configuration answered ${before.status} without a configuration id)`,
     };
-  const probe = probeField(before.fields);
+  const probe = probeField(before.fields, client.profile);
   if (!probe)
     return { line: "configureWrites: not told (the scratch connector has no optional field the service returns)" };
   const required = Object.fromEntries(
-    before.fields.filter((f) => f.required && !f.readonly).map((f) => [f.id, probeValue(f)]),
+    before.fields.filter((f) => f.required && !f.readonly).map((f) => [f.id, probeValue(f, client.profile)]),
   );
   const configure = async (secretConfig: Record<string, unknown>) => {
     const answer = await client.call("configure", { params, body: { configurationId: before.id, secretConfig } });
     return effectiveStatus(answer.status, answer.body);
   };
-  const first = await configure({ ...required, [probe.id]: probeValue(probe) });
+  const first = await configure({ ...required, [probe.id]: probeValue(probe, client.profile) });
   if (first >= 300) return { line: `configureWrites: not told (the first Configure answered ${first})` };
   const second = await configure(required);
   if (second >= 300) return { line: `configureWrites: not told (a Configure without ${probe.id} answered ${second})` };

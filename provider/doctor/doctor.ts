@@ -20,6 +20,7 @@ import {
   type ListSeen,
 } from "./shapes";
 import { usableToken, type WireAnswer, type WireClient, type WireRequest } from "./wire-client";
+import { SECRET_FIELDS_READ, secretFieldsOf, type ConnectorSecretFields } from "./secret-field-list";
 
 export interface RouteFinding {
   operation: OperationName;
@@ -50,6 +51,8 @@ export interface DoctorReport {
   undetermined: OperationName[];
   /** Whether the current profile reads every route and every list's paging was told. */
   ok: boolean;
+  /** The fields the provider treats as secret, per added connector read (absent: the added list was not read). */
+  secretFields?: ConnectorSecretFields[];
 }
 
 /** A connector id that exists nowhere (16 alphanumerics, as ids are). */
@@ -146,8 +149,12 @@ export async function runDoctor(client: WireClient, accountId: string): Promise<
     const f = record(answer, true);
     if (f.status < 300) f.paging = await probePaging(client, f.operation, supported);
   }
-  if (addedIds[0]) {
-    record(await client.call("getConfiguration", { params: { accountId, connectorId: addedIds[0] } }));
+  // The first added connector's configuration is a route finding too; each read lists its secret fields.
+  const secretFields: ConnectorSecretFields[] = [];
+  for (const [i, connectorId] of addedIds.slice(0, SECRET_FIELDS_READ).entries()) {
+    const answer = await client.call("getConfiguration", { params: { accountId, connectorId } });
+    if (i === 0) record(answer);
+    secretFields.push(secretFieldsOf(connectorId, answer, profile));
   }
   if (catalogue.status < 300) catalogue.paging = await probePaging(client, catalogue.operation, account);
   if (added.status < 300) added.paging = await probePaging(client, added.operation, account);
@@ -166,7 +173,7 @@ export async function runDoctor(client: WireClient, accountId: string): Promise<
     const status = effectiveStatus(answer.status, answer.body);
     if (status === 404 || status < 300) semantics.configurationBeforeAdd = status === 404 ? "notFound" : "readable";
   }
-  return summary(profile, routes, semantics);
+  return { ...summary(profile, routes, semantics), ...(added.status < 300 ? { secretFields } : {}) };
 }
 
 /** The lists' paging: each told, or inferred from the lists that told and agree; the notes and keys to change. */

@@ -5,6 +5,7 @@
 import { alignedTable } from "../text-table";
 import type { DoctorReport, RouteFinding } from "./doctor";
 import type { WriteCheck } from "./write-check";
+import { secretFieldLines } from "./secret-field-list";
 
 /** A route's verdict in the table: whether the current profile reads it, else why not. */
 export function routeVerdict(r: RouteFinding): string {
@@ -88,6 +89,7 @@ export function renderReport(report: DoctorReport, baseUrl: string, check?: Writ
     ([k, v]) => `${k}=${String(v)} (profile: ${String(report.profile.semantics[k as keyof typeof report.semantics])})`,
   );
   if (seen.length > 0) lines.push(`semantics seen: ${seen.join(", ")}`);
+  if (report.secretFields) lines.push(...secretFieldLines(report.secretFields));
   if (check) {
     lines.push(`write check on the scratch sub-account:`);
     for (const line of check.lines) lines.push(`  ${line}`);

@@ -21,6 +21,7 @@ import { fileURLToPath } from "node:url";
 import * as pulumi from "@pulumi/pulumi";
 import * as embedded from "../hosts/sdk";
 import type { SecretConfigValue } from "../schema/resource-types";
+import { noConfig, optionalProfile } from "../settings/resolve";
 import { clearFieldRefusal, envSourceRefusal, type Customer } from "./secret-sources";
 
 /** Where a secret field's value comes from: a secret of the stack, or an environment variable of the run. */
@@ -180,6 +181,8 @@ export function fleetProgram(options: FleetProgramOptions = {}): () => Promise<F
     const customerName = config.get("customer");
     const connectors = config.requireObject<Record<string, ConnectorSpec>>("connectors");
     const provider = customerProvider(customers, customerName, accountId);
+    // The customers' providers take no profile argument: theirs comes from the environment, as here.
+    const profile = optionalProfile(noConfig, process.env);
     checkEnvSources(connectors, customerName, customers);
     checkUnconfigured(connectors);
     const importing = process.env[FLEET_IMPORT_ENV] === "1";
@@ -212,7 +215,7 @@ export function fleetProgram(options: FleetProgramOptions = {}): () => Promise<F
             : fromEnv(source.env, `connector ${key}, field ${field}`);
         // Refused before the configuration is written: it waits for this check.
         secretConfig[field] = pulumi.all([fieldTypes!, value]).apply(([types, v]) => {
-          const why = clearFieldRefusal(where, types[field]);
+          const why = clearFieldRefusal(where, types[field], profile);
           if (why) throw new pulumi.RunError(why);
           return v;
         });

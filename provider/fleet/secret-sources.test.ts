@@ -117,7 +117,11 @@ describe("fleet example: secret sources of a stack file", () => {
         /is a \S+ field, which the service returns in clear/,
       );
     }
-    assert.equal(clearFieldRefusal("connector s3, field secretAccessKey", "Password"), undefined);
+    for (const type of ["Password", "password", "SECRET"])
+      assert.equal(clearFieldRefusal("connector s3, field secretAccessKey", type), undefined, type);
+    const profile = { semantics: { secretFieldTypes: ["Credential"] } };
+    assert.equal(clearFieldRefusal("connector s3, field token", "credential", profile), undefined);
+    assert.match(clearFieldRefusal("connector s3, field token", "Credential") ?? "", /is a Credential field/);
     assert.equal(
       clearFieldRefusal("connector s3, field typo", undefined),
       undefined,

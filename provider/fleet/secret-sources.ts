@@ -3,8 +3,10 @@
 // what a reviewer reads per sub-account: so `{ env: NAME }` takes only a name its customer
 // allows in customers.json (`secretEnv`: names or glob patterns), and never one of the fleet's
 // own credentials, whatever the allow-list says. In the package (not in a file users copy), so
-// a fix reaches every fleet with the next install. It imports only the settings' table (pure): the
-// program and its tests share it.
+// a fix reaches every fleet with the next install. It imports only pure modules (the settings'
+// table; schema/secret-fields.ts, the package's one rule of what is a secret field): the program
+// and its tests share it.
+import { isSecretField, type SecretTypesSource } from "../schema/secret-fields";
 import { SETTINGS } from "../settings/table";
 
 export interface Customer {
@@ -88,11 +90,19 @@ export function envSourceRefusal(
   return undefined;
 }
 
-/** Why a secret source may not feed a field of this type, or undefined: the service returns every other type in clear. */
-export function clearFieldRefusal(where: string, fieldType: string | undefined): string | undefined {
-  if (fieldType === undefined || fieldType === "Password") return undefined;
+/**
+ * Why a secret source may not feed a field of this type, or undefined: the service returns every
+ * type but a secret one (a Password in any letter case, or a type `profile` adds) in clear.
+ */
+export function clearFieldRefusal(
+  where: string,
+  fieldType: string | undefined,
+  profile?: SecretTypesSource,
+): string | undefined {
+  if (fieldType === undefined || isSecretField({ type: fieldType }, profile)) return undefined;
   return (
     `${where} is a ${fieldType} field, which the service returns in clear to whoever reads the sub-account: ` +
-    "a secret source must feed a Password field only; give a value that is not secret under values:, or fix the field id"
+    "a secret source must feed a secret field (a Password) only; give a value that is not secret under values:, " +
+    "or fix the field id"
   );
 }

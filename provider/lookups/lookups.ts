@@ -2,6 +2,7 @@
 // provider (connectors.ts, sub-account.ts: settings from the stack config) and the plugin's
 // Invoke (settings from its provider). Nothing here loads @pulumi/pulumi.
 import { collect, type ConnectorConfigurationView, type EmbeddedClient } from "../client";
+import { isSecretField, type SecretTypesSource } from "../schema/secret-fields";
 import { argumentShown } from "./secret-arguments";
 import type {
   AddedConnectorSummary,
@@ -107,16 +108,18 @@ export async function getConnectorConfiguration(
     secretName: view.secretName ?? first?.secretName,
     editable: view.editable,
     env: view.env,
-    // Defence in depth: never hand on a Password value even if a service sent one.
-    fields: (first?.configuration ?? view.configuration).map(hidePassword),
-    connectionFields: (view.connectionConfig[0]?.configuration ?? []).map(hidePassword),
+    // Defence in depth: never hand on a secret field's value (a Password a service sent anyway, a mask).
+    fields: (first?.configuration ?? view.configuration).map((f) => withoutSecretValue(f, ctx.client.profile)),
+    connectionFields: (view.connectionConfig[0]?.configuration ?? []).map((f) =>
+      withoutSecretValue(f, ctx.client.profile),
+    ),
   };
 }
 
 type Descriptor = ConnectorConfigurationView["configuration"][number];
 
-function hidePassword(field: Descriptor): Descriptor {
-  if (field.type !== "Password" || field.value === undefined) return field;
+function withoutSecretValue(field: Descriptor, profile: SecretTypesSource): Descriptor {
+  if (field.value === undefined || !isSecretField(field, profile)) return field;
   return { ...field, value: undefined };
 }
 

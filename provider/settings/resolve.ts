@@ -204,7 +204,7 @@ function optionalDigestKey(config: ConfigSource, env: NodeJS.ProcessEnv): string
 }
 
 /** The service profile the setting names, read and checked now; a bad file names the setting, the key and what was expected. */
-function optionalProfile(config: ConfigSource, env: NodeJS.ProcessEnv): ResolvedProfile | undefined {
+export function optionalProfile(config: ConfigSource, env: NodeJS.ProcessEnv): ResolvedProfile | undefined {
   const file = lookup("serviceProfile", config, env);
   if (file === undefined) return undefined;
   try {

@@ -51,6 +51,10 @@ function checkValue(
   }
 }
 
+/** What the service stores of a checked value: a Password as its digest. */
+const storedForm = (field: Strict<"FieldDescriptor">, checked: string): string =>
+  field.type === "Password" ? `sha256:${sha256(checked)}` : checked;
+
 /** A refusal for each key that names no field, or a read-only one. */
 function unknownOrReadonly(byId: Map<string, Strict<"FieldDescriptor">>, keys: string[]): Strict<"FieldError">[] {
   const errors: Strict<"FieldError">[] = [];
@@ -81,7 +85,7 @@ function applyFields(
       else if ("error" in checked) {
         errors.push({ field: `secretConfig.${field.id}`, message: checked.error });
         continue;
-      } else values[field.id] = field.type === "Password" ? `sha256:${sha256(checked.ok)}` : checked.ok;
+      } else values[field.id] = storedForm(field, checked.ok);
     }
     if (field.required && values[field.id] === undefined)
       errors.push({ field: `secretConfig.${field.id}`, message: "is required" });
@@ -131,6 +135,26 @@ export function mergeConfigure(
   return errors.length > 0 ? { errors } : { values };
 }
 
+/**
+ * Whether the service holds each given value (a Password compared by its digest), for the admin
+ * API: a test can tell that a Password was left as it was without the service ever showing it.
+ */
+export function holds(
+  connector: CatalogueConnector,
+  stored: Record<string, string>,
+  given: Record<string, ServiceRequest<"FieldValue">>,
+): Record<string, boolean> {
+  const byId = new Map(connector.secretConfiguration.fields.map((f) => [f.id, f]));
+  const result: Record<string, boolean> = {};
+  for (const [id, v] of Object.entries(given)) {
+    const field = byId.get(id);
+    const checked = field === undefined || isEmpty(v) ? undefined : checkValue(field, v);
+    if (field === undefined || checked === undefined || "error" in checked) result[id] = false;
+    else result[id] = stored[id] === storedForm(field, checked.ok);
+  }
+  return result;
+}
+
 /** The stored values of a configured connector ({} when not configured). */
 export const storedValues = (row: AddedRow | undefined): Record<string, string> =>
   row?.configured === 1 ? (JSON.parse(row.secret_values) as Record<string, string>) : {};
@@ -138,17 +162,32 @@ export const storedValues = (row: AddedRow | undefined): Record<string, string> 
 export const defaultSecretName = (accountId: string, connectorId: string): string =>
   `embedded-connectors/${accountId}/${connectorId}`;
 
+/**
+ * How a view shows a Password: the contract's (type `Password`, never a value), or a console's
+ * (type `password`, and `********` once one is set: buildApp's `consolePasswords`).
+ */
+export type PasswordStyle = "contract" | "console";
+
+/** What a console answers for a set Password. */
+export const CONSOLE_MASK = "********";
+
+function passwordView(rest: Strict<"FieldDescriptor">, set: boolean, style: PasswordStyle): Strict<"FieldDescriptor"> {
+  if (style === "contract") return rest;
+  return { ...rest, type: "password", ...(set ? { value: CONSOLE_MASK } : {}) };
+}
+
 /** The configuration payload of one connector in one sub-account (row absent = not added). */
 export function configurationView(
   connector: CatalogueConnector,
   accountId: string,
   row?: AddedRow,
+  style: PasswordStyle = "contract",
 ): Strict<"ConnectorConfigurationView"> {
   const configured = row?.configured === 1;
   const stored = storedValues(row);
   const configuration = connector.secretConfiguration.fields.map((f): Strict<"FieldDescriptor"> => {
     const { value: catalogueValue, ...rest } = f;
-    if (f.type === "Password") return rest;
+    if (f.type === "Password") return passwordView(rest, stored[f.id] !== undefined, style);
     const value = f.readonly ? catalogueValue : stored[f.id];
     return value === undefined ? rest : { ...rest, value };
   });

@@ -5,7 +5,9 @@ import { pairs, type CatalogueConnector } from "./catalogue";
 import {
   configurationIdErrors,
   configurationView,
+  holds,
   mergeConfigure,
+  type PasswordStyle,
   storedValues,
   validateConfigure,
 } from "./configuration";
@@ -60,6 +62,8 @@ export class Connectors {
     private readonly repo: Repository,
     private readonly now: () => number,
     catalogue: readonly CatalogueConnector[],
+    /** How the connector routes' views show a Password (buildApp's `consolePasswords`). */
+    private readonly passwordStyle: PasswordStyle = "contract",
   ) {
     for (const c of catalogue) this.byId.set(c.connectorId, c);
     this.sorted = [...catalogue].sort(
@@ -164,7 +168,22 @@ export class Connectors {
 
   getConfiguration(accountId: string, connectorId: string): Strict<"ConnectorConfigurationView"> {
     const c = this.catalogue(connectorId);
-    return configurationView(c, accountId, this.repo.added(accountId, connectorId));
+    return configurationView(c, accountId, this.repo.added(accountId, connectorId), this.passwordStyle);
+  }
+
+  /** The configuration as the service holds it, in the contract's style whatever the routes answer. */
+  heldConfiguration(accountId: string, connectorId: string): Strict<"ConnectorConfigurationView"> {
+    return configurationView(this.catalogue(connectorId), accountId, this.repo.added(accountId, connectorId));
+  }
+
+  /** Whether the service holds each given value (the admin API's check; no value leaves it). */
+  holds(
+    accountId: string,
+    connectorId: string,
+    given: Record<string, ServiceRequest<"FieldValue">>,
+  ): Record<string, boolean> {
+    const { c, row } = this.requireAdded(accountId, connectorId);
+    return holds(c, storedValues(row), given);
   }
 
   /**
@@ -233,7 +252,7 @@ export class Connectors {
         values: JSON.stringify(saved.values),
         lastUpdated,
       });
-      return configurationView(c, accountId, this.repo.added(accountId, connectorId));
+      return configurationView(c, accountId, this.repo.added(accountId, connectorId), this.passwordStyle);
     });
   }
 

@@ -33,7 +33,7 @@ export interface Overview {
 
 function connectorOf(repo: Repository, connectors: Connectors, accountId: string, connectorId: string) {
   const row = repo.added(accountId, connectorId);
-  const view = connectors.getConfiguration(accountId, connectorId);
+  const view = connectors.heldConfiguration(accountId, connectorId);
   const stored = storedValues(row);
   const c = connectors.catalogue(connectorId);
   return {

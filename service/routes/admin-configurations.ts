@@ -66,6 +66,23 @@ export function adminConfigurationRoutes(app: App, ctx: ServiceContext): void {
     },
   );
 
+  /** Whether the service holds each value given (a Password by its digest): true or false, never a value. */
+  app.post(
+    "/_admin/configurations/:connectorId/holds",
+    {
+      config,
+      schema: {
+        ...base,
+        params: requests.ConnectorParams,
+        querystring: z.object({ accountId: z.string() }),
+        body: z.object({ secretConfig: z.record(z.string(), requests.FieldValue) }),
+        response: responses(z.record(z.string(), z.boolean())),
+      },
+    },
+    async (request) =>
+      ok(ctx.connectors.holds(request.query.accountId, request.params.connectorId, request.body.secretConfig)),
+  );
+
   /** The contract's Remove, guard included (409 while connections use the connector). */
   app.delete(
     "/_admin/connectors/:connectorId",

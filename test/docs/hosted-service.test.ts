@@ -77,6 +77,35 @@ describe("docs/hosted-service.md: its examples, run", function () {
     });
   }
 
+  it("doctor's secret fields, against a service that spells the Password type `password` and masks it", async () => {
+    const consoleStyle = await startLocalService({ consolePasswords: true });
+    try {
+      const c = consoleStyle.customers[0];
+      const at = `${consoleStyle.baseUrl}/es/v2`;
+      const token = (
+        (await (
+          await fetch(`${at}/oauth/client-token`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ clientId: c.clientId, clientSecret: c.clientSecret }),
+          })
+        ).json()) as { accessToken: string }
+      ).accessToken;
+      await fetch(`${at}/connectors?accountId=${c.subAccountIds[0]}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+        body: JSON.stringify({ connectorIds: ["48e6ff62fb2b1dfa", "5dd1bb0b711cb603"] }),
+      });
+      const { stdout } = await run(process.execPath, [CLI, "doctor"], {
+        cwd: dir,
+        env: { ...env, EMBEDDED_BASE_URL: consoleStyle.baseUrl, EMBEDDED_CLIENT_SECRET: c.clientSecret },
+      });
+      outputs.push(stdout);
+    } finally {
+      await consoleStyle.stop();
+    }
+  });
+
   it("its sample outputs are doctor's (latency aside), the table's included", () => {
     const samples = blocks("text");
     assert.ok(samples.length >= 2);

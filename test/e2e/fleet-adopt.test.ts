@@ -4,7 +4,10 @@
 // is run as written. Every request the service receives during an adoption is a token request or
 // a read, and every configuration's lastUpdated is unchanged; the stacks then show no change and
 // no drift; a rerun refuses the stacks that exist, and `--resume` skips what is done. No
-// customer's Password appears in any output, stack file or state.
+// customer's Password appears in any output, stack file or state. The service answers as many
+// consoles do (consolePasswords: the Password type spelled `password`, a set one `********`): no
+// stack file holds the mask, each Password is counted as left to the service, and a `fleet up` that
+// changes only a Text field never sends the mask over the customer's Password.
 //
 // Three sub-accounts of two customers, and a fourth adopted with --secrets: about two minutes on this
 // 2-CPU machine under load (engine runs per stack: the import and the preview, the rerun's preview; the fourth: its fleet up and preview).
@@ -25,6 +28,7 @@ interface StateResource {
 
 const SEED = process.env.FLEET_E2E_SEED ?? randomBytes(4).toString("hex");
 const DOC = path.join(repoRoot, "docs", "fleets.md");
+const MASK = "********";
 
 /** The accounts file and the command of the doc's section, as written. */
 async function docSection(): Promise<{ csv: string; command: string }> {
@@ -103,7 +107,10 @@ describe("e2e: fleet adopt (existing sub-accounts configured by their customers)
     this.timeout(20 * 60_000);
     console.log(`fleet adopt e2e: seed ${SEED} (replay with FLEET_E2E_SEED=${SEED})`);
     engine = await ensureEngine();
-    service = await startLocalService({ firstCustomer: { clientSecret: `acme-client-${SEED}` } });
+    service = await startLocalService({
+      consolePasswords: true,
+      firstCustomer: { clientSecret: `acme-client-${SEED}` },
+    });
     const [acme, globex] = service.customers;
     workDir = path.join(programsDir, ".work", `fleet-adopt-${SEED}-${randomBytes(3).toString("hex")}`);
     await fs.cp(path.join(repoRoot, "examples", "fleet"), workDir, { recursive: true });
@@ -162,10 +169,37 @@ describe("e2e: fleet adopt (existing sub-accounts configured by their customers)
       assert.equal(r.unconfigured?.length, 1, "Mixpanel, added but not configured, is said so");
       const file = await fs.readFile(path.join(workDir, `Pulumi.${r.stack}.yaml`), "utf8");
       outputs.push(file);
+      assert.ok(!file.includes(MASK), `no mask in the stack file:\n${file}`);
       assert.match(file, /heldByService: \[secretAccessKey\]/);
       assert.match(file, /heldByService: \[apiKey\]/);
       assert.match(file, /name: Mixpanel\n\s+supportedType: Source\n\s+configured: false\n/);
       assert.match(file, new RegExp(`bucket: exports-${accounts.findIndex((a) => a.accountId === r.accountId)}`));
+    }
+  });
+
+  it("a fleet up that changes only a Text field never sends the mask: the customer's Password holds", async () => {
+    const [first] = accounts;
+    const stack = stacks[0];
+    const file = path.join(workDir, `Pulumi.${stack}.yaml`);
+    const adopted = await fs.readFile(file, "utf8");
+    await fs.writeFile(file, adopted.replace("bucket: exports-0", "bucket: exports-0-changed"));
+    try {
+      const before = await service.stats();
+      const up = await runCli(["fleet", "up", "--stacks", stack], { env, cwd: workDir });
+      outputs.push(up.output);
+      const sent = requestsBetween(before, await service.stats());
+      assert.equal(sent.get(routeKey("configure")) ?? 0, 0, `no Configure: ${JSON.stringify([...sent])}`);
+      assert.notEqual(up.code, 0, up.output);
+      assert.match(up.output, /would clear the Password fields the service holds \(heldByService: secretAccessKey\)/);
+      assert.deepEqual(
+        await service.holds(first.accountId, S3, { secretAccessKey: passwords[0], bucket: "exports-0" }),
+        {
+          secretAccessKey: true,
+          bucket: true,
+        },
+      );
+    } finally {
+      await fs.writeFile(file, adopted);
     }
   });
 
@@ -263,6 +297,7 @@ describe("e2e: fleet adopt (existing sub-accounts configured by their customers)
       ),
       "S3 and Segment, each an AddedConnector and its configuration; Mixpanel, not configured, added only",
     );
-    for (const p of passwords) assertNoSecret(outputs.join("\n"), p, "adopt's outputs, stack files and states");
+    for (const p of [...passwords, MASK])
+      assertNoSecret(outputs.join("\n"), p, "adopt's outputs, stack files and states");
   });
 });

@@ -6,7 +6,9 @@
 // connectors (two configured by the "customer", Passwords theirs), one stack per language. The
 // service receives no write (no Add, no Configure: every `lastUpdated` as it was), and neither
 // the customer's Passwords nor anything else secret is in a generated file or the engine's output.
-// A Text value holding `${…}` and `$$` proves the YAML program's escaping end to end.
+// A Text value holding `${…}` and `$$` proves the YAML program's escaping end to end. The service
+// answers as many consoles do (consolePasswords: the type spelled `password`, a set one `********`):
+// no program holds the mask, each leaves its Passwords to the service (docs/secrets.md).
 import { strict as assert } from "node:assert";
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -29,6 +31,7 @@ import {
 import { regeneratedSdk } from "./regenerated-sdk";
 
 const execFileAsync = promisify(execFile);
+const MASK = "********";
 const GO_MODULE = "github.com/embedded-connectors/pulumi-embedded-connectors/sdk/go";
 
 /** docs/import.md's commands of the section, one per line. */
@@ -125,7 +128,7 @@ describe("e2e: generate adopts a customer-configured sub-account with no change 
     this.timeout(30 * 60_000);
     engineEnv = (await ensureEngine()).env;
     commands = await docCommands();
-    svc = await startService();
+    svc = await startService({ consolePasswords: true });
     // The customer added three connectors in the service's UI and configured two, with their own Passwords.
     await svc.outOfBand.add(svc.accountId, [SEGMENT, S3, MIXPANEL]);
     await svc.outOfBand.configure(svc.accountId, SEGMENT, apiKeyFields({ apiKey: segmentKey, workspace }));
@@ -167,7 +170,12 @@ describe("e2e: generate adopts a customer-configured sub-account with no change 
       const written = [stdout, stderr];
       for (const file of [project.file, "import.json"]) written.push(await fs.readFile(path.join(dir, file), "utf8"));
       for (const text of written)
-        for (const secret of [segmentKey, s3Key, svc.clientSecret]) assertNoSecret(text, secret, "generate's output");
+        for (const secret of [segmentKey, s3Key, svc.clientSecret, MASK])
+          assertNoSecret(text, secret, "generate's output");
+      // Each Password (spelled `password`, masked) left to the service, by name: never a value.
+      const program = written[2];
+      assert.equal(program.split(/held_by_service|heldByService|HeldByService/).length - 1, 2, program);
+      for (const id of ['"apiKey"', '"secretAccessKey"']) assert.ok(program.includes(id), `${id} in ${program}`);
 
       const before = await svc.service.stats();
       const stack = await E2EStack.create({

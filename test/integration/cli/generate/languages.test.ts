@@ -120,6 +120,45 @@ describe("cli: generate in TypeScript, Python, Go and YAML", () => {
     });
   }
 
+  it("every language: a Password spelled otherwise, a masked value and a profile's type are secrets, never values", () => {
+    // As many consoles answer: the type spelled `password`, its value masked (the local service's consolePasswords).
+    const consoleStyle: ConnectorSnapshot[] = [
+      {
+        connectorId: "429b6c0a4f64274d",
+        name: "Segment",
+        supportedType: "Source",
+        configuration: {
+          fields: [
+            field("apiKey", "password", "********"),
+            field("token", "SECRET"),
+            field("signingKey", "Text", "••••1234"),
+            field("credential", "Credential", "plain-looking"),
+            field("workspace", "Text", "acme"),
+          ],
+          profile: { semantics: { secretFieldTypes: ["credential"] } },
+        },
+      },
+    ];
+    for (const options of modes) {
+      const files = generateFiles("239a5bbdbe543163", consoleStyle, options);
+      const label = `${options.language}, passwords ${options.passwords}`;
+      for (const out of [files.program.text, files.importFile ?? "", files.commands.join("\n")])
+        for (const value of ["********", "••••1234", "plain-looking"])
+          assert.ok(!out.includes(value), `${label}: ${value}`);
+      assert.match(files.program.text, /acme/, label);
+      if (options.passwords === "held") {
+        for (const id of ["apiKey", "token", "signingKey", "credential"])
+          assert.match(files.program.text, new RegExp(`"${id}"`), `${label}: ${id} left to the service`);
+      } else {
+        assert.deepEqual(
+          files.secrets.map((s) => s.fieldId),
+          ["apiKey", "token", "signingKey", "credential"],
+          label,
+        );
+      }
+    }
+  });
+
   it("yaml: a value is the service's text once Pulumi YAML reads it (`$` doubled), never an expression", () => {
     const files = generateFiles("239a5bbdbe543163", connectors, { language: "yaml" });
     const program = parseYaml(files.program.text) as {
