@@ -10,7 +10,7 @@ import {
   type SettingName,
 } from "../../settings/resolve";
 import { UNKNOWN, unresolvable } from "../../schema/checks";
-import { plainConfigKeys, readIfPresent, stackConfigFile } from "../../project/pulumi-project";
+import { plainConfigKeys, readIfPresent, secureConfigKeys, stackConfigFile } from "../../project/pulumi-project";
 import { ownerOfUrn, type Props } from "./wire";
 
 const NAMES = Object.keys(SETTINGS) as SettingName[];
@@ -94,28 +94,45 @@ export function isDefaultProvider(urn: string): boolean {
   return (urn.split("::").pop() ?? "").startsWith("default");
 }
 
+/** How the config file of the default provider's stack holds each setting it names. */
+export interface StackFileSettings {
+  /** Secret settings (the client secret) held in plain text. */
+  plain: SettingName[];
+  /** Settings held as `secure:` (set with --secret). */
+  secret: SettingName[];
+}
+
 /**
- * The secret settings (the client secret) that the config file of the default provider's stack
- * holds in plain text. The engine hands the default provider a schema-secret setting as a secret
- * whatever the file holds, so Configure cannot tell; the plugin runs in the project's directory
- * and reads the file itself (as the CLI does), for a Python, Go or YAML program too.
+ * How the config file of the default provider's stack holds its settings. The engine hands the
+ * default provider a schema-secret setting as a secret whatever the file holds, and a stack that
+ * holds resources is configured with the settings of its state (an unchanged setting that became
+ * secret since is not handed on again), so Configure cannot tell from its arguments alone; the
+ * plugin runs in the project's directory and reads the file itself (as the CLI does), for a
+ * Python, Go or YAML program too.
  */
-export function plainInStackFile(urn: string, dir: string = process.cwd()): SettingName[] {
+export function stackFileSettings(urn: string, dir: string = process.cwd()): StackFileSettings {
+  const none: StackFileSettings = { plain: [], secret: [] };
   const owner = ownerOfUrn(urn);
-  if (!owner) return [];
+  if (!owner) return none;
   try {
     const file = stackConfigFile(dir, owner.slice(owner.indexOf("/") + 1));
     const found = file === undefined ? undefined : readIfPresent(file);
-    if (file === undefined || found === undefined) return [];
-    const plain = plainConfigKeys(
-      found,
-      file,
-      NAMES.map((name) => SETTINGS[name].key),
-    );
-    return NAMES.filter((name) => SETTINGS[name].secret && plain.includes(SETTINGS[name].key));
+    if (file === undefined || found === undefined) return none;
+    const keys = NAMES.map((name) => SETTINGS[name].key);
+    const plain = plainConfigKeys(found, file, keys);
+    const secure = secureConfigKeys(found, file, keys);
+    return {
+      plain: NAMES.filter((name) => SETTINGS[name].secret && plain.includes(SETTINGS[name].key)),
+      secret: NAMES.filter((name) => secure.includes(SETTINGS[name].key)),
+    };
   } catch {
-    return []; // an unreadable project: the CLI reports it
+    return none; // an unreadable project: the CLI reports it
   }
+}
+
+/** The secret settings (the client secret) that the config file of the default provider's stack holds in plain text. */
+export function plainInStackFile(urn: string, dir: string = process.cwd()): SettingName[] {
+  return stackFileSettings(urn, dir).plain;
 }
 
 /**
@@ -128,10 +145,15 @@ export function configureVerdict(
   settings: Props,
   secrets: ReadonlySet<string>,
   urn: string,
-  inStackFile: readonly SettingName[] = [],
+  inStackFile: readonly SettingName[] | StackFileSettings = [],
 ): { refusal?: string; warnings: string[] } {
   const byConfig = isDefaultProvider(urn);
-  const secretIds = ID_SETTINGS.filter((name) => secrets.has(name) && settings[name] !== UNKNOWN);
+  const file = Array.isArray(inStackFile)
+    ? { plain: inStackFile, secret: [] as SettingName[] }
+    : (inStackFile as StackFileSettings);
+  const secretIds = ID_SETTINGS.filter(
+    (name) => (secrets.has(name) || (byConfig && file.secret.includes(name))) && settings[name] !== UNKNOWN,
+  );
   const refusal = secretIds
     .map(
       (name) =>
@@ -147,7 +169,7 @@ export function configureVerdict(
   const plain = NAMES.filter(
     (name) =>
       SETTINGS[name].secret &&
-      ((typeof settings[name] === "string" && !secrets.has(name)) || (byConfig && inStackFile.includes(name))),
+      ((typeof settings[name] === "string" && !secrets.has(name)) || (byConfig && file.plain.includes(name))),
   );
   const warnings = plain.map((name) =>
     byConfig

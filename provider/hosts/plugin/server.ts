@@ -22,7 +22,7 @@ import {
   configSourceOf,
   configureVerdict,
   isDefaultProvider,
-  plainInStackFile,
+  stackFileSettings,
 } from "./provider-config";
 import { SettingsError } from "../../settings/resolve";
 import { outgoing, previewOutputs, PROVIDER_SETTINGS } from "./outgoing";
@@ -134,7 +134,7 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
           settings,
           args.secrets,
           urn,
-          isDefaultProvider(urn) ? plainInStackFile(urn) : [],
+          isDefaultProvider(urn) ? stackFileSettings(urn) : [],
         );
         // Delivered before a refusal fails the run, or the engine would not show them; not under
         // a default provider, whose messages the engine's display leaves out with it.
