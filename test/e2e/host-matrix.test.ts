@@ -1,0 +1,157 @@
+// Every host the same: the same scenarios on the dynamic provider and on the plugin from
+// TypeScript, Python, Go and YAML (host-matrix-hosts.ts), one stack per host on one service,
+// each message asserted apart from the language's framing. The refusals at preview run on the
+// empty stack; then `up`, and what needs resources: a secret accountId refused by preview and
+// destroy, and the delete guard. The wall time of each host is printed.
+import { strict as assert } from "node:assert";
+import { E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, type ProgramConfigValue } from "./harness";
+import { assertNoLeak, canary, replayCanariesOnFailure } from "./canaries";
+import { FACEBOOK, S3, serviceSettings, startService, storageFields, type E2EService } from "./fixtures";
+import { engineFailure } from "./plugin-fixtures";
+import { MATRIX_HOSTS, type MatrixCase, type MatrixHost } from "./host-matrix-hosts";
+
+/** What every host says, whatever its language adds around it. */
+const SAYS = {
+  lookupTypo: [/no connector named "Amazon S4" with supportedType Source/, /near matches: "Amazon S3"/],
+  secretAccountId: [
+    /accountId is a secret, but it is (part of|the default accountId of every resource, part of) the resource's id/,
+    /an id cannot be secret/,
+    /pulumi config set embedded:accountId <id>/,
+  ],
+  wrongSecret: [/the service refused the client credentials: check embedded:clientId and embedded:clientSecret/],
+  basePath: [/ends with \/es\/v2, which every route of the service already starts with/, /set embedded:baseUrl/],
+  numberOutOfRange: [/maxFileSizeMb/, /must be at most 5120/],
+  unknownField: [/has no field "bogus"; its fields are: /],
+  deleteGuard: [/Amazon S3/, /Facebook Custom Audiences/, /delete (those|the) connections/i, /retainOnDelete/],
+};
+
+function assertSays(printed: string, patterns: RegExp[], row: string): void {
+  for (const pattern of patterns) assert.match(printed, pattern, `${row}: ${pattern} in:\n${printed}`);
+}
+
+describe("e2e: every host the same (the host matrix)", function () {
+  this.timeout(ENGINE_TIMEOUT_MS * 4);
+  replayCanariesOnFailure();
+  let svc: E2EService;
+  const password = canary("matrix-password");
+  const valid: MatrixCase = { lookupName: "Amazon S3", fields: storageFields(), password };
+
+  before(async function () {
+    this.timeout(30 * 60_000); // a cold engine build
+    await ensureEngine();
+    svc = await startService();
+  });
+  after(async () => {
+    await svc?.service.stop();
+  });
+
+  for (const host of MATRIX_HOSTS) describeHost(host);
+
+  function describeHost(host: MatrixHost): void {
+    describe(host.name, function () {
+      let stack: E2EStack;
+      let started = 0;
+      const asked = async (c: Partial<MatrixCase>): Promise<void> => {
+        const { config, secretConfig } = host.config({ ...valid, ...c });
+        await stack.setConfig(config, secretConfig);
+      };
+      const previewFails = async (c: Partial<MatrixCase> = {}): Promise<string> => {
+        await asked(c);
+        return (await engineFailure(() => stack.preview())).printed;
+      };
+
+      before(async function () {
+        this.timeout(30 * 60_000); // a cold toolchain (the Go build cache, a virtualenv)
+        const env = (await host.env?.()) ?? {};
+        started = Date.now();
+        await svc.service.reset(); // what an earlier host left, were it to fail
+        const { config, secretConfig } = host.config(valid);
+        stack = await E2EStack.create({
+          program: host.program,
+          name: `matrix-${host.program}`,
+          service: serviceSettings(svc),
+          config,
+          secretConfig,
+          env,
+        });
+        await host.adapt?.(stack.workDir, env);
+      });
+      after(async () => {
+        await stack?.dispose();
+        console.error(`      ${host.name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      });
+
+      it("(1) a lookup typo names what was asked and its near matches", async () => {
+        assertSays(await previewFails({ lookupName: "Amazon S4" }), SAYS.lookupTypo, "lookup typo");
+      });
+
+      it("(2) a secret accountId is refused on an empty stack", async () => {
+        await asked({});
+        await stack.cli(["config", "set", "--secret", "embedded:accountId", svc.accountId]);
+        try {
+          assertSays((await engineFailure(() => stack.preview())).printed, SAYS.secretAccountId, "secret accountId");
+        } finally {
+          await stack.setConfig({}); // embedded:* as they were
+        }
+      });
+
+      it("(3) a wrong client secret", async () => {
+        await asked({});
+        await stack.stack.setConfig("embedded:clientSecret", { value: canary("wrong-client-secret"), secret: true });
+        try {
+          assertSays((await engineFailure(() => stack.preview())).printed, SAYS.wrongSecret, "wrong client secret");
+        } finally {
+          await stack.setConfig({});
+        }
+      });
+
+      it("(4) a baseUrl ending in /es/v2", async () => {
+        await asked({});
+        await stack.stack.setConfig("embedded:baseUrl", { value: `${svc.baseUrl}/es/v2` });
+        try {
+          assertSays((await engineFailure(() => stack.preview())).printed, SAYS.basePath, "baseUrl /es/v2");
+        } finally {
+          await stack.setConfig({});
+        }
+      });
+
+      it("(5, 6) a Number out of range and an unknown field, in one refusal", async () => {
+        const fields: Record<string, ProgramConfigValue> = storageFields({ maxFileSizeMb: 99999, bogus: "x" });
+        const printed = await previewFails({ fields });
+        assertSays(printed, SAYS.numberOutOfRange, "Number out of range");
+        assertSays(printed, SAYS.unknownField, "unknown field");
+      });
+
+      it("(2) with resources: a secret accountId is refused by preview and by destroy", async () => {
+        await asked({});
+        await stack.up();
+        assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [S3, FACEBOOK].sort());
+        await stack.cli(["config", "set", "--secret", "embedded:accountId", svc.accountId]);
+        try {
+          assertSays((await engineFailure(() => stack.preview())).printed, SAYS.secretAccountId, "preview");
+          assertSays((await engineFailure(() => stack.destroy())).printed, SAYS.secretAccountId, "destroy");
+          assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [S3, FACEBOOK].sort(), "nothing removed");
+        } finally {
+          await stack.setConfig({});
+        }
+      });
+
+      it("(7) the delete guard: destroy while a connection uses the connectors", async () => {
+        const connection = await svc.service.createConnection(svc.accountId, S3, FACEBOOK);
+        try {
+          assertSays((await engineFailure(() => stack.destroy())).printed, SAYS.deleteGuard, "delete guard");
+          assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [S3, FACEBOOK].sort(), "nothing removed");
+        } finally {
+          await svc.service.deleteConnection(connection);
+        }
+        await stack.destroy();
+        assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), []);
+        assertNoLeak(stack.engineOutput(), password, "the engine's output");
+      });
+
+      it.skip(
+        "(8) a Password spelled otherwise and masked: waits for the local service's switch (branch secret-fields)",
+      );
+    });
+  }
+});
