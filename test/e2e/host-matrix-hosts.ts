@@ -3,7 +3,7 @@
 // gives the same three things to every host: the name the source is looked up by, the plain
 // fields of its configuration and its Password; each host's program takes them its own way
 // (the TypeScript programs' `connectors`/`configurations` of programs/shared/program-config.ts;
-// programs/host-matrix-{python,go,yaml}'s `lookupName`, `destinationId`, secret `sourceFields`).
+// programs/host-matrix-{python,go,yaml}'s `lookupName`, `destinationId`, `sourceFields`).
 import { ensureEngine, type ProgramConfigValue } from "./harness";
 import { FACEBOOK, S3 } from "./fixtures";
 import { goEnv, pythonEnv, useRegeneratedGoSdk } from "./sdk-languages";
@@ -23,6 +23,8 @@ export interface MatrixHost {
   config(c: MatrixCase): {
     config: Record<string, ProgramConfigValue>;
     secretConfig: Record<string, ProgramConfigValue>;
+    /** Program config written into the stack file as mappings. */
+    objects?: Record<string, object>;
   };
   /** The environment of the host's engine runs (its toolchain). */
   env?(): Promise<Record<string, string>>;
@@ -56,7 +58,11 @@ function typescriptConfig(c: MatrixCase) {
 function sdkConfig(c: MatrixCase) {
   return {
     config: { lookupName: c.lookupName, destinationId: FACEBOOK },
-    secretConfig: { sourceFields: { ...c.fields, secretAccessKey: c.password } },
+    secretConfig: {},
+    // A mapping in the stack file, not JSON text: Pulumi.yaml declares `sourceFields` an object,
+    // and the CLI checks the declared type (on a secret's ciphertext too, so it is plain: the
+    // resource makes its secretConfig secret).
+    objects: { sourceFields: { ...c.fields, secretAccessKey: c.password } },
   };
 }
 

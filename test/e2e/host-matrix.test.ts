@@ -4,6 +4,9 @@
 // empty stack; then `up`, and what needs resources: a secret accountId refused by preview and
 // destroy, and the delete guard. The wall time of each host is printed.
 import { strict as assert } from "node:assert";
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import { parse, stringify } from "yaml";
 import { E2EStack, ENGINE_TIMEOUT_MS, ensureEngine, type ProgramConfigValue } from "./harness";
 import { assertNoLeak, canary, replayCanariesOnFailure } from "./canaries";
 import { FACEBOOK, S3, serviceSettings, startService, storageFields, type E2EService } from "./fixtures";
@@ -24,6 +27,15 @@ const SAYS = {
   unknownField: [/has no field "bogus"; its fields are: /],
   deleteGuard: [/Amazon S3/, /Facebook Custom Audiences/, /delete (those|the) connections/i, /retainOnDelete/],
 };
+
+/** Program config as mappings in the stack file (the CLI keeps them as they are when it rewrites the file). */
+async function writeObjects(stack: E2EStack, project: string, objects: Record<string, object>): Promise<void> {
+  const file = path.join(stack.workDir, `Pulumi.${stack.name}.yaml`);
+  const doc = (parse(await fs.readFile(file, "utf8")) ?? {}) as { config?: Record<string, unknown> };
+  doc.config ??= {};
+  for (const [key, value] of Object.entries(objects)) doc.config[`${project}:${key}`] = value;
+  await fs.writeFile(file, stringify(doc));
+}
 
 function assertSays(printed: string, patterns: RegExp[], row: string): void {
   for (const pattern of patterns) assert.match(printed, pattern, `${row}: ${pattern} in:\n${printed}`);
@@ -52,8 +64,9 @@ describe("e2e: every host the same (the host matrix)", function () {
       let stack: E2EStack;
       let started = 0;
       const asked = async (c: Partial<MatrixCase>): Promise<void> => {
-        const { config, secretConfig } = host.config({ ...valid, ...c });
+        const { config, secretConfig, objects } = host.config({ ...valid, ...c });
         await stack.setConfig(config, secretConfig);
+        if (objects) await writeObjects(stack, host.program, objects);
       };
       const previewFails = async (c: Partial<MatrixCase> = {}): Promise<string> => {
         await asked(c);
@@ -65,7 +78,7 @@ describe("e2e: every host the same (the host matrix)", function () {
         const env = (await host.env?.()) ?? {};
         started = Date.now();
         await svc.service.reset(); // what an earlier host left, were it to fail
-        const { config, secretConfig } = host.config(valid);
+        const { config, secretConfig, objects } = host.config(valid);
         stack = await E2EStack.create({
           program: host.program,
           name: `matrix-${host.program}`,
@@ -74,6 +87,7 @@ describe("e2e: every host the same (the host matrix)", function () {
           secretConfig,
           env,
         });
+        if (objects) await writeObjects(stack, host.program, objects);
         await host.adapt?.(stack.workDir, env);
       });
       after(async () => {
