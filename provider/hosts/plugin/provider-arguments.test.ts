@@ -9,7 +9,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
-import { configureVerdict, plainInStackFile, stackFileSettings } from "./provider-config";
+import { configureVerdict, plainInStackFile } from "./provider-config";
+import { stackFileSettings } from "../../project/stack-file-settings";
+import { ownerOfUrn } from "./wire";
 import { assertNoCanary, canary, replayCanariesOnFailure } from "../../../test/e2e/canaries";
 import {
   grpcError,
@@ -155,7 +157,7 @@ describe("plugin: provider and lookup arguments are never printed", () => {
       writeFileSync(path.join(dir, "Pulumi.yaml"), "name: proj\nruntime: yaml\n");
       const verdict = (stackFile: string, urn = DEFAULT_PROVIDER) => {
         writeFileSync(path.join(dir, "Pulumi.dev.yaml"), stackFile);
-        return configureVerdict({ accountId: "acct-plain" }, new Set(), urn, stackFileSettings(urn, dir));
+        return configureVerdict({ accountId: "acct-plain" }, new Set(), urn, stackFileSettings(ownerOfUrn(urn), dir));
       };
       const secure = "config:\n  embedded:accountId:\n    secure: v1:AAAA\n";
       assert.match(

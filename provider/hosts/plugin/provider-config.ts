@@ -10,7 +10,12 @@ import {
   type SettingName,
 } from "../../settings/resolve";
 import { UNKNOWN, unresolvable } from "../../schema/checks";
-import { plainConfigKeys, readIfPresent, secureConfigKeys, stackConfigFile } from "../../project/pulumi-project";
+import {
+  ID_SETTINGS,
+  secretIdSettingRefusal,
+  stackFileSettings,
+  type StackFileSettings,
+} from "../../project/stack-file-settings";
 import { ownerOfUrn, type Props } from "./wire";
 
 const NAMES = Object.keys(SETTINGS) as SettingName[];
@@ -86,53 +91,14 @@ export function checkConfig(news: Props, env: NodeJS.ProcessEnv = process.env): 
   return { inputs, failures: failures.map((failure) => unresolvable(failure, () => true)) };
 }
 
-/** The settings that are part of every resource's id (`<accountId>/<connectorId>`) when a resource names none. */
-const ID_SETTINGS: readonly SettingName[] = ["accountId"];
-
 /** Whether a provider's URN is a default provider's (`…::pulumi:providers:embedded::default…`): its arguments are stack config. */
 export function isDefaultProvider(urn: string): boolean {
   return (urn.split("::").pop() ?? "").startsWith("default");
 }
 
-/** How the config file of the default provider's stack holds each setting it names. */
-export interface StackFileSettings {
-  /** Secret settings (the client secret) held in plain text. */
-  plain: SettingName[];
-  /** Settings held as `secure:` (set with --secret). */
-  secret: SettingName[];
-}
-
-/**
- * How the config file of the default provider's stack holds its settings. The engine hands the
- * default provider a schema-secret setting as a secret whatever the file holds, and a stack that
- * holds resources is configured with the settings of its state (an unchanged setting that became
- * secret since is not handed on again), so Configure cannot tell from its arguments alone; the
- * plugin runs in the project's directory and reads the file itself (as the CLI does), for a
- * Python, Go or YAML program too.
- */
-export function stackFileSettings(urn: string, dir: string = process.cwd()): StackFileSettings {
-  const none: StackFileSettings = { plain: [], secret: [] };
-  const owner = ownerOfUrn(urn);
-  if (!owner) return none;
-  try {
-    const file = stackConfigFile(dir, owner.slice(owner.indexOf("/") + 1));
-    const found = file === undefined ? undefined : readIfPresent(file);
-    if (file === undefined || found === undefined) return none;
-    const keys = NAMES.map((name) => SETTINGS[name].key);
-    const plain = plainConfigKeys(found, file, keys);
-    const secure = secureConfigKeys(found, file, keys);
-    return {
-      plain: NAMES.filter((name) => SETTINGS[name].secret && plain.includes(SETTINGS[name].key)),
-      secret: NAMES.filter((name) => secure.includes(SETTINGS[name].key)),
-    };
-  } catch {
-    return none; // an unreadable project: the CLI reports it
-  }
-}
-
 /** The secret settings (the client secret) that the config file of the default provider's stack holds in plain text. */
 export function plainInStackFile(urn: string, dir: string = process.cwd()): SettingName[] {
-  return stackFileSettings(urn, dir).plain;
+  return stackFileSettings(ownerOfUrn(urn), dir).plain;
 }
 
 /**
@@ -154,18 +120,7 @@ export function configureVerdict(
   const secretIds = ID_SETTINGS.filter(
     (name) => (secrets.has(name) || (byConfig && file.secret.includes(name))) && settings[name] !== UNKNOWN,
   );
-  const refusal = secretIds
-    .map(
-      (name) =>
-        `${name} is a secret, but it is the default ${name} of every resource, part of the resource's id ` +
-        `(<accountId>/<connectorId>), which Pulumi keeps in plaintext in the state, its history and its messages: ` +
-        `an id cannot be secret. ` +
-        (byConfig
-          ? `Set it again as plain config: \`pulumi config set ${SETTINGS[name].key} <id>\` (without --secret)`
-          : `Pass it to the provider as a plain value (config.require, not config.requireSecret)`) +
-        `; see docs/secrets.md`,
-    )
-    .join("; ");
+  const refusal = secretIds.map((name) => secretIdSettingRefusal(name, byConfig)).join("; ");
   const plain = NAMES.filter(
     (name) =>
       SETTINGS[name].secret &&
