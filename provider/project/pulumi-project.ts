@@ -70,21 +70,32 @@ export function stackConfigFile(dir: string, stack: string): string | undefined 
   return path.join(path.dirname(project.file), configDir, `Pulumi.${stack}${path.extname(project.file)}`);
 }
 
-/** Which of `keys` a stack config file's text holds in plain text (set, and not a `secure:` mapping); none when it does not parse. */
-export function plainConfigKeys(text: string, file: string, keys: readonly string[]): string[] {
+/** The `config:` mapping of a stack config file's text (empty when it has none or does not parse). */
+function configOf(text: string, file: string): Record<string, unknown> {
   let parsed: unknown;
   try {
     parsed = parseYaml(text, file);
   } catch {
-    return []; // the CLI reports a file it cannot read, naming it
+    return {}; // the CLI reports a file it cannot read, naming it
   }
   const config = (parsed as { config?: unknown } | null)?.config;
-  if (config === null || typeof config !== "object") return [];
-  const values = config as Record<string, unknown>;
-  return keys.filter((key) => {
-    const value = values[key];
-    return value !== undefined && value !== null && (typeof value !== "object" || !("secure" in value));
-  });
+  return config !== null && typeof config === "object" ? (config as Record<string, unknown>) : {};
+}
+
+function isSecure(value: unknown): boolean {
+  return value !== null && typeof value === "object" && "secure" in value;
+}
+
+/** Which of `keys` a stack config file's text holds in plain text (set, and not a `secure:` mapping); none when it does not parse. */
+export function plainConfigKeys(text: string, file: string, keys: readonly string[]): string[] {
+  const values = configOf(text, file);
+  return keys.filter((key) => values[key] !== undefined && values[key] !== null && !isSecure(values[key]));
+}
+
+/** Which of `keys` the stack config file `text` sets as secrets (`secure:`, what `pulumi config set --secret` writes). */
+export function secureConfigKeys(text: string, file: string, keys: readonly string[]): string[] {
+  const values = configOf(text, file);
+  return keys.filter((key) => isSecure(values[key]));
 }
 
 export type BackendChoice =

@@ -5,6 +5,7 @@
 // made through process-local.ts. The hosts set the scope through the use* functions. The object
 // lives on globalThis so that two copies of the module (symlinked install, relative import in
 // tests) still share one state, and so one client/token per process.
+import { secretIdsInStackFile } from "../project/stack-file-settings";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { clientRegistry, getClient, type EmbeddedClient } from "../client";
 import { AddJournal, defaultJournalDir } from "./pending-writes";
@@ -93,6 +94,10 @@ export interface ConfigureRequestLike {
 /** Stores the stack config (secrets arrive unwrapped; read again at every call) and the stack. */
 export function configureFromRequest(req: ConfigureRequestLike, owner = ""): void {
   useBaselineWasmCompiler(); // configure() is the dynamic-provider process's first call
+  // A default accountId set with --secret, as the plugin refuses it (project/stack-file-settings.ts):
+  // a stack with resources, or a destroy, hands this process the settings of its state.
+  const refusal = secretIdsInStackFile(owner);
+  if (refusal) throw new Error(refusal);
   useConfig(configSourceFromGetter(req.config));
   useOwner(owner);
 }

@@ -7,18 +7,13 @@
 // README's Go version is go.mod's. The build cache is the machine's (GOCACHE), shared with every run; the
 // first run on a machine compiles the SDK (minutes), later ones only link.
 import { strict as assert } from "node:assert";
-import { execFile } from "node:child_process";
 import { promises as fs } from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { promisify } from "node:util";
 import { repoRoot } from "./harness";
-import { regeneratedSdk } from "./regenerated-sdk";
+import { goEnv, GO_MODULE, useRegeneratedGoSdk } from "./sdk-languages";
 import { SECRET_LOOKUP_ENV } from "./sdk-example-canaries";
 import { describeSdkExample } from "./sdk-example-suite";
 
-const execFileAsync = promisify(execFile);
-const GO_MODULE = "github.com/embedded-connectors/pulumi-embedded-connectors/sdk/go";
 const exampleDir = path.join(repoRoot, "examples", "go-sub-account");
 
 describe("examples/go-sub-account: README and go.mod", () => {
@@ -98,24 +93,6 @@ describeSdkExample({
     ],
   ],
   installStep: /^go get github\.com\/embedded-connectors\/pulumi-embedded-connectors\/sdk\/go@v\d+\.\d+\.\d+$/m,
-  async prepare() {
-    // The go.sum files are committed: they verify the downloads (no checksum database here).
-    const env = { GOFLAGS: "-mod=mod", GOSUMDB: "off" };
-    // Setup, not test: fetch the modules and fill the build cache once, so that the engine's
-    // builds link only. The time is printed (a cold cache compiles sdk/v3: minutes).
-    const start = Date.now();
-    await execFileAsync("go", ["build", "-o", os.devNull, "."], {
-      cwd: path.join(repoRoot, "examples", "go-sub-account"),
-      env: { ...process.env, ...env },
-    });
-    console.error(`      go-sub-account: go build took ${((Date.now() - start) / 1000).toFixed(1)} s`);
-    return env;
-  },
-  async adapt(workDir, env) {
-    const sdk = path.join(await regeneratedSdk(), "go");
-    await execFileAsync("go", ["mod", "edit", `-replace=${GO_MODULE}=${sdk}`], {
-      cwd: workDir,
-      env: { ...process.env, ...env },
-    });
-  },
+  prepare: () => goEnv(),
+  adapt: useRegeneratedGoSdk,
 });

@@ -4,11 +4,8 @@
 // (PyPI's pulumi at the CLI's version, or the nearest PyPI serves, and the SDK pulumi_embedded
 // regenerated from the built plugin's schema, regenerated-sdk.ts, pip-installed as a wheel built
 // outside the checkout), its bin first on PATH as the README says.
-import { execFile } from "node:child_process";
-import * as path from "node:path";
-import { promisify } from "node:util";
-import { NEWEST_CLI, repoRoot } from "./harness";
-import { regeneratedSdk } from "./regenerated-sdk";
+import { NEWEST_CLI } from "./harness";
+import { pythonEnv } from "./sdk-languages";
 import { SECRET_LOOKUP_ENV } from "./sdk-example-canaries";
 import { describeSdkExample } from "./sdk-example-suite";
 
@@ -70,15 +67,6 @@ describeSdkExample({
     ],
   ],
   installStep: /pip install -r requirements\.txt/,
-  async prepare(engineEnv, cliVersion) {
-    const pypiVersion = cliVersion === NEWEST_CLI ? PYPI_PULUMI_FOR_NEWEST_CLI : undefined;
-    const script = path.join(repoRoot, "scripts", "ensure-python.sh");
-    const sdk = path.join(await regeneratedSdk(), "python");
-    const { stdout } = await promisify(execFile)("bash", [script, ...(pypiVersion ? [pypiVersion] : [])], {
-      cwd: repoRoot,
-      env: { ...process.env, EMBEDDED_PYTHON_SDK: sdk },
-    });
-    const venv = stdout.trim().split("\n").pop() ?? "";
-    return { PATH: `${path.join(venv, "bin")}${path.delimiter}${engineEnv.PATH}`, VIRTUAL_ENV: venv };
-  },
+  prepare: (engineEnv, cliVersion) =>
+    pythonEnv(engineEnv, cliVersion === NEWEST_CLI ? PYPI_PULUMI_FOR_NEWEST_CLI : undefined),
 });

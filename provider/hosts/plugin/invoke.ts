@@ -14,6 +14,7 @@ import { token } from "../../schema/package-schema";
 import { hasType, typeName, type FunctionDefinition } from "../../schema/property";
 import { functionSecrets, withoutSecretValues } from "../../schema/secrets";
 import { refusalWithoutArguments, splitSecretArguments } from "../../lookups/secret-arguments";
+import { writtenInPlain } from "../../project/written-in-plain";
 import { accountIdFor, currentClient } from "../../runtime/runtime";
 import type { Outgoing } from "./outgoing";
 import type { Props } from "./wire";
@@ -38,6 +39,21 @@ const LOOKUPS: ReadonlyMap<string, { definition: FunctionDefinition; run: Lookup
 
 // Every function of the definitions has a lookup.
 if (LOOKUPS.size !== FUNCTIONS.length) throw new Error("internal: a function of the definitions has no lookup");
+
+/**
+ * The arguments to treat as secret when the caller named none. The plugin's TypeScript SDK names
+ * its secret arguments in a hidden one (lookups/secret-arguments.ts); the Python, Go and YAML SDKs
+ * unwrap a secret argument before the Invoke (Python's `invoke_output`, the Go SDK's `ApplyT`
+ * around `InvokeOutput`, pulumi-yaml's `lift`), so it arrives plain and unmarked. A string written
+ * in plain in the project (a literal of the program, a plain stack config value) is shown, with
+ * its near matches; any other argument is named, never quoted.
+ */
+function unnamedSecrets(args: Props): string[] {
+  return Object.keys(args).filter((name) => {
+    const value = args[name];
+    return typeof value === "string" ? !writtenInPlain(value) : value !== undefined && value !== null;
+  });
+}
 
 export interface InvokeResult {
   result?: object;
@@ -77,11 +93,8 @@ export async function invoke(
   given: Props,
   arrivedSecret: ReadonlySet<string> = new Set(),
 ): Promise<InvokeResult> {
-  // The engine hands a function's arguments on without their secretness: the plugin's TypeScript
-  // SDK names the secret ones in a hidden argument (lookups/secret-arguments.ts). Other SDKs
-  // cannot, so from them every argument is treated as a secret: named, never quoted.
   const { args, named } = splitSecretArguments(given);
-  const secretArguments = new Set([...arrivedSecret, ...(named ?? Object.keys(args))]);
+  const secretArguments = new Set([...arrivedSecret, ...(named ?? unnamedSecrets(args))]);
   const lookup = LOOKUPS.get(functionToken);
   if (!lookup)
     throw new Error(

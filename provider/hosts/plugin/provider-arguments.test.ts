@@ -8,6 +8,9 @@
 import assert from "node:assert/strict";
 import * as grpc from "@grpc/grpc-js";
 import { plainSecretMessage } from "../../settings/plain-secrets";
+import { configureVerdict } from "./provider-config";
+import { stackFileSettings } from "../../project/stack-file-settings";
+import { ownerOfUrn } from "./wire";
 import { assertNoCanary, canary, replayCanariesOnFailure } from "../../../test/e2e/canaries";
 import {
   grpcError,
@@ -119,6 +122,30 @@ describe("plugin: provider and lookup arguments are never printed", () => {
     }
   });
 
+  it("the default provider: an accountId the stack file holds as a secret is refused, though the state's arrives plain", () => {
+    // A stack that holds resources is configured with its state's settings: an accountId set
+    // again with --secret since arrives plain. The plugin reads the stack file itself.
+    const dir = mkdtempSync(path.join(tmpdir(), "secret-account-stack-file-"));
+    try {
+      writeFileSync(path.join(dir, "Pulumi.yaml"), "name: proj\nruntime: yaml\n");
+      const verdict = (stackFile: string, urn = DEFAULT_PROVIDER) => {
+        writeFileSync(path.join(dir, "Pulumi.dev.yaml"), stackFile);
+        return configureVerdict({ accountId: "acct-plain" }, new Set(), urn, stackFileSettings(ownerOfUrn(urn), dir));
+      };
+      const secure = "config:\n  embedded:accountId:\n    secure: v1:AAAA\n";
+      assert.match(
+        verdict(secure).refusal ?? "",
+        /accountId is a secret, but it is the default accountId of every resource/,
+      );
+      assert.match(verdict(secure).refusal ?? "", /pulumi config set embedded:accountId <id>/);
+      assert.equal(verdict("config:\n  embedded:accountId: acct-plain\n").refusal, undefined);
+      // An explicit provider's arguments are the program's, not the stack file's.
+      assert.equal(verdict(secure, EXPLICIT_PROVIDER).refusal, undefined);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("a lookup's refusal names an argument that arrived secret, never its value; plain ones are quoted", async () => {
     const name = `Amazon S3 ${value}`;
     const refused = await grpcError(
@@ -163,16 +190,32 @@ describe("plugin: provider and lookup arguments are never printed", () => {
     assert.match(plain.details, /no connector named "Amazon S4" with supportedType Source.*near matches: "Amazon S3"/);
   });
 
-  it("from an SDK that cannot name the secret arguments (Python, Go, YAML), no argument is quoted", async () => {
-    // The engine passes a secret argument as a plain one: the plugin cannot tell it from a typo.
-    const name = `Amazon S3 ${value}`;
-    const refused = await grpcError(fx.plugin.invoke(FIND, { name, supportedType: "Source" }));
-    assert.match(refused.details, /no connector named \(the secret argument name\)/);
-    assert.doesNotMatch(refused.details, /near matches/, "near matches would tell what the secret is like");
-    assertNoCanary(refused.details, value, "findConnector's refusal (no hidden argument)");
-    const account = `acct-${value}`;
-    const connector = await grpcError(fx.plugin.invoke(GET, { connectorId: "0123456789abcdef", accountId: account }));
-    assertNoCanary(connector.details, account, "getConnector's refusal (no hidden argument)");
-    assertNoCanary(connector.details, "0123456789abcdef", "getConnector's refusal (no hidden argument)");
+  it("from an SDK that cannot name the secret arguments (Python, Go, YAML): a value the project writes in plain is quoted, any other is not", async () => {
+    // The Python, Go and YAML SDKs unwrap a secret argument before the Invoke: it arrives as a plain
+    // one. Only what the project's files hold in plain is shown (project/written-in-plain.ts).
+    const project = mkdtempSync(path.join(tmpdir(), "plain-in-project-"));
+    const cwd = process.cwd();
+    try {
+      writeFileSync(path.join(project, "Pulumi.yaml"), "name: typo\nruntime: python\n");
+      writeFileSync(
+        path.join(project, "__main__.py"),
+        'embedded.find_connector(name="Amazon S4", supported_type="Source")\n',
+      );
+      process.chdir(project);
+      const typo = await grpcError(fx.plugin.invoke(FIND, { name: "Amazon S4", supportedType: "Source" }));
+      assert.match(typo.details, /no connector named "Amazon S4" with supportedType Source.*near matches: "Amazon S3"/);
+      const name = `Amazon S3 ${value}`;
+      const refused = await grpcError(fx.plugin.invoke(FIND, { name, supportedType: "Source" }));
+      assert.match(refused.details, /no connector named \(the secret argument name\) with supportedType Source/);
+      assert.doesNotMatch(refused.details, /near matches/, "near matches would tell what the secret is like");
+      assertNoCanary(refused.details, value, "findConnector's refusal (no hidden argument)");
+      const account = `acct-${value}`;
+      const connector = await grpcError(fx.plugin.invoke(GET, { connectorId: "0123456789abcdef", accountId: account }));
+      assertNoCanary(connector.details, account, "getConnector's refusal (no hidden argument)");
+      assertNoCanary(connector.details, "0123456789abcdef", "getConnector's refusal (no hidden argument)");
+    } finally {
+      process.chdir(cwd);
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 });

@@ -5,7 +5,12 @@
 import { SETTINGS, settingsProblems, type ConfigSource, type SettingName } from "../../settings/resolve";
 import { judgePlainSecrets, plainSecretSettings } from "../../settings/plain-secrets";
 import { UNKNOWN, unresolvable } from "../../schema/checks";
-import { plainConfigKeys, readIfPresent, stackConfigFile } from "../../project/pulumi-project";
+import {
+  ID_SETTINGS,
+  secretIdSettingRefusal,
+  stackFileSettings,
+  type StackFileSettings,
+} from "../../project/stack-file-settings";
 import { ownerOfUrn, type Props } from "./wire";
 
 const NAMES = Object.keys(SETTINGS) as SettingName[];
@@ -87,36 +92,14 @@ export function checkConfig(news: Props, env: NodeJS.ProcessEnv = process.env): 
   return { inputs, failures: failures.map((failure) => unresolvable(failure, () => true)) };
 }
 
-/** The settings that are part of every resource's id (`<accountId>/<connectorId>`) when a resource names none. */
-const ID_SETTINGS: readonly SettingName[] = ["accountId"];
-
 /** Whether a provider's URN is a default provider's (`…::pulumi:providers:embedded::default…`): its arguments are stack config. */
 export function isDefaultProvider(urn: string): boolean {
   return (urn.split("::").pop() ?? "").startsWith("default");
 }
 
-/**
- * The secret settings (the client secret) that the config file of the default provider's stack
- * holds in plain text. The engine hands the default provider a schema-secret setting as a secret
- * whatever the file holds, so Configure cannot tell; the plugin runs in the project's directory
- * and reads the file itself (as the CLI does), for a Python, Go or YAML program too.
- */
+/** The secret settings (the client secret) that the config file of the default provider's stack holds in plain text. */
 export function plainInStackFile(urn: string, dir: string = process.cwd()): SettingName[] {
-  const stack = stackOfUrn(urn);
-  if (stack === undefined) return [];
-  try {
-    const file = stackConfigFile(dir, stack);
-    const found = file === undefined ? undefined : readIfPresent(file);
-    if (file === undefined || found === undefined) return [];
-    const plain = plainConfigKeys(
-      found,
-      file,
-      NAMES.map((name) => SETTINGS[name].key),
-    );
-    return plainSecretSettings((name) => plain.includes(SETTINGS[name].key));
-  } catch {
-    return []; // an unreadable project: the CLI reports it
-  }
+  return stackFileSettings(ownerOfUrn(urn), dir).plain;
 }
 
 /**
@@ -129,24 +112,18 @@ export function configureVerdict(
   settings: Props,
   secrets: ReadonlySet<string>,
   urn: string,
-  inStackFile: readonly SettingName[] = [],
+  inStackFile: readonly SettingName[] | StackFileSettings = [],
 ): { refusal?: string; warnings: string[] } {
   const byConfig = isDefaultProvider(urn);
-  const secretIds = ID_SETTINGS.filter((name) => secrets.has(name) && settings[name] !== UNKNOWN);
-  const refusal = secretIds
-    .map(
-      (name) =>
-        `${name} is a secret, but it is the default ${name} of every resource, part of the resource's id ` +
-        `(<accountId>/<connectorId>), which Pulumi keeps in plaintext in the state, its history and its messages: ` +
-        `an id cannot be secret. ` +
-        (byConfig
-          ? `Set it again as plain config: \`pulumi config set ${SETTINGS[name].key} <id>\` (without --secret)`
-          : `Pass it to the provider as a plain value (config.require, not config.requireSecret)`) +
-        `; see docs/secrets.md`,
-    )
-    .join("; ");
+  const file = Array.isArray(inStackFile)
+    ? { plain: inStackFile, secret: [] as SettingName[] }
+    : (inStackFile as StackFileSettings);
+  const secretIds = ID_SETTINGS.filter(
+    (name) => (secrets.has(name) || (byConfig && file.secret.includes(name))) && settings[name] !== UNKNOWN,
+  );
+  const refusal = secretIds.map((name) => secretIdSettingRefusal(name, byConfig)).join("; ");
   const plain = plainSecretSettings(
-    (name) => (typeof settings[name] === "string" && !secrets.has(name)) || (byConfig && inStackFile.includes(name)),
+    (name) => (typeof settings[name] === "string" && !secrets.has(name)) || (byConfig && file.plain.includes(name)),
   );
   const { warnings } = judgePlainSecrets(
     "program",

@@ -16,14 +16,8 @@ import { isProgrammingError } from "../../client/service-failures";
 import { useConfig, useHost, useOwner } from "../../runtime/runtime";
 import { EngineLog } from "./engine-log";
 import { invoke } from "./invoke";
-import {
-  changedSettings,
-  checkConfig,
-  configSourceOf,
-  configureVerdict,
-  isDefaultProvider,
-  plainInStackFile,
-} from "./provider-config";
+import { changedSettings, checkConfig, configSourceOf, configureVerdict, isDefaultProvider } from "./provider-config";
+import { stackFileSettings } from "../../project/stack-file-settings";
 import { SettingsError } from "../../settings/resolve";
 import { outgoing, previewOutputs, PROVIDER_SETTINGS } from "./outgoing";
 import { resourceTypeOf, withInputs } from "./resources";
@@ -134,7 +128,7 @@ export function providerService(version: string, log: EngineLog): grpc.UntypedSe
           settings,
           args.secrets,
           urn,
-          isDefaultProvider(urn) ? plainInStackFile(urn) : [],
+          isDefaultProvider(urn) ? stackFileSettings(ownerOfUrn(urn)) : [],
         );
         // Delivered before a refusal fails the run, or the engine would not show them; not under
         // a default provider, whose messages the engine's display leaves out with it.
