@@ -6,6 +6,7 @@
 // became secret since is not handed on again), and `destroy` runs no program. So a default
 // accountId set with --secret is refused by preview, up and destroy alike, with resources or
 // without, in every language.
+import { plainSecretSettings } from "../settings/plain-secrets";
 import { SETTINGS, type SettingName } from "../settings/table";
 import { plainConfigKeys, readIfPresent, secureConfigKeys, stackConfigFile } from "./pulumi-project";
 
@@ -34,7 +35,7 @@ export function stackFileSettings(owner: string, dir: string = process.cwd()): S
     const plain = plainConfigKeys(found, file, keys);
     const secure = secureConfigKeys(found, file, keys);
     return {
-      plain: NAMES.filter((name) => SETTINGS[name].secret && plain.includes(SETTINGS[name].key)),
+      plain: plainSecretSettings((name) => plain.includes(SETTINGS[name].key)),
       secret: NAMES.filter((name) => secure.includes(SETTINGS[name].key)),
     };
   } catch {

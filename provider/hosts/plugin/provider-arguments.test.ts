@@ -6,6 +6,9 @@
 // settings/plain-secrets.test.ts); a lookup's refusal names an argument that arrived secret,
 // never its value.
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { plainSecretMessage } from "../../settings/plain-secrets";
 import { configureVerdict } from "./provider-config";
