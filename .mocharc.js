@@ -6,7 +6,7 @@ const named = process.argv.slice(2).some((arg) => !arg.startsWith("-") && /(\.js
 module.exports = {
   ...(named
     ? {}
-    : { spec: ["dist/{contract,provider,service,cli,bench,harness}/**/*.test.js", "dist/test/**/*.test.js"] }),
+    : { spec: ["dist/{contract,provider,service,cli,bench,harness,scripts}/**/*.test.js", "dist/test/**/*.test.js"] }),
   recursive: true,
   timeout: 30000,
   "enable-source-maps": true,

@@ -6,7 +6,8 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { getClient, type EmbeddedClient } from "../../provider/client";
 import type { Customer } from "../../provider/fleet/secret-sources";
-import { resolveSettings, toClientSettings } from "../../provider/settings/resolve";
+import { resolveSettings, toClientSettings, type ConfigSource } from "../../provider/settings/resolve";
+import { settingOrigins } from "../../provider/settings/sources";
 import { isSecretIn, literalOf, snapshot, type ConnectorSnapshot } from "../generate";
 import type { SecretMap } from "./adopt-input";
 import type { ConnectorSpec } from "./new";
@@ -33,27 +34,41 @@ export function readCustomers(project: FleetProject): Record<string, Customer> {
   }
 }
 
-/** The client of a customer (customers.json), or of the EMBEDDED_* settings without one. */
-export function clientOf(customers: Record<string, Customer>, name: string | undefined): EmbeddedClient {
+/**
+ * The settings `fleet adopt` reads a customer's sub-account with: the customer's entry in
+ * customers.json (its base URL, client id, and the variable holding its client secret), then the
+ * provider's one resolver (the EMBEDDED_* environment, then the defaults); without a customer, the
+ * EMBEDDED_* settings alone. With where each came from.
+ */
+export function adoptSettings(
+  customers: Record<string, Customer>,
+  name: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+) {
   const customer = name === undefined ? undefined : customers[name];
   if (name !== undefined && !customer) {
     throw new Error(
       `customer "${name}" is not in customers.json (its customers: ${Object.keys(customers).join(", ")})`,
     );
   }
-  const settings = resolveSettings((setting) => {
+  const fromCustomer: ConfigSource = (setting) => {
     if (!customer) return undefined;
-    if (setting === "baseUrl") return customer.baseUrl;
-    if (setting === "clientId") return customer.clientId;
+    if (setting === "baseUrl") return customer.baseUrl || undefined;
+    if (setting === "clientId") return customer.clientId || undefined;
     if (setting === "clientSecret") {
-      const secret = process.env[customer.clientSecretEnv];
+      const secret = env[customer.clientSecretEnv];
       if (!secret)
         throw new Error(`customer ${name}'s client secret: set the environment variable ${customer.clientSecretEnv}`);
       return secret;
     }
     return undefined;
-  });
-  return getClient(toClientSettings(settings));
+  };
+  return { settings: resolveSettings(fromCustomer, env), origins: settingOrigins(fromCustomer, env) };
+}
+
+/** The client of a customer (customers.json), or of the EMBEDDED_* settings without one. */
+export function clientOf(customers: Record<string, Customer>, name: string | undefined): EmbeddedClient {
+  return getClient(toClientSettings(adoptSettings(customers, name).settings));
 }
 
 /** A stack-file key per connector: its name's words in kebab case, made unique. */

@@ -16,6 +16,7 @@ import { buildReport, type FleetCommand, type StackReport } from "./report";
 import { plainSecretRefusals } from "./plain-secrets";
 import { runFleet } from "./run";
 import { selectStacks, type Selection } from "./select";
+import { SETTINGS } from "../../provider/settings/resolve";
 
 interface RunFlags extends Selection {
   dir: string;
@@ -265,7 +266,7 @@ export function registerFleet(program: Command): void {
     .option(
       "--secret-env <A,B>",
       "environment variables the program reads secrets from, each a key of --secret",
-      "EMBEDDED_CLIENT_SECRET",
+      SETTINGS.clientSecret.env,
     )
     .option(
       "--resync <seconds>",

@@ -4,7 +4,14 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import type { Command } from "commander";
 import { closeClients, getClient } from "../../provider/client";
-import { resolveSettings, toClientSettings, type ConfigSource } from "../../provider/settings/resolve";
+import {
+  resolveSettings,
+  SETTINGS,
+  toClientSettings,
+  type ConfigSource,
+  type SettingName,
+} from "../../provider/settings/resolve";
+import { flagDefault, settingOrigins } from "../../provider/settings/sources";
 import { generateFiles, IMPORT_COMMAND, LANGUAGES, snapshot, type GenerateOptions, type Language } from "./index";
 
 export interface GenerateFlags {
@@ -19,18 +26,28 @@ export interface GenerateFlags {
   clientSecret?: string;
 }
 
-async function generate(flags: GenerateFlags): Promise<void> {
-  const fromFlags: ConfigSource = (name) => {
-    if (name === "baseUrl") return flags.baseUrl;
-    if (name === "clientId") return flags.clientId;
-    if (name === "clientSecret") return flags.clientSecret;
-    if (name === "accountId") return flags.account;
-    return undefined;
+/**
+ * generate's settings: its flags, then the provider's one resolver (the EMBEDDED_* environment,
+ * then the defaults), and where each came from. It reads no stack config: it writes the program
+ * a stack will run, often before there is one.
+ */
+export function generateSettings(flags: GenerateFlags, env: NodeJS.ProcessEnv = process.env) {
+  const given: Partial<Record<SettingName, string | undefined>> = {
+    baseUrl: flags.baseUrl,
+    clientId: flags.clientId,
+    clientSecret: flags.clientSecret,
+    accountId: flags.account,
   };
-  const options = generateOptions(flags);
-  const settings = resolveSettings(fromFlags);
+  const fromFlags: ConfigSource = (name) => (given[name] === "" ? undefined : given[name]);
+  const settings = resolveSettings(fromFlags, env);
   const accountId = settings.accountId;
-  if (!accountId) throw new Error("missing --account <id> (or EMBEDDED_ACCOUNT_ID)");
+  if (!accountId) throw new Error(`missing --account <id> (or ${SETTINGS.accountId.env})`);
+  return { settings, accountId, origins: settingOrigins(fromFlags, env) };
+}
+
+async function generate(flags: GenerateFlags): Promise<void> {
+  const options = generateOptions(flags);
+  const { settings, accountId } = generateSettings(flags);
   try {
     const connectors = await snapshot(getClient(toClientSettings(settings)), accountId);
     const files = generateFiles(accountId, connectors, options);
@@ -79,14 +96,17 @@ export function registerGenerate(program: Command): void {
   program
     .command("generate")
     .description("write a Pulumi program (TypeScript, Python, Go or YAML) that adopts the connectors of a sub-account")
-    .option("--account <id>", "the sub-account (default: EMBEDDED_ACCOUNT_ID)")
+    .option("--account <id>", `the sub-account (${flagDefault("accountId", { stackConfig: false })})`)
     .option("--language <language>", `the program's language: ${LANGUAGES.join(", ")}`, "ts")
     .option("--resources <kind>", "TypeScript: dynamic (adoptExisting; the default) or plugin (import.json)")
     .option("--passwords <source>", "held (heldByService; default on the plugin) or config (secret stack config)")
     .option("--project <name>", "the YAML program's project name", "adopted")
     .option("--out <file>", "write the program to this file (and import.json beside it) instead of stdout")
-    .option("--base-url <url>", "the service's base URL (default: EMBEDDED_BASE_URL)")
-    .option("--client-id <id>", "OAuth client id (default: EMBEDDED_CLIENT_ID)")
-    .option("--client-secret <secret>", "OAuth client secret (default: EMBEDDED_CLIENT_SECRET; prefer the variable)")
+    .option("--base-url <url>", `the service's base URL (${flagDefault("baseUrl", { stackConfig: false })})`)
+    .option("--client-id <id>", `OAuth client id (${flagDefault("clientId", { stackConfig: false })})`)
+    .option(
+      "--client-secret <secret>",
+      `OAuth client secret (${flagDefault("clientSecret", { stackConfig: false })}; prefer the variable)`,
+    )
     .action(async (flags: GenerateFlags) => generate(flags));
 }

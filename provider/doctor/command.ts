@@ -1,19 +1,30 @@
 // `pulumi-embedded-connectors doctor`: checks that a service profile reads the service it points
-// at (docs/hosted-service.md). Settings as the provider reads them — the current stack's config
-// `embedded:*`, then the EMBEDDED_* environment — with a flag winning over both. Exit 0 only when
+// at (docs/hosted-service.md). Settings by the provider's own resolver (settings/resolve.ts): the
+// current stack's config `embedded:*`, then the EMBEDDED_* environment, then the defaults, with a
+// flag winning over all (`--timeout` is timeoutMs, in seconds). Exit 0 only when
 // the profile reads every route, every list's paging was told, and `--write-check` found nothing
 // to change; 1 otherwise. Everything it prints or writes goes through one scrub (redact.ts).
 import { execFileSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { Command } from "commander";
-import { DEFAULT_PROFILE, loadProfile } from "../../contract/profile";
-import { checkBaseUrl } from "../settings/resolve";
+import { DEFAULT_PROFILE } from "../../contract/profile";
+import {
+  configSourceFromGetter,
+  noConfig,
+  resolveSettings,
+  settingValue,
+  SETTINGS,
+  type ConfigSource,
+  type SettingName,
+} from "../settings/resolve";
+import { judgePlainSecrets, plainSecretSettings } from "../settings/plain-secrets";
+import { firstOf, flagDefault, settingOrigins } from "../settings/sources";
 import { runDoctor, settledPaging as settledPagingOf, summary } from "./doctor";
 import { Secrets } from "./redact";
 import { renderReport, verdictOf } from "./report";
 import { profileText, suggestedProfile } from "./suggest";
 import { Transcript } from "./trace";
-import { DEFAULT_TIMEOUT_MS, WireClient } from "./wire-client";
+import { WireClient } from "./wire-client";
 import { writeCheck } from "./write-check";
 
 export interface DoctorFlags {
@@ -31,20 +42,23 @@ export interface DoctorFlags {
   timeout?: string | number;
 }
 
-const SETTING_KEYS = ["baseUrl", "clientId", "clientSecret", "accountId", "serviceProfile", "caCertificate"] as const;
-type Setting = (typeof SETTING_KEYS)[number];
-const ENV: Record<Setting, string> = {
-  baseUrl: "EMBEDDED_BASE_URL",
-  clientId: "EMBEDDED_CLIENT_ID",
-  clientSecret: "EMBEDDED_CLIENT_SECRET",
-  accountId: "EMBEDDED_ACCOUNT_ID",
-  serviceProfile: "EMBEDDED_SERVICE_PROFILE",
-  caCertificate: "EMBEDDED_CA_CERTIFICATE",
+/** The settings doctor needs: it reads a sub-account, so the default one too. */
+const NEEDED = ["baseUrl", "clientId", "clientSecret", "accountId"] as const satisfies readonly SettingName[];
+/** doctor's flag of each setting it takes from its command line. */
+const FLAGS: Partial<Record<SettingName, string>> = {
+  baseUrl: "--base-url",
+  clientId: "--client-id",
+  clientSecret: "--client-secret",
+  accountId: "--account-id",
+  serviceProfile: "--profile",
+  timeoutMs: "--timeout",
 };
+/** The most --timeout takes: well below undici's own 300 s cap of a whole answer. */
+const MAX_TIMEOUT_SECONDS = 300;
 
 /** The current stack's `embedded:*` config (secrets decrypted in memory), when run in a Pulumi project. */
-function stackConfig(flags: DoctorFlags): Partial<Record<Setting, string>> {
-  if (flags.stack === false || !existsSync("Pulumi.yaml")) return {};
+function stackConfig(flags: DoctorFlags): ConfigSource {
+  if (flags.stack === false || !existsSync("Pulumi.yaml")) return noConfig;
   const args = [
     "config",
     "--json",
@@ -56,52 +70,58 @@ function stackConfig(flags: DoctorFlags): Partial<Record<Setting, string>> {
     text = execFileSync(flags.pulumi, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
   } catch {
     process.stderr.write("doctor: no stack config read (no stack selected?); using the environment and flags\n");
-    return {};
+    return noConfig;
   }
-  const config = JSON.parse(text) as Record<string, { value?: unknown }>;
-  const out: Partial<Record<Setting, string>> = {};
-  for (const key of SETTING_KEYS) {
-    const value = config[`embedded:${key}`]?.value;
-    if (typeof value === "string") out[key] = value;
-  }
-  return out;
+  const config = JSON.parse(text) as Record<string, { value?: unknown; secret?: boolean }>;
+  // A secret setting the stack holds in plain text: the warning every host gives (settings/plain-secrets.ts).
+  const plain = plainSecretSettings((name) => config[SETTINGS[name].key]?.secret === false);
+  const stack = typeof flags.stack === "string" ? flags.stack : undefined;
+  for (const warning of judgePlainSecrets("doctor", plain, { kind: "stack file", stack }).warnings)
+    process.stderr.write(`doctor: warning: ${warning}\n`);
+  return configSourceFromGetter({ get: (key) => config[key]?.value });
 }
 
-export function resolveDoctorSettings(flags: DoctorFlags, env: NodeJS.ProcessEnv = process.env) {
-  const stack = stackConfig(flags);
-  const fromFlags: Partial<Record<Setting, string | undefined>> = {
+/** The --timeout flag (seconds) as the timeoutMs setting, checked: doctor's one flag in other units. */
+function timeoutFlagMs(flag: string | number | undefined): string | undefined {
+  if (flag === undefined) return undefined;
+  const seconds = Number(flag);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_TIMEOUT_SECONDS) {
+    throw new Error(
+      `--timeout takes the seconds each request may take: a number above 0, at most ${MAX_TIMEOUT_SECONDS}`,
+    );
+  }
+  return String(Math.max(1, Math.round(seconds * 1000)));
+}
+
+/** doctor's own source: its flags over the stack config (the provider's resolver then adds the environment and defaults). */
+function doctorSource(flags: DoctorFlags): ConfigSource {
+  const given: Partial<Record<SettingName, string | undefined>> = {
     baseUrl: flags.baseUrl,
     clientId: flags.clientId,
     clientSecret: flags.clientSecret,
     accountId: flags.accountId,
     serviceProfile: flags.profile,
+    timeoutMs: timeoutFlagMs(flags.timeout),
   };
-  const get = (k: Setting) => fromFlags[k] ?? stack[k] ?? env[ENV[k]];
-  const missing = (["baseUrl", "clientId", "clientSecret", "accountId"] as const).filter((k) => !get(k));
-  if (missing.length > 0) {
-    throw new Error(
-      `doctor needs ${missing.map((k) => `${k} (embedded:${k}, ${ENV[k]}, or --${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)})`).join(", ")}`,
-    );
-  }
-  const profileFile = get("serviceProfile");
-  return {
-    // The provider's own rule: https, or plain http to a loopback host only.
-    baseUrl: checkBaseUrl(get("baseUrl") as string),
-    clientId: get("clientId") as string,
-    clientSecret: get("clientSecret") as string,
-    accountId: get("accountId") as string,
-    caCertificate: get("caCertificate"),
-    profile: profileFile ? loadProfile(profileFile) : DEFAULT_PROFILE,
-  };
+  return firstOf((name) => (given[name] === "" ? undefined : given[name]), stackConfig(flags));
 }
 
-function timeoutMs(flag: string | number | undefined): number {
-  if (flag === undefined) return DEFAULT_TIMEOUT_MS;
-  const seconds = Number(flag);
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 300) {
-    throw new Error("--timeout takes the seconds each request may take: a number above 0, at most 300");
+/** The settings doctor runs with, resolved as the provider resolves them (settings/resolve.ts), and where each came from. */
+export function resolveDoctorSettings(flags: DoctorFlags, env: NodeJS.ProcessEnv = process.env) {
+  const source = doctorSource(flags);
+  const missing = NEEDED.filter((name) => settingValue(name, source, env) === undefined);
+  if (missing.length > 0) {
+    throw new Error(
+      `doctor needs ${missing.map((name) => `${name} (${SETTINGS[name].key}, ${SETTINGS[name].env}, or ${FLAGS[name]})`).join(", ")}`,
+    );
   }
-  return Math.round(seconds * 1000);
+  const settings = resolveSettings(source, env);
+  return {
+    ...settings,
+    accountId: settings.accountId as string,
+    profile: settings.profile ?? DEFAULT_PROFILE,
+    origins: settingOrigins(source, env),
+  };
 }
 
 /** The whole command; returns the exit code. */
@@ -120,7 +140,7 @@ export async function doctor(
   const transcript = flags.trace ? new Transcript(settings.profile, settings.accountId) : undefined;
   const client = new WireClient(
     settings.profile,
-    { ...settings, timeoutMs: timeoutMs(flags.timeout) },
+    settings,
     (exchange) => {
       transcript?.record(exchange);
       const op = settings.profile.operations[exchange.operation];
@@ -167,22 +187,25 @@ export function registerDoctor(program: Command): void {
     .description("check that the service profile reads the service (read-only unless --write-check)")
     .option(
       "--profile <file>",
-      "the service profile to check (default: embedded:serviceProfile, EMBEDDED_SERVICE_PROFILE, else the built-in)",
+      `the service profile to check (${flagDefault("serviceProfile", { stackConfig: true })}, else the built-in)`,
     )
-    .option("--base-url <url>", "the service's base URL (default: embedded:baseUrl, EMBEDDED_BASE_URL)")
-    .option("--client-id <id>", "OAuth client id (default: embedded:clientId, EMBEDDED_CLIENT_ID)")
+    .option("--base-url <url>", `the service's base URL (${flagDefault("baseUrl", { stackConfig: true })})`)
+    .option("--client-id <id>", `OAuth client id (${flagDefault("clientId", { stackConfig: true })})`)
     .option(
       "--client-secret <secret>",
-      "OAuth client secret (default: embedded:clientSecret, EMBEDDED_CLIENT_SECRET; prefer those)",
+      `OAuth client secret (${flagDefault("clientSecret", { stackConfig: true })}; prefer those)`,
     )
-    .option("--account-id <id>", "the sub-account to read (default: embedded:accountId, EMBEDDED_ACCOUNT_ID)")
+    .option("--account-id <id>", `the sub-account to read (${flagDefault("accountId", { stackConfig: true })})`)
     .option("--stack <name>", "the stack whose config to read (default: the current stack)")
     .option("--no-stack", "read no stack config")
     .option("--pulumi <path>", "the Pulumi CLI that reads the stack config", "pulumi")
     .option("--write-profile <file>", "write the suggested profile (JSON for .json, else YAML)")
     .option("--write-check", "also add, read back and remove one connector in --account-id (a scratch sub-account)")
     .option("--trace <file>", "write a redacted transcript of every request and answer")
-    .option("--timeout <seconds>", "each request's time limit (default 30, at most 300)")
+    .option(
+      "--timeout <seconds>",
+      `each request's time limit, at most ${MAX_TIMEOUT_SECONDS} (default: ${SETTINGS.timeoutMs.key}, ${SETTINGS.timeoutMs.env}, in ms, else ${SETTINGS.timeoutMs.default / 1000})`,
+    )
     .action(async (flags: DoctorFlags) => {
       process.exitCode = await doctor(
         flags,

@@ -12,6 +12,7 @@ import type { OperationName } from "../../contract/routes";
 import { createPool } from "../client/http";
 import { checkPathSegment } from "../client/routes";
 import { request as undiciRequest } from "../client/undici-parts";
+import { SETTINGS } from "../settings/table";
 import type { BodyField, RequestParameter, ResolvedOperation, ResolvedProfile } from "../../contract/profile";
 
 export interface WireRequest {
@@ -45,7 +46,7 @@ export interface WireCredentials {
   clientId: string;
   clientSecret: string;
   caCertificate?: string;
-  /** Each request's time limit, in milliseconds. */
+  /** Each request's time limit, in milliseconds. Default: the timeoutMs setting's (settings/table.ts). */
   timeoutMs?: number;
 }
 
@@ -93,9 +94,6 @@ export function target(op: ResolvedOperation, request: WireRequest): { path: str
   return { path, query };
 }
 
-/** A request's time limit unless --timeout says otherwise: well below undici's own 300 s. */
-export const DEFAULT_TIMEOUT_MS = 30_000;
-
 export class WireClient {
   private token?: string;
   private readonly pool: Dispatcher;
@@ -108,7 +106,7 @@ export class WireClient {
     /** Told the token once it is known, so that no text doctor writes can hold it. */
     private readonly onToken: (token: string) => void = () => undefined,
   ) {
-    this.timeoutMs = credentials.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.timeoutMs = credentials.timeoutMs ?? SETTINGS.timeoutMs.default;
     const ms = this.timeoutMs;
     this.pool = createPool(new URL(credentials.baseUrl).origin, {
       connectMs: ms,

@@ -3,15 +3,17 @@
 // what a reviewer reads per sub-account: so `{ env: NAME }` takes only a name its customer
 // allows in customers.json (`secretEnv`: names or glob patterns), and never one of the fleet's
 // own credentials, whatever the allow-list says. In the package (not in a file users copy), so
-// a fix reaches every fleet with the next install. What is a secret field is the package's one
-// rule (schema/secret-fields.ts).
+// a fix reaches every fleet with the next install. It imports only the settings' table (pure) and
+// the package's one rule of what is a secret field (schema/secret-fields.ts, pure): the program
+// and its tests share it.
 import { isSecretField, type SecretTypesSource } from "../schema/secret-fields";
+import { SETTINGS } from "../settings/table";
 
 export interface Customer {
   clientId: string;
   /** The environment variable holding the customer's client secret. */
   clientSecretEnv: string;
-  /** Default: EMBEDDED_BASE_URL. */
+  /** Default: embedded:baseUrl, else EMBEDDED_BASE_URL (the provider's own settings). */
   baseUrl?: string;
   /** The environment variables its stack files may name in `{ env: … }`: names or patterns (`*`, `?`). */
   secretEnv?: string[];
@@ -35,7 +37,7 @@ export function globToRegExp(pattern: string): RegExp {
  */
 export const ALWAYS_REFUSED = [
   "PULUMI_*",
-  "EMBEDDED_CLIENT_SECRET",
+  SETTINGS.clientSecret.env,
   "AWS_*",
   "AZURE_*",
   "ARM_*",

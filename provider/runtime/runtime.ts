@@ -19,7 +19,9 @@ import {
   toClientSettings,
   type ConfigSource,
   type ProviderSettings,
+  type SettingName,
 } from "../settings/resolve";
+import { settingOrigins, type SettingOrigin } from "../settings/sources";
 
 /** Which host runs the provider: the advice differs (only the plugin's resources can be imported). */
 export type ProviderHost = "dynamic" | "plugin";
@@ -162,6 +164,12 @@ export function currentClient(): { client: EmbeddedClient; settings: ProviderSet
   const client = state.clientOverride ?? getClient(toClientSettings(settings));
   state.current = { key, config: state.config, override: state.clientOverride, generation, settings, client };
   return { client, settings };
+}
+
+/** Where each of this call's settings came from (settings/sources.ts): what `doctor` and the commands report alike. */
+export function currentSettingOrigins(): Record<SettingName, SettingOrigin> {
+  const state = runtime();
+  return settingOrigins(state.scope.getStore() ?? state.config);
 }
 
 /** The resource's accountId, else the default sub-account setting. */

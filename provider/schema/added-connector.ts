@@ -1,4 +1,5 @@
 // AddedConnector, described once (see property.ts): a catalogue connector added to a sub-account.
+import { SETTINGS } from "../settings/table";
 import type { ResourceDefinition } from "./property";
 
 export const ADDED_CONNECTOR = {
@@ -20,8 +21,9 @@ export const ADDED_CONNECTOR = {
       replaceOnChange: true,
       idPart: true,
       description:
-        "The sub-account to add it to. Default: the provider's `accountId` (stack config `embedded:accountId`, " +
-        "else the environment variable `EMBEDDED_ACCOUNT_ID`). Changing it replaces the resource.",
+        "The sub-account to add it to. Default: the provider's `accountId` " +
+        `(stack config \`${SETTINGS.accountId.key}\`, else the environment variable \`${SETTINGS.accountId.env}\`). ` +
+        "Changing it replaces the resource.",
     },
     adoptExisting: {
       type: "boolean",

@@ -1,4 +1,5 @@
 // ConnectorConfiguration, described once (see property.ts): the secret configuration of an added connector.
+import { SETTINGS } from "../settings/table";
 import type { ResourceDefinition } from "./property";
 
 /** The hidden input that holds the salt of the digests' key on the plugin (connector-configuration/digest-salt.ts). */
@@ -25,8 +26,9 @@ export const CONNECTOR_CONFIGURATION = {
       replaceOnChange: true,
       idPart: true,
       description:
-        "The sub-account. Default: the provider's `accountId` (stack config `embedded:accountId`, else the " +
-        "environment variable `EMBEDDED_ACCOUNT_ID`). Changing it replaces the resource.",
+        "The sub-account. Default: the provider's `accountId` (stack config " +
+        `\`${SETTINGS.accountId.key}\`, else the environment variable \`${SETTINGS.accountId.env}\`). ` +
+        "Changing it replaces the resource.",
     },
     configurationId: {
       type: "string",

@@ -1,10 +1,11 @@
 // The lookup functions and the object types of their results, described once (see property.ts).
 import { DATA_TYPE_CATEGORIES, DATA_TYPES, PLATFORM_TYPES, SUPPORTED_TYPES } from "../../contract/values";
+import { SETTINGS } from "../settings/table";
 import type { FunctionDefinition, ObjectTypeDefinition, Properties } from "./property";
 
 const accountId = {
   type: "string",
-  description: "Sub-account. Default: the provider's `accountId` (`embedded:accountId`, else EMBEDDED_ACCOUNT_ID).",
+  description: `Sub-account. Default: the provider's \`accountId\` (\`${SETTINGS.accountId.key}\`, else ${SETTINGS.accountId.env}).`,
 } as const;
 
 /** What every view of a connector holds. */

@@ -1,11 +1,12 @@
 // The stack config `embedded:*` as the program process sees it, for what only it can tell on the
 // dynamic host: whether a setting was set with --secret (the dynamic-provider process gets every
-// value unwrapped). A secret setting set in plain text is warned of once per program, with the
-// command that fixes it; a secret default accountId makes every resource's id secret, which the
+// value unwrapped). A secret setting set in plain text is warned of once per program, as
+// settings/plain-secrets.ts judges it; a secret default accountId makes every resource's id secret, which the
 // resources' check refuses (hosts/program/resource-props.ts). The plugin tells the same from its
 // Configure (hosts/plugin/provider-config.ts).
 import * as pulumi from "@pulumi/pulumi";
-import { noDigestKeyWarning, plainSecretSettingWarning, SETTINGS, type SettingName } from "./resolve";
+import { judgePlainSecrets, plainSecretSettings } from "./plain-secrets";
+import { noDigestKeyWarning, SETTINGS } from "./resolve";
 
 /** Whether the stack config key was set with --secret: the SDK's own record (its runtime/config). */
 export function isStackConfigSecret(key: string): boolean {
@@ -36,14 +37,17 @@ export function defaultAccountIsSecret(): boolean {
 
 let warned = false;
 
-/** Once per program: each secret setting (the client secret) set in plain text, and how to encrypt it. */
+/** The warnings of the program's stack config: each secret setting set in plain text, judged by settings/plain-secrets.ts. */
+export function plainSecretWarnings(): string[] {
+  const plain = plainSecretSettings((name) => isSet(SETTINGS[name].key) && !isStackConfigSecret(SETTINGS[name].key));
+  return judgePlainSecrets("program", plain, { kind: "stack file", stack: pulumi.getStack() || undefined }).warnings;
+}
+
+/** Once per program: plainSecretWarnings, through the engine's log. */
 export function warnOfPlainSecretSettings(): void {
   if (warned) return;
   warned = true;
-  for (const name of Object.keys(SETTINGS) as SettingName[]) {
-    const { key, secret } = SETTINGS[name];
-    if (secret && isSet(key) && !isStackConfigSecret(key)) void pulumi.log.warn(plainSecretSettingWarning(name));
-  }
+  for (const warning of plainSecretWarnings()) void pulumi.log.warn(warning);
 }
 
 let warnedOfDigestKey = false;

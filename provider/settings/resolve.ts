@@ -85,11 +85,14 @@ function asText(value: unknown): string | undefined {
   return text.trim() === "" ? undefined : text;
 }
 
-function lookup(name: SettingName, config: ConfigSource, env: NodeJS.ProcessEnv): string | undefined {
+/** A setting's raw value: the source's, else its environment variable's (every reader's one order). */
+export function settingValue(name: SettingName, config: ConfigSource, env: NodeJS.ProcessEnv): string | undefined {
   return config(name) ?? asText(env[SETTINGS[name].env]);
 }
+const lookup = settingValue;
 
-function where(name: SettingName): string {
+/** Where a setting is read, as every message names it: `embedded:baseUrl (or EMBEDDED_BASE_URL)`. */
+export function where(name: SettingName): string {
   return `${SETTINGS[name].key} (or ${SETTINGS[name].env})`;
 }
 
@@ -288,19 +291,6 @@ export function resolveAccountId(
     throw new SettingsError(`missing accountId: pass it, or set ${where("accountId")} as the default sub-account`);
   }
   return fallback;
-}
-
-/**
- * The warning about a secret setting (the client secret) set in plain text in the stack config:
- * the command that encrypts it, never the value. Both hosts give it (hosts/plugin/provider-config.ts,
- * settings/program-stack-config.ts).
- */
-export function plainSecretSettingWarning(name: SettingName): string {
-  const { key } = SETTINGS[name];
-  return (
-    `${key} is stored in plain text in the stack's config file (Pulumi.<stack>.yaml): ` +
-    `encrypt it with \`pulumi config set --secret ${key}\` (it prompts for the value)`
-  );
 }
 
 /** The command that sets embedded:digestKey (a stack secret of 256 random bits). */

@@ -9,6 +9,7 @@ import { assertNoCanary, canary } from "./canaries";
 import { apiKeyFields, S3, SEGMENT, type E2EService } from "./fixtures";
 import type { E2EStack } from "./harness";
 import { routeKey } from "../../contract/routes";
+import { plainSecretMessage } from "../../provider/settings/plain-secrets";
 import type { SecretsStack } from "./secrets-hosts";
 
 const wholeSecret = canary("whole-secret-config");
@@ -122,8 +123,9 @@ async function forgottenSecretsRefused(stack: E2EStack, svc: E2EService, made: S
     // --plaintext: the CLI itself refuses a value that looks like a secret without --secret or it.
     await stack.cli(["config", "set", "--plaintext", "embedded:clientSecret", plainClientSecret]);
     const forgot = await stack.expectFailure((s) => s.preview({ diff: true }));
+    // The one judgement's words (provider/settings/plain-secrets.ts), the stack named.
     assert.ok(
-      forgot.includes("`pulumi config set --secret embedded:clientSecret`"),
+      forgot.includes(plainSecretMessage("clientSecret", { kind: "stack file", stack: stack.stack.name })),
       "the plain client secret's warning",
     );
     assert.ok(/accountId is a secret, but it is/.test(forgot), "the secret default accountId's refusal");

@@ -2,13 +2,8 @@
 // provider (`new embedded.Provider(...)`, `pulumi:providers:embedded` in YAML) passes them as
 // its arguments; the default provider gets the stack config `embedded:*`. Unset ones fall back
 // to the EMBEDDED_* environment, as in the dynamic provider (provider/settings/resolve.ts).
-import {
-  plainSecretSettingWarning,
-  SETTINGS,
-  settingsProblems,
-  type ConfigSource,
-  type SettingName,
-} from "../../settings/resolve";
+import { SETTINGS, settingsProblems, type ConfigSource, type SettingName } from "../../settings/resolve";
+import { judgePlainSecrets, plainSecretSettings } from "../../settings/plain-secrets";
 import { UNKNOWN, unresolvable } from "../../schema/checks";
 import { plainConfigKeys, readIfPresent, stackConfigFile } from "../../project/pulumi-project";
 import { ownerOfUrn, type Props } from "./wire";
@@ -26,6 +21,12 @@ function text(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   const out = typeof value === "string" ? value : String(value);
   return out.trim() === "" ? undefined : out;
+}
+
+/** The stack (`<stack>` of `<project>/<stack>`) whose program runs the provider of `urn`; undefined when it does not say. */
+function stackOfUrn(urn: string): string | undefined {
+  const owner = ownerOfUrn(urn);
+  return owner ? owner.slice(owner.indexOf("/") + 1) : undefined;
 }
 
 /** The provider's arguments as the settings' source. */
@@ -101,10 +102,10 @@ export function isDefaultProvider(urn: string): boolean {
  * and reads the file itself (as the CLI does), for a Python, Go or YAML program too.
  */
 export function plainInStackFile(urn: string, dir: string = process.cwd()): SettingName[] {
-  const owner = ownerOfUrn(urn);
-  if (!owner) return [];
+  const stack = stackOfUrn(urn);
+  if (stack === undefined) return [];
   try {
-    const file = stackConfigFile(dir, owner.slice(owner.indexOf("/") + 1));
+    const file = stackConfigFile(dir, stack);
     const found = file === undefined ? undefined : readIfPresent(file);
     if (file === undefined || found === undefined) return [];
     const plain = plainConfigKeys(
@@ -112,7 +113,7 @@ export function plainInStackFile(urn: string, dir: string = process.cwd()): Sett
       file,
       NAMES.map((name) => SETTINGS[name].key),
     );
-    return NAMES.filter((name) => SETTINGS[name].secret && plain.includes(SETTINGS[name].key));
+    return plainSecretSettings((name) => plain.includes(SETTINGS[name].key));
   } catch {
     return []; // an unreadable project: the CLI reports it
   }
@@ -122,7 +123,7 @@ export function plainInStackFile(urn: string, dir: string = process.cwd()): Sett
  * What Configure, the one call that tells which arguments are secret (CheckConfig's never are),
  * says of them. `refusal`: an id setting given secret (the README's promise: an id cannot be
  * secret). `warnings`: a secret setting given in plain text (the client secret set without
- * --secret is in clear in Pulumi.<stack>.yaml), with the command that fixes it, never the value.
+ * --secret is in clear in Pulumi.<stack>.yaml), as settings/plain-secrets.ts judges and words it.
  */
 export function configureVerdict(
   settings: Props,
@@ -144,16 +145,13 @@ export function configureVerdict(
         `; see docs/secrets.md`,
     )
     .join("; ");
-  const plain = NAMES.filter(
-    (name) =>
-      SETTINGS[name].secret &&
-      ((typeof settings[name] === "string" && !secrets.has(name)) || (byConfig && inStackFile.includes(name))),
+  const plain = plainSecretSettings(
+    (name) => (typeof settings[name] === "string" && !secrets.has(name)) || (byConfig && inStackFile.includes(name)),
   );
-  const warnings = plain.map((name) =>
-    byConfig
-      ? plainSecretSettingWarning(name)
-      : `the provider's ${name} was passed as a plain value: pass it as a secret ` +
-        `(config.requireSecret("${name}")), or leave it out and set ${SETTINGS[name].env}`,
+  const { warnings } = judgePlainSecrets(
+    "program",
+    plain,
+    byConfig ? { kind: "stack file", stack: stackOfUrn(urn) } : { kind: "provider argument" },
   );
   return { ...(refusal ? { refusal } : {}), warnings };
 }
