@@ -2,39 +2,15 @@
 // spelled otherwise, a type the profile adds and a masked value are never read, digested or
 // imported as values, and a masked value in secretConfig is refused before it is sent.
 import assert from "node:assert/strict";
-import type { ConnectorConfigurationView } from "../client";
+import { configuredView, CONSOLE_FIELDS, CREDENTIAL_PROFILE } from "../../test/support/console-fields";
 import { digestKeyOf, hiddenFields, liveDigests, PASSWORD_MARK } from "./field-digests";
 import { importedInputs, IMPORTED_FIELDS } from "./import";
 import { validateSecretConfig, valuesOf } from "./rules";
 
 const KEY = digestKeyOf("client-secret-of-the-test");
-const profile = { semantics: { secretFieldTypes: ["Credential"] } };
-const field = (id: string, type: string, value?: string) => ({
-  id,
-  label: id,
-  type,
-  required: false,
-  readonly: false,
-  ...(value === undefined ? {} : { value }),
-});
-const fields = [
-  field("apiKey", "password", "********"),
-  field("signingKey", "Text", "••••1234"),
-  field("credential", "Credential", "shown-in-clear"),
-  field("bucket", "Text", "exports"),
-];
-const view = {
-  secretConfig: [
-    { configurationId: "c1", name: "n", secretName: "s", configured: true, lastUpdated: 5, configuration: fields },
-  ],
-  connectionConfig: [],
-  editable: true,
-  env: "production",
-  configured: true,
-  lastUpdated: 5,
-  secretName: "s",
-  configuration: fields,
-} as unknown as ConnectorConfigurationView;
+const profile = CREDENTIAL_PROFILE;
+const fields = CONSOLE_FIELDS;
+const view = configuredView();
 
 describe("connector configuration: secret fields by the one rule", () => {
   it("a read takes no secret field's value, and digests none of them", () => {

@@ -3,8 +3,8 @@
 // what a reviewer reads per sub-account: so `{ env: NAME }` takes only a name its customer
 // allows in customers.json (`secretEnv`: names or glob patterns), and never one of the fleet's
 // own credentials, whatever the allow-list says. In the package (not in a file users copy), so
-// a fix reaches every fleet with the next install. It imports only pure modules (the settings'
-// table; schema/secret-fields.ts, the package's one rule of what is a secret field): the program
+// a fix reaches every fleet with the next install. It imports only the settings' table (pure) and
+// the package's one rule of what is a secret field (schema/secret-fields.ts, pure): the program
 // and its tests share it.
 import { isSecretField, type SecretTypesSource } from "../schema/secret-fields";
 import { SETTINGS } from "../settings/table";
