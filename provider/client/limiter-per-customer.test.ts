@@ -69,8 +69,10 @@ describe("client: one limiter per customer (base URL and client id)", function (
   it("keeps one pool per origin: both customers' clients send through the same pool", () => {
     const [a, b] = [customer(0), customer(1)];
     assert.notEqual(a, b);
-    const pools = new Set(clientRegistry.pools.values());
-    assert.equal(pools.size, 1, "one long-lived pool for the service's origin");
-    assert.equal(clientRegistry.limiters.size, 2, "one limiter per customer");
+    // Only this service's entries: under `mocha --parallel` other files' clients share the registry.
+    const origin = new URL(svc.baseUrl).origin;
+    const ours = <T>(map: Map<string, T>) => [...map].filter(([key]) => key.startsWith(origin)).map(([, v]) => v);
+    assert.equal(new Set(ours(clientRegistry.pools)).size, 1, "one long-lived pool for the service's origin");
+    assert.equal(ours(clientRegistry.limiters).length, 2, "one limiter per customer");
   });
 });
