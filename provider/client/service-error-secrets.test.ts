@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { inspect } from "node:util";
 import { EmbeddedApiError, UndiciTransport, type ConfigureBody, type IncomingResponse, type OutgoingRequest } from "./";
+import { isSecretField } from "../schema/secret-fields";
 import { secretConfigFor, useLocalService } from "../../test/support/local-client";
 import { routeKey } from "../../contract/routes";
 
@@ -42,7 +43,7 @@ describe("client against the local service: error answers to large values", func
     const conf = await client.getConfiguration(ctx.account, ctx.source.connectorId);
     const fields = conf.secretConfig[0].configuration;
     const text = fields.find((f) => f.type === "Text" && !f.readonly) ?? assert.fail("no Text field");
-    const secret = fields.find((f) => f.type === "Password") ?? assert.fail("no Password field");
+    const secret = fields.find((f) => isSecretField(f, undefined)) ?? assert.fail("no Password field");
     const canaries = { text: canary("text", textSize), password: canary("password") };
     const body: ConfigureBody = {
       configurationId: conf.secretConfig[0].configurationId,

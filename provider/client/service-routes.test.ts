@@ -10,6 +10,7 @@ import {
   collect,
   getClient,
 } from "./";
+import { isSecretField } from "../schema/secret-fields";
 import { secretConfigFor, useLocalService } from "../../test/support/local-client";
 import { routeKey, routeLabel } from "../../contract/routes";
 
@@ -56,7 +57,7 @@ describe("client against the local service: routes and errors", function () {
       });
       assert.equal(configured.configured, true);
       assert.ok((configured.lastUpdated ?? 0) > 0);
-      const password = configured.configuration.find((f) => f.type === "Password");
+      const password = configured.configuration.find((f) => isSecretField(f, undefined));
       assert.equal(password?.value, undefined, "Password values are never returned");
 
       await client.removeConnector(ctx.account, ctx.source.connectorId);

@@ -1,19 +1,12 @@
 // ConnectorConfiguration's provider implementation, loaded by the dynamic-provider process
 // at call time (see connector-configuration.ts). Rules: docs/behaviour.md.
-import type { CreateResult, DiffResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
+import type { CreateResult, ReadResult, UpdateResult } from "@pulumi/pulumi/dynamic";
 import { mayHaveBeenApplied, type ConnectorConfigurationView } from "../client";
-import { isUnknown } from "../schema/checks";
 import { accountIdFor, currentClient, runtime } from "../runtime/runtime";
-import { cachedConfiguration, currentConfiguration } from "./process";
+import { cachedConfiguration } from "./process";
 import { failure, statusOf } from "../client/service-failures";
 import { descriptorsOf, validateSecretConfig, valuesOf } from "./rules";
-import {
-  digestChanges,
-  hiddenFieldChanges,
-  secretConfigChanges,
-  withoutLegacyOutputs,
-  type DetailedDiff,
-} from "./drift";
+import { withoutLegacyOutputs } from "./drift";
 import {
   configurationInputs,
   configurationOutputs,
@@ -23,169 +16,24 @@ import {
   type Inputs,
 } from "./outputs";
 import { configurationKey, decideCreate } from "./ownership";
-import {
-  DIGEST_KEY_RECIPE,
-  inputSaltOf,
-  keyLost,
-  stateKey,
-  withSaltInput,
-  writeKey,
-  type StateKey,
-} from "./digest-salt";
-import { changedPasswords, changesFromStored, notePasswordsWritten } from "./password-changes";
-import { IN_PLACE_KEYS, REPLACE_KEYS } from "./check";
+import { DIGEST_KEY_RECIPE, inputSaltOf, withSaltInput, writeKey } from "./digest-salt";
+import { notePasswordsWritten } from "./password-changes";
 import { splitId } from "../schema/resource-ids";
 import { importedInputs, importNotice } from "./import";
-import type { SecretTypesSource } from "../schema/secret-fields";
 import { countedStep } from "../runtime/engine-steps";
-import { configureWrites, heldFields, heldPasswordsRefusal } from "./held-passwords";
+import { settleRecord } from "./pending-record";
+import { configureWrites, heldPasswordsRefusal } from "./held-passwords";
 import { addedListing, configurationReadAhead, declaredConnectors } from "../sub-account/process";
 
 export { configureFromRequest } from "../runtime/runtime";
 export { check } from "./check";
+export { diff, diffByDigests } from "./diff";
 export { configurationInputs, configurationOutputs, type ConfigurationOutputs } from "./outputs";
 
 type Props = Record<string, unknown>;
 
 function nullishToUndefined(props: Props): Props {
   return Object.fromEntries(Object.entries(props).filter(([, v]) => v !== null && v !== undefined));
-}
-
-/**
- * Replace on a new connector or sub-account; update on changed fields (by their digests), on
- * changed names, and on a write made out of band. `detailedDiff` names what the update writes
- * (`secretConfig.<field>`): the plugin hands it to the engine; the dynamic host has none, its
- * refresh shows the same names in the `fieldDigests` and `drift` outputs.
- */
-export async function diff(
-  _id: string,
-  olds: Props,
-  news: Props,
-): Promise<DiffResult & { detailedDiff: DetailedDiff }> {
-  settleRecord(olds.accountId, olds.connectorId);
-  const passwords = changedPasswords(olds.accountId, olds.connectorId, news.secretConfig);
-  const result = await diffAgainst(olds, news, {
-    fields: news.secretConfig,
-    changes: (old) => {
-      const key = currentStateKey(old, news);
-      const lost =
-        key && keyLost(old, key) ? changesFromStored(olds.accountId, olds.connectorId, news.secretConfig) : undefined;
-      return secretConfigChanges(old, news.secretConfig, key?.key, passwords, lost);
-    },
-  });
-  // What check cannot see: a write to restore what was changed out of band (the program is the same).
-  const held = heldFields(news.heldByService);
-  if (result.changes && (result.replaces ?? []).length === 0 && held.length > 0 && writesWhole()) {
-    const where = `connector ${String(olds.connectorId)} of sub-account ${String(olds.accountId)}`;
-    throw new Error(heldPasswordsRefusal(where, held, "writing"));
-  }
-  return result;
-}
-
-/** The service profile's part of the secret-field rule; unknown settings: the built-in profile's. */
-function secretTypes(): SecretTypesSource {
-  try {
-    return currentClient().settings.profile;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether Configure replaces the whole configuration (unknown settings: assumed, the safe side). */
-function writesWhole(): boolean {
-  try {
-    return configureWrites(currentClient().settings) === "whole";
-  } catch {
-    return true;
-  }
-}
-
-/**
- * diff, with the desired secretConfig known by its digests only (`fieldDigests` of the state
- * as the last apply wrote them, under the current key): the fleet's drift check, which reads
- * the state without decrypting its secretConfig. The same rules as diff in every other way.
- */
-export async function diffByDigests(
-  _id: string,
-  olds: Props,
-  news: Props,
-  desiredDigests: Record<string, string>,
-): Promise<DiffResult & { detailedDiff: DetailedDiff }> {
-  return diffAgainst(olds, news, {
-    fields: desiredDigests,
-    changes: (old) => digestChanges(old, desiredDigests, currentStateKey(old, news)?.key),
-  });
-}
-
-/** What diff compares the state with: the desired secretConfig's fields, and how they differ from the state's. */
-interface Desired {
-  /** Field id → a non-empty value (or digest) for each desired field. */
-  fields: unknown;
-  changes: (old: ConfigurationOutputs) => DetailedDiff;
-}
-
-async function diffAgainst(
-  olds: Props,
-  news: Props,
-  desired: Desired,
-): Promise<DiffResult & { detailedDiff: DetailedDiff }> {
-  const replaces: string[] = [];
-  const detailedDiff: DetailedDiff = {};
-  const newAccount = news.accountId ?? safeAccount();
-  for (const key of REPLACE_KEYS) {
-    const value = key === "accountId" ? newAccount : news[key];
-    if (isUnknown(value) || value !== olds[key]) {
-      replaces.push(key);
-      detailedDiff[key] = { kind: "update", inputDiff: true };
-    }
-  }
-  const parsed = configurationOutputs.safeParse(olds);
-  if (!parsed.success)
-    return {
-      changes: true,
-      replaces,
-      detailedDiff: { ...detailedDiff, secretConfig: { kind: "update", inputDiff: true } },
-    };
-  const old = parsed.data;
-  for (const key of IN_PLACE_KEYS) {
-    const value = news[key];
-    if (value !== undefined && value !== null && value !== (old as Props)[key])
-      detailedDiff[key] = { kind: "update", inputDiff: true };
-  }
-  Object.assign(detailedDiff, desired.changes(old));
-  const fieldsNamed = Object.keys(detailedDiff).some((path) => path.startsWith("secretConfig"));
-  // Written out of band since our last write, and no field tells how: a Password, or the same values.
-  const descriptors = () => currentConfiguration(old.accountId, old.connectorId);
-  if (old.lastUpdated !== old.appliedLastUpdated && !fieldsNamed) {
-    const hidden = await hiddenFieldChanges(desired.fields, descriptors, secretTypes());
-    // With Passwords the service holds, a write that changed no field of this stack's is theirs
-    // (a customer's new key): it shows through lastUpdated and `drift`, and there is nothing to restore.
-    const theirs = heldFields(news.heldByService).length > 0 && Object.hasOwn(hidden, "lastUpdated");
-    if (!theirs) Object.assign(detailedDiff, hidden);
-  }
-  const changes = replaces.length > 0 || Object.keys(detailedDiff).length > 0;
-  return { changes, replaces, deleteBeforeReplace: false, detailedDiff };
-}
-
-/**
- * The digest key of a state (`news`: the inputs, which hold the plugin's salt) under the current
- * settings; undefined when they cannot be resolved (the operation reports that).
- */
-function currentStateKey(old: ConfigurationOutputs, news: Props): StateKey | undefined {
-  try {
-    const { clientSecret, digestKey } = currentClient().settings;
-    return stateKey(clientSecret, old, inputSaltOf(news), digestKey);
-  } catch {
-    return undefined;
-  }
-}
-
-function safeAccount(): string | undefined {
-  try {
-    return accountIdFor(undefined);
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -270,18 +118,6 @@ async function apply(props: Props, creating: boolean, outputSalt?: string): Prom
         ? " (is it added? create its AddedConnector first and pass `connectorId: added.connectorId`)"
         : "";
     throw failure(`configuring ${where} failed${hint}${fieldErrors(error)}`, error);
-  }
-}
-
-/** The engine holds the resource (or the write certainly did not happen): its pending-Configure record goes. */
-function settleRecord(accountId: unknown, connectorId: unknown): void {
-  if (typeof accountId !== "string" || typeof connectorId !== "string") return;
-  const state = runtime();
-  if (!state.journal) return;
-  try {
-    state.journal.settle(currentClient().settings.baseUrl, accountId, configurationKey(connectorId));
-  } catch {
-    // no settings: nothing was recorded under them
   }
 }
 

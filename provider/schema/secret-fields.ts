@@ -1,9 +1,9 @@
 // What is a secret field: the one rule every host and command calls (docs/secrets.md, "What is a
 // secret field"). The specification calls the field types an open list and does not name
 // Password, and services spell it as they like ("Password", "password", "Secret") and often
-// answer a set one masked ("********", "••••1234"). Deciding this again at an edge (a
-// `type === "Password"`) let `generate` and `fleet adopt` write a mask into a program as a
-// value, and the next write send that mask over the customer's real Password.
+// answer a set one masked ("********", "••••1234"). Deciding this again at an edge (an
+// exact comparison with one spelling) let `generate` and `fleet adopt` write a mask into a
+// program as a value, and the next write send that mask over the customer's real Password.
 //
 // A field is secret when its type names a secret (below, in any letter case), when the service
 // profile adds its type (`semantics.secretFieldTypes`), or when its value is masked: a masked

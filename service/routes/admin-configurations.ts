@@ -46,18 +46,20 @@ export function adminConfigurationRoutes(app: App, ctx: ServiceContext): void {
     ok(overview(ctx.repo, ctx.connectors)),
   );
 
+  /** A connector's configuration by its id and sub-account, with field values in the body. */
+  const byConnector = {
+    ...base,
+    params: requests.ConnectorParams,
+    querystring: z.object({ accountId: z.string() }),
+    body: z.object({ secretConfig: z.record(z.string(), requests.FieldValue) }),
+  };
+
   /** Only the fields in the body change; the others (Passwords too) keep their stored values. */
   app.patch(
     "/_admin/configurations/:connectorId",
     {
       config,
-      schema: {
-        ...base,
-        params: requests.ConnectorParams,
-        querystring: z.object({ accountId: z.string() }),
-        body: z.object({ secretConfig: z.record(z.string(), requests.FieldValue) }),
-        response: responses(strict.ConnectorConfigurationView),
-      },
+      schema: { ...byConnector, response: responses(strict.ConnectorConfigurationView) },
     },
     async (request) => {
       const { accountId } = request.query;
@@ -71,13 +73,7 @@ export function adminConfigurationRoutes(app: App, ctx: ServiceContext): void {
     "/_admin/configurations/:connectorId/holds",
     {
       config,
-      schema: {
-        ...base,
-        params: requests.ConnectorParams,
-        querystring: z.object({ accountId: z.string() }),
-        body: z.object({ secretConfig: z.record(z.string(), requests.FieldValue) }),
-        response: responses(z.record(z.string(), z.boolean())),
-      },
+      schema: { ...byConnector, response: responses(z.record(z.string(), z.boolean())) },
     },
     async (request) =>
       ok(ctx.connectors.holds(request.query.accountId, request.params.connectorId, request.body.secretConfig)),
