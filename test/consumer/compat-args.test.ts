@@ -22,10 +22,14 @@ describe("compatibility matrix: which cells run, and when COMPATIBILITY.md is wr
       scripts: Record<string, string>;
     };
     const steps = pkg.scripts.test.split("&&").map((step) => step.trim());
-    // The unit tier, then test/ (dist/test/**: consumer.test.ts, cell (a), among them).
+    // The unit tier, then test/ (dist/test/**, consumer.test.ts (cell (a)) among them, in
+    // scripts/run-suite.js' lanes), then cells (b) and (c) in the lane free first.
     assert.ok(steps.includes("npm run test:unit:built"), pkg.scripts.test);
-    assert.ok(steps.includes('mocha "dist/test/**/*.test.js"'), pkg.scripts.test);
-    const compat = steps.filter((step) => step.startsWith("node dist/test/consumer/compat.js"));
+    const suite = steps.filter((step) => step.startsWith("node scripts/run-suite.js"));
+    assert.equal(suite.length, 1, pkg.scripts.test);
+    const compat = [...suite[0].matchAll(/--also "([^"]+)"/g)]
+      .map((match) => match[1])
+      .filter((command) => command.startsWith("node dist/test/consumer/compat.js"));
     assert.equal(compat.length, 1, pkg.scripts.test);
     assert.deepEqual(parseCompatArgs(compat[0].split(/\s+/).slice(2)), { cells: ["b", "c"], write: false });
   });
