@@ -20,7 +20,11 @@ describe("ConnectorConfiguration provider: delete while connections use the conn
 
   beforeEach(async () => {
     await fx.client.addConnectors(fx.accountId, [CONNECTORS.segment, CONNECTORS.tiktokEvents]);
-    ({ id } = await impl.create({ connectorId: CONNECTORS.segment, accountId: fx.accountId, secretConfig: SEGMENT_CONFIG }));
+    ({ id } = await impl.create({
+      connectorId: CONNECTORS.segment,
+      accountId: fx.accountId,
+      secretConfig: SEGMENT_CONFIG,
+    }));
     declaredConnectors().clear(); // a destroy: no program declares the connector
     addedListing().clear();
   });
