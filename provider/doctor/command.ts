@@ -22,7 +22,7 @@ import { firstOf, flagDefault, settingOrigins } from "../settings/sources";
 import { runDoctor, settledPaging as settledPagingOf, summary } from "./doctor";
 import { Secrets } from "./redact";
 import { renderReport, verdictOf } from "./report";
-import { profileText, suggestedProfile } from "./suggest";
+import { profileTemplateText, suggestedProfile } from "./suggest";
 import { Transcript } from "./trace";
 import { WireClient } from "./wire-client";
 import { writeCheck } from "./write-check";
@@ -174,7 +174,8 @@ export async function doctor(
     }
     out(renderReport(report, settings.baseUrl, check));
     if (flags.writeProfile) {
-      const text = profileText(flags.writeProfile, suggestedProfile(report, check?.semantics, check?.success));
+      const suggested = suggestedProfile(report, check?.semantics, check?.success);
+      const text = profileTemplateText(flags.writeProfile, suggested, report);
       writeFileSync(flags.writeProfile, secrets.scrub(text));
       out(`wrote the suggested profile to ${flags.writeProfile}\n`);
     }
