@@ -28,14 +28,22 @@ const SAYS = {
   unknownField: [/has no field "bogus"; its fields are: /],
   // What: each connector by name and id, the sub-account, both counts; what to do.
   deleteGuard: [
-    /Amazon S3/,
-    new RegExp(S3),
     /Facebook Custom Audiences/,
     new RegExp(FACEBOOK),
-    /srcConnections\D{0,3}1\b/,
+    /srcConnections\D{0,3}0\b/,
     /destConnections\D{0,3}1\b/,
     /delete (those|the) connections/i,
     /retainOnDelete/,
+  ],
+  // The configured connector's ConnectorConfiguration refuses first (the engine deletes it before
+  // its AddedConnector), for the same reason: nothing deleted, in the service or the state.
+  deleteGuardFirst: [
+    /ConnectorConfiguration of connector "?Amazon S3/,
+    new RegExp(S3),
+    /srcConnections\D{0,3}1\b/,
+    /delete (those|the) connections/i,
+    /retainOnDelete/,
+    /nothing was deleted/,
   ],
 };
 
@@ -204,7 +212,7 @@ describe("e2e: every host the same (the host matrix)", function () {
         const connection = await svc.service.createConnection(svc.accountId, S3, FACEBOOK);
         try {
           const refused = (await engineFailure(() => stack.destroy())).printed;
-          assertSays(refused, SAYS.deleteGuard, "delete guard");
+          assertSays(refused, SAYS.deleteGuardFirst, "delete guard");
           assert.ok(refused.includes(svc.accountId), "the delete guard names the sub-account");
           assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [S3, FACEBOOK].sort(), "nothing removed");
           // Not the state either: the configurations (deleted first by the engine) are still held.
@@ -212,6 +220,15 @@ describe("e2e: every host the same (the host matrix)", function () {
           const again = await stack.up();
           const changed = Object.keys(again.summary.resourceChanges ?? {}).filter((kind) => kind !== "same");
           assert.deepEqual(changed, [], `the next up is a no-change: ${JSON.stringify(again.summary.resourceChanges)}`);
+          // The AddedConnectors' own guard (the service's Remove refuses): a destroy of them alone.
+          // Facebook's: no configuration depends on it, so it can be destroyed alone.
+          const facebook = (await stack.resources()).filter(
+            (r) => r.type.includes("AddedConnector") && r.outputs?.connectorId === FACEBOOK,
+          );
+          assert.equal(facebook.length, 1, "one AddedConnector of Facebook");
+          const guarded = (await engineFailure(() => stack.destroy({ target: [facebook[0].urn] }))).printed;
+          assertSays(guarded, SAYS.deleteGuard, "the AddedConnectors' delete guard");
+          assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [S3, FACEBOOK].sort(), "nothing removed");
         } finally {
           await svc.service.deleteConnection(connection);
         }
