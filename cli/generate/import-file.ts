@@ -23,7 +23,7 @@ interface ImportEntry {
   type: string;
   name: string;
   id: string;
-  /** The plugin's version and release URL: `pulumi import` runs no program, so the engine learns them only here. */
+  /** The plugin's version and release URL, for an engine whose plugin cache lacks it (beside what the program's SDK or options name). */
   version: string;
   pluginDownloadUrl: string;
 }

@@ -1,12 +1,14 @@
 // Adoption on a fresh machine: docs/import.md's commands ("## Adopting a sub-account in any
 // language") run as written, with `--language yaml`, in an empty directory whose engine has an
 // empty PULUMI_HOME (no plugin `embedded` in its cache) and plugin acquisition on, as a new
-// user's has. `pulumi import` runs no program, so the engine learns the plugin's version and
-// release URL from import.json alone (generate writes them there, and in the YAML program, as the
-// recipes do); it downloads the plugin from the loopback release server (release-server.ts) that
+// user's has. Before it imports, the engine asks the language host which plugins the program
+// needs; Pulumi YAML reads them from each resource's `options` (version, pluginDownloadURL), which
+// generate writes as the YAML recipe does, and import.json names them too. The engine downloads
+// the plugin from the loopback release server (release-server.ts) that
 // PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES sends the configured release URL to, imports with no write
-// to the service, and the preview shows no change. The other languages' import files are the same
-// (cli/generate/plugin-named.test.ts); their SDKs name the plugin themselves.
+// to the service, and the preview shows no change. With neither (the fix removed), the import
+// fails. The other languages' import files are the same (cli/generate/plugin-named.test.ts);
+// their SDKs name the plugin themselves.
 import { strict as assert } from "node:assert";
 import { execFile } from "node:child_process";
 import { promises as fs } from "node:fs";
