@@ -5,6 +5,7 @@
 // The service runs in this process (buildApp), so it stops when we do; the engine runs as
 // child processes, spawned asynchronously so that this process keeps answering them.
 import { spawn, type StdioOptions } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
@@ -32,7 +33,8 @@ interface Run {
   stdout: string;
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, show: boolean): Promise<Run> {
+/** `quiet`: a probe whose failure is an answer (`pulumi config get` of a key not set): its stderr is not printed. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, show: boolean, quiet = false): Promise<Run> {
   return new Promise((resolve, reject) => {
     const stdio: StdioOptions = ["ignore", show ? "inherit" : "pipe", show ? "inherit" : "pipe"];
     const child = spawn(command, args, { cwd: root, env, stdio });
@@ -42,7 +44,7 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, show: bool
     child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", reject);
     child.on("close", (code) => {
-      if (code !== 0 && !show && stderr) process.stderr.write(stderr);
+      if (code !== 0 && !show && !quiet && stderr) process.stderr.write(stderr);
       resolve({ code: code ?? 1, stdout });
     });
   });
@@ -113,10 +115,11 @@ async function main(): Promise<void> {
     await set("embedded:clientId", customer.clientId);
     await set("embedded:clientSecret", customer.clientSecret, true);
     await set("embedded:accountId", accountId);
-    for (const [key, value] of Object.entries(DEMO_SECRETS)) {
-      const existing = await run(pulumi, ["config", "get", key, "--stack", STACK], env, false);
-      if (existing.code !== 0) await set(key, value, true);
-    }
+    const isSet = async (key: string) =>
+      (await run(pulumi, ["config", "get", key, "--stack", STACK], env, false, true)).code === 0;
+    for (const [key, value] of Object.entries(DEMO_SECRETS)) if (!(await isSet(key))) await set(key, value, true);
+    // The key of the drift digests (README, "Configure and run"): one per stack, kept by reruns.
+    if (!(await isSet("embedded:digestKey"))) await set("embedded:digestKey", randomBytes(32).toString("hex"), true);
     await writeEnvFile(binDir, home, env.PULUMI_CONFIG_PASSPHRASE === DEMO_PASSPHRASE);
 
     if (down) {

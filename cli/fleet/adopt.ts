@@ -57,7 +57,7 @@ async function pool<T>(items: T[], concurrency: number, worker: (item: T) => Pro
 }
 
 const repairOf = (dir: string) => (stack: string) =>
-  `pulumi-embedded-connectors fleet up --dir ${dir} --stacks ${stack}`;
+  `npx pulumi-embedded-connectors fleet up --dir ${dir} --stacks ${stack}`;
 
 /** Reads each sub-account and writes its stack file; the stacks to import. */
 async function writeStackFiles(

@@ -42,11 +42,15 @@ const positive = integer(1, 256);
 /** Two stacks per CPU: a stack's run waits on the service and the plugin about half of its time. */
 export const DEFAULT_CONCURRENCY = Math.max(2, os.cpus().length * 2);
 
-/** The command a user runs to repair one stack, from where they ran this one. */
-function repairCommand(dir: string): (stack: string) => string {
+/**
+ * The command a user runs to repair one stack, from where they ran this one. Through npx: after
+ * the docs' `npm install pulumi-embedded-connectors`, the package's bin is in node_modules/.bin,
+ * not on PATH.
+ */
+export function repairCommand(dir: string): (stack: string) => string {
   const rel = path.relative(process.cwd(), dir);
   const dirFlag = rel === "" ? "" : ` --dir ${rel.includes(" ") ? JSON.stringify(rel) : rel}`;
-  return (stack) => `pulumi-embedded-connectors fleet up${dirFlag} --stacks ${stack}`;
+  return (stack) => `npx pulumi-embedded-connectors fleet up${dirFlag} --stacks ${stack}`;
 }
 
 async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void> {

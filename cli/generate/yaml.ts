@@ -6,6 +6,18 @@
 import { escapeLineBreaks } from "../fleet/yaml";
 import { connectorComment, headerLines, type AdoptionPlan, type ConnectorPlan, type LiteralValue } from "./model";
 import { IMPORT_THEN } from "./import-file";
+import { PLUGIN_DOWNLOAD_URL, PLUGIN_VERSION } from "../../provider/schema/plugin-release";
+
+/**
+ * Each resource names the plugin's version and release URL, as the YAML recipe does
+ * (docs/installation-configuration.md): Pulumi YAML has no SDK to name them, and without them an
+ * engine whose plugin cache lacks `embedded` looks for it under pulumi/pulumi-embedded.
+ */
+const PLUGIN_OPTIONS = [
+  "    options:",
+  `      version: ${PLUGIN_VERSION}`,
+  `      pluginDownloadURL: ${PLUGIN_DOWNLOAD_URL}`,
+];
 
 /** A literal string in Pulumi YAML: JSON-quoted (valid YAML), `$` doubled so no `${` is an expression. */
 export function yamlString(text: string): string {
@@ -36,6 +48,7 @@ export function renderYaml(plan: AdoptionPlan, project: string): string {
       `  # ${connectorComment(c)}`,
       `  ${c.variable}:`,
       "    type: embedded:index:AddedConnector",
+      ...PLUGIN_OPTIONS,
       "    properties:",
       `      connectorId: ${yamlString(c.connectorId)}`,
       `      accountId: ${yamlString(plan.accountId)}`,
@@ -45,6 +58,7 @@ export function renderYaml(plan: AdoptionPlan, project: string): string {
     resources.push(
       `  ${c.configurationName}:`,
       "    type: embedded:index:ConnectorConfiguration",
+      ...PLUGIN_OPTIONS,
       "    properties:",
       `      connectorId: \${${c.variable}.connectorId}`,
       `      accountId: ${yamlString(plan.accountId)}`,

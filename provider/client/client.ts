@@ -9,6 +9,7 @@ import { resolveSettings, type ClientSettings, type ResolvedSettings } from "./c
 import {
   AuthenticationError,
   EmbeddedApiError,
+  gaveUpRetrying,
   gaveUpWaiting,
   NetworkError,
   ResponseFormatError,
@@ -356,7 +357,9 @@ export class EmbeddedClient {
         if (!decision.retry) {
           const final = waiting
             ? gaveUpWaiting(error, elapsedMs, waits + 1, this.settings.retry.retryTimeoutMs)
-            : error;
+            : route.retrySafe
+              ? gaveUpRetrying(error, attempt - waits, this.settings.retry.maxAttempts - 1, decision.reason)
+              : error;
           if (final instanceof EmbeddedApiError && retried) final.earlierAttemptUnanswered = true;
           throw final;
         }

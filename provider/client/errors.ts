@@ -275,6 +275,21 @@ export function gaveUpWaiting(
 }
 
 /**
+ * A transient fault (5xx, no answer) that persisted: its message says how often the call was
+ * tried and which setting changes that, before the request id. Other errors are returned as
+ * they are (a final error was not retried for its own reason).
+ */
+export function gaveUpRetrying(error: unknown, attempts: number, maxRetries: number, reason: string): unknown {
+  if (!(error instanceof EmbeddedApiError) || !error.retryable) return error;
+  const budget = /retry budget/.test(reason) ? ` (${reason})` : "";
+  const note =
+    `; tried ${attempts} time${attempts === 1 ? "" : "s"}${budget}: embedded:maxRetries ` +
+    `(EMBEDDED_MAX_RETRIES, now ${maxRetries}) sets how many retries follow the first attempt`;
+  error.message = error.message.replace(/ \(request id ([^)]*)\)$/, (whole) => `${note}${whole}`);
+  return error;
+}
+
+/**
  * A 404 made again with the path actually requested (base path and ids included, never the
  * query, which carries values): a baseUrl with a wrong path shows there, not in the route's template.
  */

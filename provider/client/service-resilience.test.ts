@@ -159,6 +159,19 @@ describe("client against the local service: resilience", function () {
       assert.deepEqual(await ctx.routeStats(GET), { "503": 3 });
     });
 
+    it("error without end: the error says how often it was tried and which setting changes that", async () => {
+      await ctx.svc.setFaults({ rules: [{ route: GET, mode: "error", status: 503 }] });
+      const error = await ctx
+        .direct({ retry: { maxAttempts: 3 } })
+        .getConnector(ctx.account, ctx.source.connectorId)
+        .then(
+          () => assert.fail("expected a ServerError"),
+          (e: unknown) => e as Error,
+        );
+      assert.match(error.message, /tried 3 times: embedded:maxRetries \(EMBEDDED_MAX_RETRIES, now 2\)/, error.message);
+      assert.match(error.message, /\(request id \S+\)$/, "the request id still ends it");
+    });
+
     it("rateLimit: 429 once, then the answer", async () => {
       await ctx.svc.setFaults({ rules: [{ route: GET, mode: "rateLimit", count: 1, retryAfterSeconds: 0 }] });
       await ctx.direct().getConnector(ctx.account, ctx.source.connectorId);

@@ -64,7 +64,8 @@ export function importNotice(inputs: Props): string | undefined {
   if (!imported) return undefined;
   return (
     `secretConfig was imported without its values: neither the state nor the code pulumi import prints holds ` +
-    `them (they stay in the service). Declare secretConfig in the program, each value read from a secret ` +
+    `them (they stay in the service). A program written by \`generate\` declares them already: nothing to do ` +
+    `(\`pulumi import\` runs no program, so it cannot tell). Otherwise declare secretConfig in the program, each value read from a secret ` +
     `(config.requireSecret), with the fields: ${what(imported)}; until then \`pulumi up\` refuses to write ` +
     `this configuration (docs/import.md)`
   );

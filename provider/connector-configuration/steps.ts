@@ -24,6 +24,7 @@ import { countedStep } from "../runtime/engine-steps";
 import { settleRecord } from "./pending-record";
 import { configureWrites, heldPasswordsRefusal } from "./held-passwords";
 import { addedListing, configurationReadAhead, declaredConnectors } from "../sub-account/process";
+import { refuseWhileConnectorInUse } from "./delete-guard";
 
 export { configureFromRequest } from "../runtime/runtime";
 export { check } from "./check";
@@ -254,13 +255,15 @@ async function importStep(id: string): Promise<{ id: string; props: Props; input
 /**
  * The service has no "unconfigure": the saved configuration stays until the connector goes
  * (removing it drops the configuration). So a warning only when this run's program still
- * declares the connector's AddedConnector (it stays); a destroy, or a run that removes both,
- * says nothing. `urn`: the resource the warning is about, when the host knows it (the plugin).
+ * declares the connector's AddedConnector (it stays). A destroy, or a run that removes both,
+ * says nothing, but refuses while connections use the connector (delete-guard.ts): the
+ * connector's removal would be refused, and the stack must not lose its configuration first.
+ * `urn`: the resource the warning is about, when the host knows it (the plugin).
  */
 async function removeStep(id: string, _props: Props = {}, urn?: string): Promise<void> {
   const { accountId, connectorId } = splitId(id);
   settleRecord(accountId, connectorId);
-  if (!declaredConnectors().has(id)) return;
+  if (!declaredConnectors().has(id)) return refuseWhileConnectorInUse(accountId, connectorId);
   runtime().warn(
     `the service cannot unconfigure a connector: the saved configuration of ${id} stays in the sub-account ` +
       `while its AddedConnector stays (remove the AddedConnector to drop it, or save other values to replace them)`,

@@ -22,7 +22,7 @@ import { firstOf, flagDefault, settingOrigins } from "../settings/sources";
 import { runDoctor, settledPaging as settledPagingOf, summary } from "./doctor";
 import { Secrets } from "./redact";
 import { renderReport, verdictOf } from "./report";
-import { profileText, suggestedProfile } from "./suggest";
+import { profileTemplateText, suggestedProfile } from "./suggest";
 import { Transcript } from "./trace";
 import { WireClient } from "./wire-client";
 import { writeCheck } from "./write-check";
@@ -56,6 +56,16 @@ const FLAGS: Partial<Record<SettingName, string>> = {
 /** The most --timeout takes: well below undici's own 300 s cap of a whole answer. */
 const MAX_TIMEOUT_SECONDS = 300;
 
+/** Why `pulumi config` gave no stack config: the CLI is missing (not on PATH), or it ran and refused (no stack selected). */
+export function noStackConfigReason(pulumi: string, error: unknown): string {
+  if ((error as { code?: unknown }).code === "ENOENT")
+    return (
+      `no stack config read: \`${pulumi}\` was not found (is the Pulumi CLI installed and on PATH? ` +
+      "--pulumi <path> names it; --no-stack reads no stack config)"
+    );
+  return `no stack config read: \`${pulumi} config\` failed (no stack selected? \`pulumi stack select\`, or --stack <name>)`;
+}
+
 /** The current stack's `embedded:*` config (secrets decrypted in memory), when run in a Pulumi project. */
 function stackConfig(flags: DoctorFlags): ConfigSource {
   if (flags.stack === false || !existsSync("Pulumi.yaml")) return noConfig;
@@ -68,8 +78,8 @@ function stackConfig(flags: DoctorFlags): ConfigSource {
   let text: string;
   try {
     text = execFileSync(flags.pulumi, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
-  } catch {
-    process.stderr.write("doctor: no stack config read (no stack selected?); using the environment and flags\n");
+  } catch (error) {
+    process.stderr.write(`doctor: ${noStackConfigReason(flags.pulumi, error)}; using the environment and flags\n`);
     return noConfig;
   }
   const config = JSON.parse(text) as Record<string, { value?: unknown; secret?: boolean }>;
@@ -164,7 +174,8 @@ export async function doctor(
     }
     out(renderReport(report, settings.baseUrl, check));
     if (flags.writeProfile) {
-      const text = profileText(flags.writeProfile, suggestedProfile(report, check?.semantics, check?.success));
+      const suggested = suggestedProfile(report, check?.semantics, check?.success);
+      const text = profileTemplateText(flags.writeProfile, suggested, report);
       writeFileSync(flags.writeProfile, secrets.scrub(text));
       out(`wrote the suggested profile to ${flags.writeProfile}\n`);
     }

@@ -100,8 +100,7 @@ export function renderReport(report: DoctorReport, baseUrl: string, check?: Writ
     ok
       ? "result: the profile reads every route"
       : keys.length > 0
-        ? `result: the profile does not read this service; keys to change: ${keys.join(", ")}. ` +
-          "Write a corrected profile with --write-profile FILE, set embedded:serviceProfile to it, and run doctor again."
+        ? keysResult(report, keys)
         : report.undetermined.length > 0 &&
             report.routes.every((r) => r.status < 300 || r.operation === "getConfiguration")
           ? `result: could not tell the paging of ${report.undetermined.join(", ")}; ` +
@@ -111,6 +110,34 @@ export function renderReport(report: DoctorReport, baseUrl: string, check?: Writ
             : "result: some routes failed (see the notes above); the profile's keys are not the cause",
   );
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * The result line when profile keys are wrong, by kind: a route not found (404, 405) is not
+ * fixed by --write-profile, which cannot guess a path; the user fills it in from the service's
+ * documentation, in the template --write-profile writes. Every other key is written corrected.
+ */
+function keysResult(report: DoctorReport, keys: string[]): string {
+  const notFound = report.routes.filter((r) => routeVerdict(r) !== "reads" && isRouteKeyed(r)).map((r) => r.operation);
+  const rest = keys.filter((key) => !/^operations\.[A-Za-z]+\.(path|method)$/.test(key));
+  const parts = [`result: the profile does not read this service; keys to change: ${keys.join(", ")}.`];
+  if (notFound.length > 0)
+    parts.push(
+      `Not found at the profile's method and path: ${notFound.join(", ")}. doctor cannot find a path: look each one ` +
+        "up in the service's documentation and fill it in the profile template that --write-profile FILE writes " +
+        "(every operation with its built-in method and path, these marked), then run doctor --profile FILE again.",
+    );
+  if (rest.length > 0)
+    parts.push(
+      `${notFound.length > 0 ? "The other keys" : "These keys"} (${rest.join(", ")}): --write-profile FILE writes ` +
+        "them corrected; set embedded:serviceProfile to FILE and run doctor again.",
+    );
+  return parts.join(" ");
+}
+
+/** The route answered 404 or 405 at the profile's method and path: its key to change is the path or method. */
+export function isRouteKeyed(r: RouteFinding): boolean {
+  return r.keys.some((key) => /\.(path|method)$/.test(key));
 }
 
 /** doctor's verdict, once for the printed result and the exit code: 0 only when `ok`. */

@@ -1,7 +1,7 @@
 // The profile doctor suggests (`--write-profile FILE`): the current profile with every finding
 // applied, written as the keys that differ from the built-in default, so that the file reads as
 // "what this service does differently". JSON for a `.json` file, else YAML.
-import { stringify } from "yaml";
+import { Document, stringify, type Scalar, type YAMLMap } from "yaml";
 import {
   DEFAULT_PROFILE,
   type ResolvedOperation,
@@ -102,4 +102,45 @@ export function suggestedProfile(
 /** The profile's text for `file`: JSON for a `.json` file, else YAML. */
 export function profileText(file: string, profile: ServiceProfile): string {
   return /\.json$/i.test(file) ? `${JSON.stringify(profile, null, 2)}\n` : stringify(profile);
+}
+
+/** The mark of an operation doctor could not find, for the user to fill in (the YAML comment; JSON's description). */
+export const FILL_IN = "FILL IN from the service's documentation";
+
+/**
+ * When routes were not found (404 or 405 at the profile's method and path), the suggested
+ * profile becomes a template: every operation with its method and path as the profile has them,
+ * those not found marked, so the user fills in what doctor cannot guess. Otherwise the text of
+ * profileText.
+ */
+export function profileTemplateText(file: string, profile: ServiceProfile, report: DoctorReport): string {
+  const notFound = report.routes.filter((r) => r.keys.some((key) => /\.(path|method)$/.test(key)));
+  if (notFound.length === 0) return profileText(file, profile);
+  const missing = new Set(notFound.map((r) => r.operation));
+  const operations: Record<string, Record<string, unknown>> = {};
+  for (const [name, op] of Object.entries(report.profile.operations) as [OperationName, ResolvedOperation][]) {
+    const suggested = (profile.operations as Record<string, Record<string, unknown>> | undefined)?.[name] ?? {};
+    operations[name] = { method: op.method, path: op.path, ...suggested };
+  }
+  const json = /\.json$/i.test(file);
+  const marked = [...missing].map(
+    (name) => `${name} (${report.profile.operations[name].method} ${report.profile.operations[name].path})`,
+  );
+  const template = {
+    ...profile,
+    description: json
+      ? `${profile.description ?? ""}; not found, ${FILL_IN}: the method and path of ${marked.join(", ")}`
+      : profile.description,
+    operations,
+  } as ServiceProfile;
+  if (json) return `${JSON.stringify(template, null, 2)}\n`;
+  const doc = new Document(template);
+  const ops = doc.get("operations", true) as YAMLMap<Scalar<string>, unknown>;
+  for (const pair of ops.items) {
+    const name = pair.key.value as OperationName;
+    if (!missing.has(name)) continue;
+    const op = report.profile.operations[name];
+    pair.key.commentBefore = ` not found at ${op.method} ${op.path} (404/405): ${FILL_IN} (method, path)`;
+  }
+  return doc.toString();
 }

@@ -95,12 +95,18 @@ function configurationForm(accountId, connector) {
         secretConfig: changes,
       });
       await refresh();
-      say(`${connector.name}: saved ${names.join(", ")} (lastUpdated ${saved.lastUpdated})`, false);
+      say(`${connector.name}: saved ${names.join(", ")} (lastUpdated ${readableTime(saved.lastUpdated)})`, false);
     } catch (error) {
       say(`${connector.name}: ${error.message}`, true);
     }
   });
   return form;
+}
+
+/** lastUpdated (Unix seconds, 0: never saved) as a reader reads a time: UTC, to the second. */
+function readableTime(seconds) {
+  if (!seconds) return "never";
+  return `${new Date(seconds * 1000).toISOString().slice(0, 19).replace("T", " ")} UTC`;
 }
 
 function connectorRow(accountId, connector) {
@@ -115,7 +121,7 @@ function connectorRow(accountId, connector) {
     connector.connectorId,
     connector.supportedType,
     connector.configured ? "yes" : "no",
-    String(connector.lastUpdated),
+    readableTime(connector.lastUpdated),
     String(connector.srcConnections),
     String(connector.destConnections),
   ];

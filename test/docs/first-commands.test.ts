@@ -13,6 +13,8 @@ import { strict as assert } from "node:assert";
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { parse } from "yaml";
+import { noDigestKeyWarning, SET_DIGEST_KEY } from "../../provider/settings/resolve";
+import { seedCustomers } from "../../service/seed/customers";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
@@ -84,6 +86,30 @@ describe("docs: the first hour's commands work as written", () => {
     assert.ok(named.includes("docs/local-service.md"), "the out-of-band change is docs/local-service.md's curl PUT");
     for (const doc of named) read(doc); // exists
     assert.match(read("docs/local-service.md"), /curl -s -X PUT /);
+  });
+
+  it("README's Configure and run sets embedded:digestKey with the command the provider's warning gives", () => {
+    const readme = read("README.md");
+    const start = readme.indexOf("### Configure and run");
+    const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(start))?.[1] ?? "";
+    const line = block.split("\n").find((l) => l.includes("embedded:digestKey")) ?? "";
+    assert.equal(line.replace(/\s+#.*$/, ""), SET_DIGEST_KEY, block);
+    assert.ok(noDigestKeyWarning().includes(SET_DIGEST_KEY));
+    assert.ok(block.indexOf("embedded:digestKey") < block.indexOf("pulumi up"), "set before the first up");
+    assert.match(read("harness/quickstart.ts"), /"embedded:digestKey"/, "npm start sets one too: no warning");
+  });
+
+  it("README's Five minutes names each recipe's program as the recipe has it, and warns of one sub-account per recipe", () => {
+    const readme = read("README.md");
+    const five = readme.slice(readme.indexOf("## Five minutes"), readme.indexOf("### Configure and run"));
+    assert.doesNotMatch(five, /the program is "Example"/, "the TypeScript recipe's program is its own index.ts");
+    const recipe = read("docs/installation-configuration.md");
+    const tsRecipe = /```typescript\n\/\/ index\.ts\n([\s\S]*?)```/.exec(recipe)?.[1] ?? "";
+    assert.match(tsRecipe, /ec\.embedded\./);
+    assert.match(five, /recipe's `index\.ts`[\s\S]*`ec\.embedded\.\*`/);
+    assert.match(five, /a second recipe on the same service is refused/);
+    // The other sub-accounts named are the local service's seeded customer's.
+    for (const id of seedCustomers()[0].subAccountIds.slice(1)) assert.ok(five.includes(id), id);
   });
 
   it("the drift check is one command, the same in README, the docs and npm start, and names the field", () => {

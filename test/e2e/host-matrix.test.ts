@@ -2,7 +2,8 @@
 // TypeScript, Python, Go and YAML (host-matrix-hosts.ts), one stack per host on one service,
 // each message asserted apart from the language's framing. The refusals at preview run on the
 // empty stack; then `up`, and what needs resources: a secret accountId refused by preview and
-// destroy, and the delete guard. The wall time of each host is printed.
+// destroy, and the delete guard (a refused destroy leaves the service and the state as they were).
+// The wall time of each host is printed.
 import { strict as assert } from "node:assert";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
@@ -27,14 +28,22 @@ const SAYS = {
   unknownField: [/has no field "bogus"; its fields are: /],
   // What: each connector by name and id, the sub-account, both counts; what to do.
   deleteGuard: [
-    /Amazon S3/,
-    new RegExp(S3),
     /Facebook Custom Audiences/,
     new RegExp(FACEBOOK),
-    /srcConnections\D{0,3}1\b/,
+    /srcConnections\D{0,3}0\b/,
     /destConnections\D{0,3}1\b/,
     /delete (those|the) connections/i,
     /retainOnDelete/,
+  ],
+  // The configured connector's ConnectorConfiguration refuses first (the engine deletes it before
+  // its AddedConnector), for the same reason: nothing deleted, in the service or the state.
+  deleteGuardFirst: [
+    /ConnectorConfiguration of connector "?Amazon S3/,
+    new RegExp(S3),
+    /srcConnections\D{0,3}1\b/,
+    /delete (those|the) connections/i,
+    /retainOnDelete/,
+    /nothing was deleted/,
   ],
 };
 
@@ -198,12 +207,27 @@ describe("e2e: every host the same (the host matrix)", function () {
         await stack.preview({ refresh: true, expectNoChanges: true });
       });
 
-      it("(7) the delete guard: destroy while a connection uses the connectors", async () => {
+      it("(7) the delete guard: destroy while a connection uses the connectors changes nothing", async () => {
+        const held = (await stack.resources()).map((r) => r.urn).sort();
         const connection = await svc.service.createConnection(svc.accountId, S3, FACEBOOK);
         try {
           const refused = (await engineFailure(() => stack.destroy())).printed;
-          assertSays(refused, SAYS.deleteGuard, "delete guard");
+          assertSays(refused, SAYS.deleteGuardFirst, "delete guard");
           assert.ok(refused.includes(svc.accountId), "the delete guard names the sub-account");
+          assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [S3, FACEBOOK].sort(), "nothing removed");
+          // Not the state either: the configurations (deleted first by the engine) are still held.
+          assert.deepEqual((await stack.resources()).map((r) => r.urn).sort(), held, "the state is as it was");
+          const again = await stack.up();
+          const changed = Object.keys(again.summary.resourceChanges ?? {}).filter((kind) => kind !== "same");
+          assert.deepEqual(changed, [], `the next up is a no-change: ${JSON.stringify(again.summary.resourceChanges)}`);
+          // The AddedConnectors' own guard (the service's Remove refuses): a destroy of them alone.
+          // Facebook's: no configuration depends on it, so it can be destroyed alone.
+          const facebook = (await stack.resources()).filter(
+            (r) => r.type.includes("AddedConnector") && r.outputs?.connectorId === FACEBOOK,
+          );
+          assert.equal(facebook.length, 1, "one AddedConnector of Facebook");
+          const guarded = (await engineFailure(() => stack.destroy({ target: [facebook[0].urn] }))).printed;
+          assertSays(guarded, SAYS.deleteGuard, "the AddedConnectors' delete guard");
           assert.deepEqual(await svc.outOfBand.addedIds(svc.accountId), [S3, FACEBOOK].sort(), "nothing removed");
         } finally {
           await svc.service.deleteConnection(connection);

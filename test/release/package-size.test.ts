@@ -69,6 +69,14 @@ describe("npm package size (npm pack --dry-run --json on the built tree)", funct
       "dist/plugin/package.json",
       "dist/plugin/pulumi-resource-embedded",
     ]);
+    // The shipped service profiles (docs/service-profile.md), so that `--profile
+    // node_modules/pulumi-embedded-connectors/profiles/<file>` works after an npm install.
+    const profiles = info.files.map((f) => f.path).filter((p) => p.startsWith("profiles/"));
+    assert.deepEqual(profiles.sort(), [
+      "profiles/account-in-path.yaml",
+      "profiles/documented-conventions.yaml",
+      "profiles/example.yaml",
+    ]);
   });
 
   it("stays so with the node_modules a Node.js language host installs into dist/plugin", async () => {

@@ -114,6 +114,11 @@ describe("service: the web page in Chromium (--ui)", function () {
 
     const after = await client.getConfiguration(account, S3);
     assert.ok((after.lastUpdated ?? 0) > (before.lastUpdated ?? 0), "lastUpdated moved");
+    // Shown as a time a reader reads (UTC, to the second), not a Unix number.
+    const shown = new Date((after.lastUpdated ?? 0) * 1000).toISOString().slice(0, 19).replace("T", " ");
+    assert.match(status, new RegExp(`\\(lastUpdated ${shown} UTC\\)`), status);
+    const row = ui.page.locator(`section[data-account="${account}"] tr[data-connector="${S3}"]`);
+    assert.ok(((await row.textContent()) ?? "").includes(`${shown} UTC`), "the row shows the readable time");
     assert.deepEqual(
       valuesOf(after),
       { ...valuesOf(before), bucket: typed.bucket },

@@ -1,0 +1,50 @@
+// The configuration's side of the delete guard (docs/behaviour.md). The engine deletes a
+// connector's ConnectorConfiguration before its AddedConnector; when connections use the
+// connector, the AddedConnector's Remove is refused, and a configuration already dropped from
+// the state would leave the stack changed by a destroy that was refused. So the configuration's
+// delete, in a run that removes its connector too, refuses first for the same reason.
+import type { AddedConnectorView } from "../client";
+import { failure } from "../client/service-failures";
+import { currentClient } from "../runtime/runtime";
+import { addedListing } from "../sub-account/process";
+
+/** The refusal: what the connector's removal would be refused for, and what to do. */
+export function configurationInUseMessage(
+  name: string | undefined,
+  connectorId: string,
+  accountId: string,
+  src: number | undefined,
+  dest: number | undefined,
+): string {
+  const label = name ? `"${name}" (${connectorId})` : connectorId;
+  return (
+    `cannot delete the ConnectorConfiguration of connector ${label} in sub-account ${accountId}: the connector is ` +
+    `used in connections (srcConnections=${src ?? "?"}, destConnections=${dest ?? "?"}), so removing its ` +
+    `AddedConnector would be refused; nothing was deleted, and the stack is as it was. Delete those connections ` +
+    `first, or set the resource option \`retainOnDelete: true\` on the AddedConnector and on this ` +
+    `ConnectorConfiguration and run \`pulumi up\` to record it, then delete the resources: the connector and its ` +
+    `configuration then stay in the sub-account when they leave the stack.`
+  );
+}
+
+/**
+ * Throws when connections use the connector (its added view's counts, from the run's one listing
+ * of the sub-account). A connector that is gone, or a view without counts, lets the delete go on:
+ * the AddedConnector's Remove stays the guard that decides, atomically.
+ */
+export async function refuseWhileConnectorInUse(accountId: string, connectorId: string): Promise<void> {
+  const { client } = currentClient();
+  let view: AddedConnectorView | undefined;
+  try {
+    view = await addedListing().find(client, accountId, connectorId);
+  } catch (error) {
+    throw failure(
+      `reading sub-account ${accountId} to check connector ${connectorId}'s connections before deleting its configuration failed`,
+      error,
+    );
+  }
+  if (!view) return;
+  const { srcConnections: src, destConnections: dest } = view;
+  if ((src ?? 0) + (dest ?? 0) > 0)
+    throw new Error(configurationInUseMessage(view.name, connectorId, accountId, src, dest));
+}
