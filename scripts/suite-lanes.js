@@ -19,6 +19,7 @@ const PROCESS_SHARED = [
   "test/e2e/by-name-registries",
   "test/e2e/regenerated-sdk",
   "test/consumer/project",
+  "test/e2e/release-server", // the release archives, built once per process
   "harness/moto",
   "harness/azurite",
   "harness/gcs",
