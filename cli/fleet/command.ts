@@ -14,7 +14,7 @@ import { renderJUnit, renderMarkdown, renderTable, summaryText } from "./render"
 import { renderDriftNotes } from "./drift/render-drift";
 import { fastDrift } from "./drift";
 import type { SubAccountListing } from "./drift/discovery";
-import { finishDrift, prepareDrift, type DriftFlags, type PreparedDrift } from "./drift/outcome";
+import { finishDrift, prepareDrift, withDriftOptions, type DriftFlags, type PreparedDrift } from "./drift/outcome";
 import { buildReport, type FleetCommand, type StackReport } from "./report";
 import { plainSecretRefusals } from "./plain-secrets";
 import { runFleet } from "./run";
@@ -154,7 +154,14 @@ async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void>
   const finished = drift
     ? await finishDrift(project, drift, stacks, listings, repairCommand(project.dir), new Date())
     : undefined;
-  const report = buildReport(command, project.name, selected.reason, startedAt, finished?.stacks ?? stacks, finished?.sections);
+  const report = buildReport(
+    command,
+    project.name,
+    selected.reason,
+    startedAt,
+    finished?.stacks ?? stacks,
+    finished?.sections,
+  );
   // A notification that could not be delivered fails the run: nobody was told.
   if (report.drift?.notify && !report.drift.notify.delivered) report.exitCode = 1;
   if (flags.json) await fs.writeFile(flags.json, `${JSON.stringify(report, null, 2)}\n`);
@@ -238,17 +245,7 @@ export function registerFleet(program: Command): void {
     ["destroy", "remove every resource of each stack from its sub-account"],
   ] as const) {
     const cmd = withRunOptions(fleet.command(name).description(description));
-    if (name === "drift")
-      cmd
-        .option(
-          "--engine",
-          "check every stack with the engine (`pulumi refresh --preview-only`) instead of reading its checkpoint",
-        )
-        .option("--acknowledged <file>", "known drift, with reasons and expiry dates (default: acknowledged.yaml, if present)")
-        .option("--no-discovery", "do not report connectors no stack manages, nor sub-accounts and customers with no stack")
-        .option("--accounts <file>", "the sub-accounts the fleet should have (fleet adopt's file): those with no stack are reported")
-        .option("--history <file|backend>", "keep when each drift was first and last seen: in this file, or beside the checkpoints")
-        .option("--notify <url>", "POST the new and resolved drift events as JSON (needs --history)");
+    if (name === "drift") withDriftOptions(cmd);
     cmd.action(async (flags: RunFlags) => runCommand(name, flags));
   }
 

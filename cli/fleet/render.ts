@@ -43,7 +43,8 @@ export function renderMarkdown(report: FleetReport): string {
     "",
   ];
   const notes = driftNotes(report);
-  if (notes.length > 0) lines.push(...notes.map((n) => (n.startsWith("  ") ? `  - ${cell(n.trim())}` : `- ${cell(n)}`)), "");
+  if (notes.length > 0)
+    lines.push(...notes.map((n) => (n.startsWith("  ") ? `  - ${cell(n.trim())}` : `- ${cell(n)}`)), "");
   const now = new Date(report.startedAt);
   // drift: the stacks the fast path left to the engine, and why (not when --engine asked for it).
   const leftToEngine = report.stacks.filter((st) => st.engineBecause && st.engineBecause !== "--engine");
@@ -73,7 +74,9 @@ export function renderMarkdown(report: FleetReport): string {
       );
     }
     for (const u of unmanagedRows(st))
-      lines.push(`${head} | ${cell(u.resource)} | ${u.type} | ${u.change} | ${cell(u.note)} | ${ageOf(u.since, now)} |`);
+      lines.push(
+        `${head} | ${cell(u.resource)} | ${u.type} | ${u.change} | ${cell(u.note)} | ${ageOf(u.since, now)} |`,
+      );
   }
   const repairs = notable.filter((st) => st.repair);
   if (repairs.length > 0) {
@@ -112,8 +115,17 @@ export function renderTable(report: FleetReport, width = Infinity): string {
     if (st.resources.length === 0 && (st.unmanaged ?? []).length === 0)
       rows.push([st.stack, st.status, "", "", "", firstLine(st.error ?? ""), ""]);
     for (const r of st.resources)
-      rows.push([st.stack, st.status, typeName(r), stepResource(r), r.operation, propertiesOf(r).join(", "), ageOf(r.since, now)]);
-    for (const u of unmanagedRows(st)) rows.push([st.stack, st.status, u.type, u.resource, u.change, u.note, ageOf(u.since, now)]);
+      rows.push([
+        st.stack,
+        st.status,
+        typeName(r),
+        stepResource(r),
+        r.operation,
+        propertiesOf(r).join(", "),
+        ageOf(r.since, now),
+      ]);
+    for (const u of unmanagedRows(st))
+      rows.push([st.stack, st.status, u.type, u.resource, u.change, u.note, ageOf(u.since, now)]);
   }
   if (rows.length === 0) return "";
   // SINCE only with a history (drift --history): else it would be an empty column.
@@ -150,7 +162,9 @@ function caseBody(st: StackReport): string {
       .map(stepLine)
       .concat(st.repair ? [`repair: ${st.repair}`] : [])
       .join("\n");
-    const unmanaged = (st.unmanaged ?? []).map((u) => `unmanaged connector ${u.connectorId} (${u.name}) in ${u.accountId}`);
+    const unmanaged = (st.unmanaged ?? []).map(
+      (u) => `unmanaged connector ${u.connectorId} (${u.name}) in ${u.accountId}`,
+    );
     return `<failure type="${st.status}" message="${st.resources.length} resource(s) drifted, ${unmanaged.length} unmanaged">${xml([detail, ...unmanaged].filter(Boolean).join("\n"))}</failure>`;
   }
   // A change is no failure: its steps go in the case's output.

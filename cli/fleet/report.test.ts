@@ -122,7 +122,15 @@ describe("cli: fleet report", () => {
     assert.equal(status, "changed", "the stack is not clean");
     const stack: StackReport = { stack: "acme-eu", status, durationMs: 1200, resources };
     const report = buildReport("preview", "embedded-fleet", "every stack", new Date(), [stack]);
-    assert.deepEqual(report.summary, { stacks: 1, clean: 0, drifted: 0, changed: 1, failed: 0, acknowledged: 0, unmanaged: 0 });
+    assert.deepEqual(report.summary, {
+      stacks: 1,
+      clean: 0,
+      drifted: 0,
+      changed: 1,
+      failed: 0,
+      acknowledged: 0,
+      unmanaged: 0,
+    });
     assert.equal(describeStack(stack), "changed (1.2 s): provider acme delete; provider acme-eu create");
     assert.equal(
       renderTable(report),
@@ -136,9 +144,12 @@ describe("cli: fleet report", () => {
     const md = renderMarkdown(report);
     assert.match(
       md,
-      /\| acme-eu \| 📝 changed \| acme-eu \(provider\) \| `pulumi:providers:embedded` \| create \| {2}\|/,
+      /\| acme-eu \| {2}\| 📝 changed \| acme-eu \(provider\) \| `pulumi:providers:embedded` \| create \| {2}\|/,
     );
-    assert.match(md, /\| acme-eu \| 📝 changed \| acme \(provider\) \| `pulumi:providers:embedded` \| delete \| {2}\|/);
+    assert.match(
+      md,
+      /\| acme-eu \| {2}\| 📝 changed \| acme \(provider\) \| `pulumi:providers:embedded` \| delete \| {2}\|/,
+    );
     assert.doesNotMatch(md, /Nothing to change/);
     const junit = renderJUnit(report);
     assert.equal((junit.match(/<failure /g) ?? []).length, 0, "a change is no failure");
@@ -188,7 +199,15 @@ describe("cli: fleet report", () => {
       report.stacks.map((s) => s.stack),
       ["a", "b|c", "d"],
     );
-    assert.deepEqual(report.summary, { stacks: 3, clean: 1, drifted: 1, changed: 0, failed: 1, acknowledged: 0, unmanaged: 0 });
+    assert.deepEqual(report.summary, {
+      stacks: 3,
+      clean: 1,
+      drifted: 1,
+      changed: 0,
+      failed: 1,
+      acknowledged: 0,
+      unmanaged: 0,
+    });
     const md = renderMarkdown(report);
     assert.match(
       md,

@@ -187,8 +187,7 @@ export function buildReport(
 ): FleetReport {
   const summary = { stacks: stacks.length, clean: 0, drifted: 0, changed: 0, failed: 0, acknowledged: 0, unmanaged: 0 };
   for (const s of stacks) summary[s.status] += 1;
-  const withoutStack =
-    drift?.discovery.enabled === true ? drift.discovery.subAccountsWithoutStack.length : 0;
+  const withoutStack = drift?.discovery.enabled === true ? drift.discovery.subAccountsWithoutStack.length : 0;
   return {
     schemaVersion: 1,
     command,

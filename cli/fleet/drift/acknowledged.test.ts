@@ -44,14 +44,34 @@ describe("fleet drift: the acknowledged file", () => {
 
   const refusals: [string, string, RegExp][] = [
     ["not a list", "stack: acme-eu\n", /acknowledged\.yaml: expected a list of entries/],
-    ["an unknown stack", entry("x").replace("acme-eu", "acme-us"), /entry 1 \(stack acme-us\): no stack file Pulumi\.acme-us\.yaml/],
-    ["no reason", entry("x").replace(/ {2}reason:.*\n/, ""), /entry 1 \(stack acme-eu\): "reason" is missing or not text; give why/],
+    [
+      "an unknown stack",
+      entry("x").replace("acme-eu", "acme-us"),
+      /entry 1 \(stack acme-us\): no stack file Pulumi\.acme-us\.yaml/,
+    ],
+    [
+      "no reason",
+      entry("x").replace(/ {2}reason:.*\n/, ""),
+      /entry 1 \(stack acme-eu\): "reason" is missing or not text; give why/,
+    ],
     ["a date that is no date", entry("x", "next week"), /"expires" must be a date YYYY-MM-DD .*got "next week"/],
     ["a day that does not exist", entry("x", "2026-02-30"), /"expires" must be a date/],
     ["a typo in a key", entry("x").replace("expires:", "expiry:"), /unknown key\(s\) "expiry"/],
-    ["another type", entry("x").replace("ConnectorConfiguration", "Connector"), /"type" must be AddedConnector or ConnectorConfiguration/],
-    ["no field", entry("x").replace(/ {2}field:.*\n/, ""), /"field" is missing or not text; give the property as the report names it/],
-    ["the same drift twice", `${entry("x")}${entry("x")}`, /entry 2 \(stack acme-eu\): the same drift as entry 1; keep one of them/],
+    [
+      "another type",
+      entry("x").replace("ConnectorConfiguration", "Connector"),
+      /"type" must be AddedConnector or ConnectorConfiguration/,
+    ],
+    [
+      "no field",
+      entry("x").replace(/ {2}field:.*\n/, ""),
+      /"field" is missing or not text; give the property as the report names it/,
+    ],
+    [
+      "the same drift twice",
+      `${entry("x")}${entry("x")}`,
+      /entry 2 \(stack acme-eu\): the same drift as entry 1; keep one of them/,
+    ],
     ["a file that is no YAML", "- [unclosed\n", /acknowledged\.yaml does not parse as YAML/],
   ];
   for (const [what, text, message] of refusals)
@@ -68,7 +88,12 @@ describe("fleet drift: the acknowledged file", () => {
 
 describe("fleet drift: the verdict with acknowledged drift", () => {
   it("every field acknowledged: the stack is acknowledged and the run exits 0", () => {
-    const { stacks, unused } = judgeStacks([drifted(["fieldDigests.bucket"])], file(entry("fieldDigests.bucket")), NOW, repair);
+    const { stacks, unused } = judgeStacks(
+      [drifted(["fieldDigests.bucket"])],
+      file(entry("fieldDigests.bucket")),
+      NOW,
+      repair,
+    );
     assert.equal(stacks[0].status, "acknowledged");
     assert.deepEqual(stacks[0].resources[0].acknowledged, [
       { field: "fieldDigests.bucket", reason: "OPS-214 migration", expires: "2026-12-31" },
@@ -79,14 +104,27 @@ describe("fleet drift: the verdict with acknowledged drift", () => {
   });
 
   it("another field of the same resource still exits 2", () => {
-    const { stacks } = judgeStacks([drifted(["fieldDigests.bucket", "fieldDigests.region"])], file(entry("fieldDigests.bucket")), NOW, repair);
+    const { stacks } = judgeStacks(
+      [drifted(["fieldDigests.bucket", "fieldDigests.region"])],
+      file(entry("fieldDigests.bucket")),
+      NOW,
+      repair,
+    );
     assert.equal(stacks[0].status, "drifted");
-    assert.deepEqual(stacks[0].resources[0].acknowledged?.map((a) => a.field), ["fieldDigests.bucket"]);
+    assert.deepEqual(
+      stacks[0].resources[0].acknowledged?.map((a) => a.field),
+      ["fieldDigests.bucket"],
+    );
     assert.equal(exitCodeOf("drift", stacks), 2);
   });
 
   it("an expired entry exits 2 and is named", () => {
-    const { stacks } = judgeStacks([drifted(["fieldDigests.bucket"])], file(entry("fieldDigests.bucket", "2026-11-30")), NOW, repair);
+    const { stacks } = judgeStacks(
+      [drifted(["fieldDigests.bucket"])],
+      file(entry("fieldDigests.bucket", "2026-11-30")),
+      NOW,
+      repair,
+    );
     assert.equal(stacks[0].status, "drifted");
     assert.deepEqual(stacks[0].resources[0].expired, [
       { field: "fieldDigests.bucket", reason: "OPS-214 migration", expires: "2026-11-30" },
@@ -97,7 +135,15 @@ describe("fleet drift: the verdict with acknowledged drift", () => {
   it("an entry of another type or resource does not match (a connector's two resources share a name)", () => {
     const added: StackReport = {
       ...drifted([]),
-      resources: [{ urn: ADDED, type: "embedded:index:AddedConnector", name: "s3", operation: "update", properties: ["fieldDigests.bucket"] }],
+      resources: [
+        {
+          urn: ADDED,
+          type: "embedded:index:AddedConnector",
+          name: "s3",
+          operation: "update",
+          properties: ["fieldDigests.bucket"],
+        },
+      ],
     };
     const { stacks, unused } = judgeStacks([added], file(entry("fieldDigests.bucket")), NOW, repair);
     assert.equal(stacks[0].status, "drifted");
@@ -122,7 +168,13 @@ describe("fleet drift: the verdict with acknowledged drift", () => {
 
   it("an unmanaged connector exits 2 unless acknowledged", () => {
     const unmanaged = { accountId: "239a5bbdbe543163", connectorId: "9f3e2d1c0b4a5968", name: "Segment" };
-    const clean: StackReport = { stack: "acme-eu", status: "clean", durationMs: 1, resources: [], unmanaged: [unmanaged] };
+    const clean: StackReport = {
+      stack: "acme-eu",
+      status: "clean",
+      durationMs: 1,
+      resources: [],
+      unmanaged: [unmanaged],
+    };
     const open = judgeStacks([clean], undefined, NOW, repair).stacks;
     assert.equal(open[0].status, "unmanaged");
     assert.equal(open[0].repair, undefined, "fleet up does not remove what no stack manages");

@@ -68,7 +68,8 @@ function dateOf(raw: Record<string, unknown>, where: string): string {
 function entryOf(raw: unknown, index: number, file: string, stacks: readonly string[]): Acknowledgement {
   const entry = index + 1;
   let where = `${file}, entry ${entry}`;
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new Error(`${where}: not a mapping; ${EXAMPLE}`);
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw))
+    throw new Error(`${where}: not a mapping; ${EXAMPLE}`);
   const r = raw as Record<string, unknown>;
   const stack = text(r, "stack", where, "the stack's name (Pulumi.<stack>.yaml)");
   where = `${where} (stack ${stack})`;
@@ -85,10 +86,16 @@ function entryOf(raw: unknown, index: number, file: string, stacks: readonly str
     expires: dateOf(r, where),
   };
   if ("unmanaged" in r)
-    return { ...common, kind: "unmanaged", connectorId: text(r, "unmanaged", where, "the connector's id as the report lists it") };
+    return {
+      ...common,
+      kind: "unmanaged",
+      connectorId: text(r, "unmanaged", where, "the connector's id as the report lists it"),
+    };
   const type = text(r, "type", where, `the resource's type, ${TYPES.join(" or ")}`);
   if (!(TYPES as readonly string[]).includes(type))
-    throw new Error(`${where}: "type" must be ${TYPES.join(" or ")} (as the report's TYPE column names it), got ${JSON.stringify(type)}`);
+    throw new Error(
+      `${where}: "type" must be ${TYPES.join(" or ")} (as the report's TYPE column names it), got ${JSON.stringify(type)}`,
+    );
   return {
     ...common,
     kind: "field",
@@ -109,7 +116,9 @@ export function parseAcknowledged(source: string, file: string, stacks: readonly
     const key = JSON.stringify(e.kind === "field" ? [e.stack, e.type, e.resource, e.field] : [e.stack, e.connectorId]);
     const first = seen.get(key);
     if (first !== undefined)
-      throw new Error(`${file}, entry ${e.entry} (stack ${e.stack}): the same drift as entry ${first}; keep one of them`);
+      throw new Error(
+        `${file}, entry ${e.entry} (stack ${e.stack}): the same drift as entry ${first}; keep one of them`,
+      );
     seen.set(key, e.entry);
   }
   return { file, entries };

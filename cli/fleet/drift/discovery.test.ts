@@ -26,7 +26,10 @@ async function fleetDir(): Promise<string> {
   await stack("acme-eu-2", A, "acme");
   await stack("globex-main", B, "globex");
   await fs.writeFile(path.join(dir, "customers.json"), JSON.stringify({ acme: {}, globex: {}, initech: {} }));
-  await fs.writeFile(path.join(dir, "accounts.csv"), `accountId,customer,stack\n${A},acme,acme-eu\n${C},globex,globex-new\n`);
+  await fs.writeFile(
+    path.join(dir, "accounts.csv"),
+    `accountId,customer,stack\n${A},acme,acme-eu\n${C},globex,globex-new\n`,
+  );
   return dir;
 }
 
@@ -62,7 +65,10 @@ describe("fleet drift: discovery", () => {
     assert.deepEqual(stacks[0].unmanaged, [{ accountId: A, connectorId: "c3", name: "name-c3" }]);
     assert.equal(stacks[0].customer, "acme");
     assert.deepEqual(stacks[2].unmanaged, []);
-    assert.match(stacks[2].discoveryNotRun ?? "", /sub-account 4b1f0c2e9d8a7f60: its listing failed: the list's total changed/);
+    assert.match(
+      stacks[2].discoveryNotRun ?? "",
+      /sub-account 4b1f0c2e9d8a7f60: its listing failed: the list's total changed/,
+    );
     assert.deepEqual(section, {
       enabled: true,
       subAccountsWithoutStack: [{ accountId: C, customer: "globex", stack: "globex-new" }],

@@ -103,7 +103,9 @@ export async function discover(
       const unchecked = (stacksOfAccount.get(l.accountId) ?? []).filter((s) => !input.listings.has(s));
       if (l.error) problems.push(`sub-account ${l.accountId}: its listing failed: ${l.error}`);
       else if (unchecked.length > 0)
-        problems.push(`sub-account ${l.accountId} is also ${unchecked.join(", ")}'s, not checked from its checkpoint in this run`);
+        problems.push(
+          `sub-account ${l.accountId} is also ${unchecked.join(", ")}'s, not checked from its checkpoint in this run`,
+        );
       else
         for (const c of l.listed ?? [])
           if (!managed.get(l.accountId)?.has(c.connectorId))

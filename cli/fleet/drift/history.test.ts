@@ -12,7 +12,10 @@ import type { StackReport } from "../report";
 const URN = "urn:pulumi:acme-eu::embedded-fleet::embedded:index:ConnectorConfiguration::s3";
 const at = (iso: string) => new Date(iso);
 
-function report(properties: string[] | undefined, status: StackReport["status"] = properties ? "drifted" : "clean"): StackReport {
+function report(
+  properties: string[] | undefined,
+  status: StackReport["status"] = properties ? "drifted" : "clean",
+): StackReport {
   return {
     stack: "acme-eu",
     status,
@@ -25,7 +28,11 @@ function report(properties: string[] | undefined, status: StackReport["status"] 
 
 describe("fleet drift: history and events", () => {
   it("new, then unchanged (first seen kept, since reported), then resolved", () => {
-    const first = observe(emptyHistory("embedded-fleet"), [report(["fieldDigests.bucket"])], at("2026-12-01T02:00:00Z"));
+    const first = observe(
+      emptyHistory("embedded-fleet"),
+      [report(["fieldDigests.bucket"])],
+      at("2026-12-01T02:00:00Z"),
+    );
     assert.deepEqual(
       first.events.map((e) => [e.event, e.field, e.firstSeen]),
       [["new", "fieldDigests.bucket", "2026-12-01T02:00:00.000Z"]],
@@ -40,13 +47,10 @@ describe("fleet drift: history and events", () => {
     );
     assert.equal(second.stacks[0].resources[0].since, "2026-12-01T02:00:00.000Z", "how long it has stood");
     const third = observe(second.history, [report(undefined)], at("2026-12-03T02:00:00Z"));
-    assert.deepEqual(
-      third.events.map((e) => [e.event, e.field]).sort(),
-      [
-        ["resolved", "fieldDigests.bucket"],
-        ["resolved", "lastUpdated"],
-      ],
-    );
+    assert.deepEqual(third.events.map((e) => [e.event, e.field]).sort(), [
+      ["resolved", "fieldDigests.bucket"],
+      ["resolved", "lastUpdated"],
+    ]);
     assert.deepEqual(third.history.stacks, {});
   });
 
@@ -55,7 +59,11 @@ describe("fleet drift: history and events", () => {
     first.history.stacks["other-stack"] = [
       { resource: "u", type: "t", name: "n", field: "f", acknowledged: false, firstSeen: "x", lastSeen: "x" },
     ];
-    const failed = observe(first.history, [{ ...report(undefined), status: "failed", error: "boom" }], at("2026-12-02T02:00:00Z"));
+    const failed = observe(
+      first.history,
+      [{ ...report(undefined), status: "failed", error: "boom" }],
+      at("2026-12-02T02:00:00Z"),
+    );
     assert.deepEqual(failed.events, []);
     assert.deepEqual(failed.history, first.history);
   });
@@ -85,7 +93,10 @@ describe("fleet drift: history and events", () => {
     const seen = observe(emptyHistory("p"), [report(["drift"])], at("2026-12-01T02:00:00Z"));
     await store.write(seen.history);
     assert.deepEqual(await store.read(), seen.history);
-    await assert.rejects(fileHistory(file, "q").read(), /drift history of project "p", not q; give --history another file/);
+    await assert.rejects(
+      fileHistory(file, "q").read(),
+      /drift history of project "p", not q; give --history another file/,
+    );
     await fs.writeFile(file, "{");
     await assert.rejects(store.read(), /does not parse as JSON; move it away/);
     await fs.rm(dir, { recursive: true });

@@ -33,13 +33,18 @@ export function historyOf(parsed: unknown, project: string, where: string): Hist
   if (!doc || typeof doc !== "object" || doc.schemaVersion !== 1 || typeof doc.stacks !== "object" || !doc.stacks)
     throw new Error(`${where} is not a drift history (schemaVersion 1); move it away, or give --history another file`);
   if (doc.project !== project)
-    throw new Error(`${where} is the drift history of project ${JSON.stringify(doc.project)}, not ${project}; give --history another file`);
+    throw new Error(
+      `${where} is the drift history of project ${JSON.stringify(doc.project)}, not ${project}; give --history another file`,
+    );
   const stacks: Record<string, HistoryRecord[]> = {};
   for (const [stack, records] of Object.entries(doc.stacks)) {
     if (!Array.isArray(records)) continue;
     stacks[stack] = records.filter(
       (r: Partial<HistoryRecord>) =>
-        r && ["resource", "type", "name", "field", "firstSeen", "lastSeen"].every((k) => typeof r[k as keyof HistoryRecord] === "string"),
+        r &&
+        ["resource", "type", "name", "field", "firstSeen", "lastSeen"].every(
+          (k) => typeof r[k as keyof HistoryRecord] === "string",
+        ),
     );
   }
   return { schemaVersion: 1, project, stacks };
@@ -54,7 +59,8 @@ export function seenNow(report: StackReport): Seen[] {
     const type = c.type.slice(c.type.lastIndexOf(":") + 1);
     const acked = new Set((c.acknowledged ?? []).map((a) => a.field));
     const fields = c.operation === "update" && c.properties.length > 0 ? c.properties : ["(gone)"];
-    for (const field of fields) seen.push({ resource: c.urn, type, name: c.name, field, acknowledged: acked.has(field) });
+    for (const field of fields)
+      seen.push({ resource: c.urn, type, name: c.name, field, acknowledged: acked.has(field) });
   }
   for (const u of report.unmanaged ?? [])
     seen.push({
@@ -114,6 +120,8 @@ export function observe(
     };
   });
   const order = { new: 0, resolved: 1, unchanged: 2 };
-  events.sort((a, b) => order[a.event] - order[b.event] || a.stack.localeCompare(b.stack) || keyOf(a).localeCompare(keyOf(b)));
+  events.sort(
+    (a, b) => order[a.event] - order[b.event] || a.stack.localeCompare(b.stack) || keyOf(a).localeCompare(keyOf(b)),
+  );
   return { history: { schemaVersion: 1, project: previous.project, stacks }, events, stacks: out };
 }

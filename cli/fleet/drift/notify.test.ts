@@ -43,7 +43,11 @@ async function receiver(answers: (number | "hang")[]): Promise<{ url: string; go
   return {
     url: `http://127.0.0.1:${port}/hooks/T0KEN-secret-path?sig=abc`,
     got,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

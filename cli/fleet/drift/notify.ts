@@ -53,11 +53,7 @@ export interface Notification {
 /** A status worth another attempt: the receiver's own trouble or its limit, not a refusal. */
 const retryable = (status: number) => status === 408 || status === 429 || status >= 500;
 
-export async function notify(
-  url: string,
-  body: Notification,
-  options: NotifyOptions = {},
-): Promise<Delivery> {
+export async function notify(url: string, body: Notification, options: NotifyOptions = {}): Promise<Delivery> {
   const attempts = options.attempts ?? 3;
   const to = shownUrl(url);
   let error = "";
@@ -74,7 +70,8 @@ export async function notify(
       await answer.arrayBuffer().catch(() => undefined);
       if (answer.ok) return { to, events: body.events.length, delivered: true, attempts: attempt };
       error = `${to} answered HTTP ${answer.status}`;
-      if (!retryable(answer.status)) return { to, events: body.events.length, delivered: false, attempts: attempt, error };
+      if (!retryable(answer.status))
+        return { to, events: body.events.length, delivered: false, attempts: attempt, error };
     } catch (e) {
       const name = (e as Error).name;
       error =

@@ -3,6 +3,7 @@
 // acknowledged file (verdict.ts), the history and its events (history.ts, history-store.ts),
 // and the notification of new and resolved events (notify.ts). Every file and flag is read and
 // checked before the first stack is, so a mistake in one costs no run.
+import type { Command } from "commander";
 import type { FleetProject } from "../project";
 import type { DriftSections, StackReport } from "../report";
 import { readAcknowledged, type AcknowledgedFile } from "./acknowledged";
@@ -42,7 +43,9 @@ export async function prepareDrift(
   if (flags.notify !== undefined) {
     checkNotifyUrl(flags.notify);
     if (flags.history === undefined)
-      throw new Error("--notify posts new and resolved drift, which needs the last run's: give --history FILE or --history backend");
+      throw new Error(
+        "--notify posts new and resolved drift, which needs the last run's: give --history FILE or --history backend",
+      );
   }
   const acknowledged = await readAcknowledged(project.dir, flags.acknowledged, project.stacks);
   if (flags.accounts !== undefined) await readAdoptList(flags.accounts); // refused now, not after the checks
@@ -90,7 +93,10 @@ export async function finishDrift(
     ...(prepared.acknowledged ? { acknowledgedFile: prepared.acknowledged.file } : {}),
     unusedAcknowledgements: judged.unused,
     discovery,
-    history: "read" in prepared.history ? { kept: true, where: prepared.history.where } : { kept: false, because: prepared.history.because },
+    history:
+      "read" in prepared.history
+        ? { kept: true, where: prepared.history.where }
+        : { kept: false, because: prepared.history.because },
     events: [],
   };
   if ("read" in prepared.history) {
@@ -107,4 +113,27 @@ export async function finishDrift(
       prepared.notifyOptions,
     );
   return { stacks, sections };
+}
+
+/** `fleet drift`'s own options. */
+export function withDriftOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      "--engine",
+      "check every stack with the engine (`pulumi refresh --preview-only`) instead of reading its checkpoint",
+    )
+    .option(
+      "--acknowledged <file>",
+      "known drift, with reasons and expiry dates (default: acknowledged.yaml, if present)",
+    )
+    .option("--no-discovery", "do not report connectors no stack manages, nor sub-accounts and customers with no stack")
+    .option(
+      "--accounts <file>",
+      "the sub-accounts the fleet should have (fleet adopt's file): those with no stack are reported",
+    )
+    .option(
+      "--history <file|backend>",
+      "keep when each drift was first and last seen: in this file, or beside the checkpoints",
+    )
+    .option("--notify <url>", "POST the new and resolved drift events as JSON (needs --history)");
 }

@@ -30,7 +30,9 @@ export function propertiesOf(c: ResourceChange): string[] {
 }
 
 /** Rows for a stack's unmanaged connectors: type, resource, change, note. */
-export function unmanagedRows(st: StackReport): { type: string; resource: string; change: string; note: string; since?: string }[] {
+export function unmanagedRows(
+  st: StackReport,
+): { type: string; resource: string; change: string; note: string; since?: string }[] {
   return (st.unmanaged ?? []).map((u) => ({
     type: "unmanaged connector",
     resource: `${u.name} (${u.connectorId})`,
@@ -51,11 +53,15 @@ export function driftNotes(report: FleetReport): string[] {
   const lines: string[] = [];
   if (d.discovery.enabled) {
     for (const a of d.discovery.subAccountsWithoutStack)
-      lines.push(`sub-account ${a.accountId}${a.customer ? ` (${a.customer})` : ""} has no stack: add one with \`pulumi-embedded-connectors fleet adopt\` (stack ${a.stack})`);
+      lines.push(
+        `sub-account ${a.accountId}${a.customer ? ` (${a.customer})` : ""} has no stack: add one with \`pulumi-embedded-connectors fleet adopt\` (stack ${a.stack})`,
+      );
     for (const c of d.discovery.customersWithoutStack) lines.push(`customer ${c} of customers.json has no stack`);
     const notRun = report.stacks.filter((s) => s.discoveryNotRun && s.status !== "failed");
     if (notRun.length > 0)
-      lines.push(`discovery did not look at ${notRun.length} stack(s): ${notRun.map((s) => `${s.stack} (${s.discoveryNotRun})`).join("; ")}`);
+      lines.push(
+        `discovery did not look at ${notRun.length} stack(s): ${notRun.map((s) => `${s.stack} (${s.discoveryNotRun})`).join("; ")}`,
+      );
   } else lines.push("discovery off (--no-discovery)");
   for (const u of d.unusedAcknowledgements)
     lines.push(
@@ -63,7 +69,9 @@ export function driftNotes(report: FleetReport): string[] {
     );
   if (d.history.kept) {
     const count = (e: string) => d.events.filter((x) => x.event === e).length;
-    lines.push(`history (${d.history.where}): ${count("new")} new, ${count("resolved")} resolved, ${count("unchanged")} unchanged`);
+    lines.push(
+      `history (${d.history.where}): ${count("new")} new, ${count("resolved")} resolved, ${count("unchanged")} unchanged`,
+    );
     for (const e of d.events.filter((x) => x.event !== "unchanged"))
       lines.push(`  ${e.event}: ${e.stack} ${e.type} ${e.name} ${e.field}${e.acknowledged ? " (acknowledged)" : ""}`);
   } else lines.push(`history not kept: ${d.history.because}`);

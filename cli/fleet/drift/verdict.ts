@@ -65,7 +65,9 @@ export function judgeStack(
   });
   let unmanagedOpen = false;
   const unmanaged = report.unmanaged?.map((u) => {
-    const entry = entries.find((e) => e.kind === "unmanaged" && e.stack === report.stack && e.connectorId === u.connectorId);
+    const entry = entries.find(
+      (e) => e.kind === "unmanaged" && e.stack === report.stack && e.connectorId === u.connectorId,
+    );
     if (entry) used.add(entry);
     if (entry && !isExpired(entry, now)) return { ...u, acknowledged: note(entry) };
     unmanagedOpen = true;
