@@ -18,7 +18,8 @@ import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import type { FleetReport, StackReport } from "../../cli/fleet/report";
 import { CATALOGUE } from "../../service/seed/catalogue";
-import { assertNoSecret } from "./harness";
+import { assertNoSecret, repoRoot } from "./harness";
+import { runCli } from "./fleet-cli";
 import { setUpFleetDrift, type FleetDrift } from "./fleet-drift-fixture";
 
 const SEED = process.env.FLEET_DRIFT_SEED ?? randomBytes(4).toString("hex");
@@ -226,11 +227,32 @@ describe("e2e: the nightly drift loop: acknowledged, unmanaged, history, notify"
     assert.deepEqual([...new Set(hook.bodies[1].events.map((e) => e.event))], ["resolved"]);
   });
 
-  it("--history backend keeps it beside the checkpoints, which stay byte-identical; no value anywhere", async () => {
+  it("docs/fleets.md's nightly command as written: --history backend beside the checkpoints, which stay byte-identical; no value anywhere", async () => {
+    const docText = await fs.readFile(path.join(repoRoot, "docs", "fleets.md"), "utf8");
+    const body = docText.slice(docText.indexOf("\n## The nightly drift loop\n")).split(/\n## /)[1];
+    const command = /```sh\n([\s\S]*?)```/.exec(body)?.[1]?.trim() ?? "";
+    assert.match(command, /^npx pulumi-embedded-connectors fleet drift /, "the section shows the night's command");
+    const args = command
+      .split(/\s+/)
+      .slice(2) // "npx pulumi-embedded-connectors"
+      .map((a) => (a === '"$DRIFT_WEBHOOK_URL"' ? hook.url : a));
+    // Every sub-account of the accounts file has its stack here.
+    const rows = [...f.accountOf].map(
+      ([s, { customer, accountId }]) => `${accountId},${customer ? "globex" : "acme"},${s}`,
+    );
+    await fs.writeFile(path.join(f.workDir, "accounts.csv"), `accountId,customer,stack\n${rows.join("\n")}\n`);
     const stacksDir = path.join(f.engine.backendDir, ".pulumi", "stacks");
     const before = await hashes(stacksDir);
-    const run = await f.fleet(["drift", "--history", "backend", "--json", f.out("backend.json")]);
+    const run = await runCli(args, { env: f.env, cwd: f.workDir });
+    f.outputs.push(run.output);
     assert.equal(run.code, 0, run.output);
+    const report = JSON.parse(await fs.readFile(path.join(f.workDir, "drift.json"), "utf8")) as FleetReport;
+    f.outputs.push(JSON.stringify(report), await fs.readFile(path.join(f.workDir, "drift.md"), "utf8"));
+    assert.deepEqual(report.drift?.history, {
+      kept: true,
+      where: `file://${f.engine.backendDir}/.pulumi/embedded-fleet/drift-history/embedded-fleet.json`,
+    });
+    assert.equal(hook.bodies.length, 3, "a new history: the acknowledged drift is new to it, and notified");
     assert.deepEqual(await hashes(stacksDir), before, "no checkpoint touched");
     const kept = path.join(f.engine.backendDir, ".pulumi", "embedded-fleet", "drift-history", "embedded-fleet.json");
     const doc = JSON.parse(await fs.readFile(kept, "utf8")) as { stacks: Record<string, unknown[]> };
