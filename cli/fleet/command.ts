@@ -12,6 +12,7 @@ import { createProgress } from "./progress";
 import { readProject } from "./project";
 import { renderJUnit, renderMarkdown, renderTable, summaryText } from "./render";
 import { renderDriftNotes } from "./drift/render-drift";
+import { renderEstateHtml } from "./drift/estate";
 import { fastDrift } from "./drift";
 import type { SubAccountListing } from "./drift/discovery";
 import { finishDrift, prepareDrift, withDriftOptions, type DriftFlags, type PreparedDrift } from "./drift/outcome";
@@ -49,7 +50,8 @@ export const DEFAULT_CONCURRENCY = Math.max(2, os.cpus().length * 2);
 function repairCommand(dir: string): (stack: string) => string {
   const rel = path.relative(process.cwd(), dir);
   const dirFlag = rel === "" ? "" : ` --dir ${rel.includes(" ") ? JSON.stringify(rel) : rel}`;
-  return (stack) => `pulumi-embedded-connectors fleet up${dirFlag} --stacks ${stack}`;
+  // npx: runnable as printed in a project that installed the package (npm install pulumi-embedded-connectors).
+  return (stack) => `npx pulumi-embedded-connectors fleet up${dirFlag} --stacks ${stack}`;
 }
 
 async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void> {
@@ -167,6 +169,7 @@ async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void>
   if (flags.json) await fs.writeFile(flags.json, `${JSON.stringify(report, null, 2)}\n`);
   if (flags.markdown) await fs.writeFile(flags.markdown, renderMarkdown(report));
   if (flags.junit) await fs.writeFile(flags.junit, renderJUnit(report));
+  if (flags.html) await fs.writeFile(flags.html, renderEstateHtml(report));
   process.stdout.write(
     `fleet ${command}: ${summaryText(report)} in ${(report.durationMs / 1000).toFixed(1)} s (exit code ${report.exitCode})\n`,
   );

@@ -5,6 +5,7 @@
 import { alignedTable } from "../../provider/text-table";
 import { stepResource, typeName, type FleetReport, type ResourceChange, type StackReport } from "./report";
 import { ageOf, driftNotes, propertiesOf, unmanagedRows } from "./drift/render-drift";
+import { estateMarkdown } from "./drift/estate";
 
 export { fitWidth } from "../../provider/text-table";
 
@@ -53,6 +54,8 @@ export function renderMarkdown(report: FleetReport): string {
     for (const st of leftToEngine) lines.push(`- ${cell(st.stack)}: ${cell(st.engineBecause ?? "")}`);
     lines.push("");
   }
+  // drift: every customer and stack first, clean ones included (the estate at a glance).
+  if (report.command === "drift" && report.drift) lines.push(...estateMarkdown(report), "");
   const notable = report.stacks.filter((st) => st.status !== "clean");
   if (notable.length === 0) {
     lines.push(report.command === "drift" ? "No drift." : "Nothing to change.");

@@ -131,7 +131,7 @@ describe("e2e: fleet (examples/fleet, one stack per sub-account)", function () {
     for (const s of drifted)
       assert.equal(
         s.repair,
-        `pulumi-embedded-connectors fleet up --dir ${path.relative(repoRoot, f.workDir)} --stacks ${s.stack}`,
+        `npx pulumi-embedded-connectors fleet up --dir ${path.relative(repoRoot, f.workDir)} --stacks ${s.stack}`,
       );
     const markdown = await fs.readFile(out("drift.md"), "utf8");
     const junit = await fs.readFile(out("drift.xml"), "utf8");

@@ -25,6 +25,8 @@ export interface DriftFlags {
   history?: string;
   /** --notify URL. */
   notify?: string;
+  /** --html FILE: the estate at a glance (estate.ts). */
+  html?: string;
 }
 
 export interface PreparedDrift {
@@ -135,5 +137,6 @@ export function withDriftOptions(cmd: Command): Command {
       "--history <file|backend>",
       "keep when each drift was first and last seen: in this file, or beside the checkpoints",
     )
+    .option("--html <file>", "write the estate at a glance (by customer and stack) as one self-contained HTML page")
     .option("--notify <url>", "POST the new and resolved drift events as JSON (needs --history)");
 }
