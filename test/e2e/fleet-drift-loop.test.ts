@@ -132,7 +132,7 @@ describe("e2e: the nightly drift loop: acknowledged, unmanaged, history, notify"
     const night = await f.fleet([
       "drift",
       ...["--history", f.out("history.json"), "--notify", hook.url, "--accounts", f.out("accounts.csv")],
-      ...["--json", f.out("night1.json"), "--markdown", f.out("night1.md")],
+      ...["--json", f.out("night1.json"), "--markdown", f.out("night1.md"), "--html", f.out("night1.html")],
     ]);
     assert.equal(night.code, 2, night.output);
     const r = await f.report("night1.json");
@@ -180,6 +180,10 @@ describe("e2e: the nightly drift loop: acknowledged, unmanaged, history, notify"
     assert.match(md, /unmanaged connector/);
     assert.match(md, new RegExp(`acknowledged until ${day(30)}`));
     assert.match(night.output, /TYPE +RESOURCE/);
+    assert.match(md, /### The estate by customer/);
+    const page = await fs.readFile(f.out("night1.html"), "utf8");
+    f.outputs.push(page);
+    for (const name of ["d001", "d002", "d003", "d004"]) assert.match(page, new RegExp(`data-stack="${name}"`));
   });
 
   it("next night: repaired, removed and acknowledged: exit 0, resolved and unchanged events, the resolved notified", async () => {
@@ -195,7 +199,11 @@ describe("e2e: the nightly drift loop: acknowledged, unmanaged, history, notify"
         )
         .join(""),
     );
-    const repair = await f.fleet(["up", "--stacks", "d003"]);
+    // The repair command as the report printed it (npx: the package's own CLI, as after a local install).
+    const printed = stack(seen, "d003").repair ?? "";
+    assert.match(printed, /^npx pulumi-embedded-connectors fleet up --dir \S+ --stacks d003$/);
+    const repair = await runCli(printed.split(" ").slice(2), { env: f.env, cwd: repoRoot });
+    f.outputs.push(repair.output);
     assert.equal(repair.code, 0, repair.output);
     const d002 = f.accountOf.get("d002")!;
     await f.clients[d002.customer].remove(d002.accountId, unmanagedId);
