@@ -265,6 +265,18 @@ describe("e2e: the nightly drift loop: acknowledged, unmanaged, history, notify"
     const kept = path.join(f.engine.backendDir, ".pulumi", "embedded-fleet", "drift-history", "embedded-fleet.json");
     const doc = JSON.parse(await fs.readFile(kept, "utf8")) as { stacks: Record<string, unknown[]> };
     assert.deepEqual(Object.keys(doc.stacks), ["d001"]);
+    // Discovery costs no request beyond the check: it reuses the listing the check's reads made.
+    const requests = async () =>
+      Object.values((await f.service.stats()).byRoute).reduce(
+        (n, byStatus) => n + Object.values(byStatus).reduce((a, b) => a + b, 0),
+        0,
+      );
+    const r0 = await requests();
+    assert.equal((await f.fleet(["drift", "--no-discovery"])).code, 0);
+    const r1 = await requests();
+    assert.equal((await f.fleet(["drift"])).code, 0);
+    const r2 = await requests();
+    assert.equal(r2 - r1, r1 - r0, `requests with discovery ${r2 - r1}, without ${r1 - r0}`);
     const everything = [
       ...f.outputs,
       ...hook.raw,
