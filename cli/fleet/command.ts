@@ -10,15 +10,19 @@ import { writeOperatorManifests } from "./operator";
 import { loadAutomation, loadProgram } from "./program";
 import { createProgress } from "./progress";
 import { readProject } from "./project";
-import { renderJUnit, renderMarkdown, renderTable } from "./render";
+import { renderJUnit, renderMarkdown, renderTable, summaryText } from "./render";
+import { renderDriftNotes } from "./drift/render-drift";
+import { renderEstateHtml } from "./drift/estate";
 import { fastDrift } from "./drift";
+import type { SubAccountListing } from "./drift/discovery";
+import { finishDrift, prepareDrift, withDriftOptions, type DriftFlags, type PreparedDrift } from "./drift/outcome";
 import { buildReport, type FleetCommand, type StackReport } from "./report";
 import { plainSecretRefusals } from "./plain-secrets";
 import { runFleet } from "./run";
 import { selectStacks, type Selection } from "./select";
 import { SETTINGS } from "../../provider/settings/resolve";
 
-interface RunFlags extends Selection {
+interface RunFlags extends Selection, DriftFlags {
   dir: string;
   concurrency: number;
   json?: string;
@@ -58,6 +62,8 @@ async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void>
   const project = await readProject(flags.dir);
   const chosen = await selectStacks(project, flags);
   const refused = await plainSecretRefusals(project, chosen.stacks);
+  const drift: PreparedDrift | undefined = command === "drift" ? await prepareDrift(project, flags) : undefined;
+  const listings = new Map<string, SubAccountListing[]>();
   const selected = { ...chosen, stacks: chosen.stacks.filter((s) => !refused.has(s)) };
   // drift runs no program: it compares each sub-account with the stack's last apply.
   const loaded = selected.stacks.length > 0 && command !== "drift" ? await loadProgram(project, flags.inline) : {};
@@ -111,6 +117,7 @@ async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void>
           onStart: (s) => progress.start(s),
           onFinish: (r) => progress.finish(r),
           stop: stop.signal,
+          ...(flags.discovery !== false ? { onListed: (s, l) => listings.set(s, l) } : {}),
         });
         stacks = [...stacks, ...fast.reports];
         for (const [s, reason] of fast.toEngine) engineBecause.set(s, reason);
@@ -149,15 +156,27 @@ async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void>
     process.off("SIGINT", sigint);
     process.off("SIGTERM", sigterm);
   }
-  const report = buildReport(command, project.name, selected.reason, startedAt, stacks);
+  const finished = drift
+    ? await finishDrift(project, drift, stacks, listings, repairCommand(project.dir), new Date())
+    : undefined;
+  const report = buildReport(
+    command,
+    project.name,
+    selected.reason,
+    startedAt,
+    finished?.stacks ?? stacks,
+    finished?.sections,
+  );
+  // A notification that could not be delivered fails the run: nobody was told.
+  if (report.drift?.notify && !report.drift.notify.delivered) report.exitCode = 1;
   if (flags.json) await fs.writeFile(flags.json, `${JSON.stringify(report, null, 2)}\n`);
   if (flags.markdown) await fs.writeFile(flags.markdown, renderMarkdown(report));
   if (flags.junit) await fs.writeFile(flags.junit, renderJUnit(report));
-  const s = report.summary;
+  if (flags.html) await fs.writeFile(flags.html, renderEstateHtml(report));
   process.stdout.write(
-    `fleet ${command}: ${s.stacks} stack(s): ${s.clean} clean, ${s.drifted} drifted, ${s.changed} changed, ${s.failed} failed ` +
-      `in ${(report.durationMs / 1000).toFixed(1)} s (exit code ${report.exitCode})\n`,
+    `fleet ${command}: ${summaryText(report)} in ${(report.durationMs / 1000).toFixed(1)} s (exit code ${report.exitCode})\n`,
   );
+  if (report.drift) process.stdout.write(renderDriftNotes(report));
   // What drifted, changed or failed, as a table (a terminal's width bounds each row).
   process.stdout.write(renderTable(report, process.stdout.isTTY ? process.stdout.columns : Infinity));
   for (const st of report.stacks.filter((x) => x.repair)) process.stdout.write(`  repair: ${st.repair}\n`);
@@ -232,11 +251,7 @@ export function registerFleet(program: Command): void {
     ["destroy", "remove every resource of each stack from its sub-account"],
   ] as const) {
     const cmd = withRunOptions(fleet.command(name).description(description));
-    if (name === "drift")
-      cmd.option(
-        "--engine",
-        "check every stack with the engine (`pulumi refresh --preview-only`) instead of reading its checkpoint",
-      );
+    if (name === "drift") withDriftOptions(cmd);
     cmd.action(async (flags: RunFlags) => runCommand(name, flags));
   }
 

@@ -3,11 +3,28 @@
 // XML (CI test reporters: one test case per stack; drifted and failed stacks are failures, a
 // changed stack's steps its output). A provider's own step is named as one: `<name> (provider)`.
 import { alignedTable } from "../../provider/text-table";
-import { stepResource, type FleetReport, type ResourceChange, type StackReport } from "./report";
+import { stepResource, typeName, type FleetReport, type ResourceChange, type StackReport } from "./report";
+import { ageOf, driftNotes, propertiesOf, unmanagedRows } from "./drift/render-drift";
+import { estateMarkdown } from "./drift/estate";
 
 export { fitWidth } from "../../provider/text-table";
 
-const ICON: Record<StackReport["status"], string> = { clean: "✅", drifted: "⚠️", changed: "📝", failed: "❌" };
+const ICON: Record<StackReport["status"], string> = {
+  clean: "✅",
+  drifted: "⚠️",
+  changed: "📝",
+  failed: "❌",
+  acknowledged: "☑️",
+  unmanaged: "❓",
+};
+
+/** The summary's counts: drift's own statuses for drift, `changed` for the others. */
+export function summaryText(report: FleetReport): string {
+  const s = report.summary;
+  const middle =
+    report.command === "drift" ? `${s.acknowledged} acknowledged, ${s.unmanaged} unmanaged` : `${s.changed} changed`;
+  return `${s.stacks} stack(s): ${s.clean} clean, ${s.drifted} drifted, ${middle}, ${s.failed} failed`;
+}
 
 /** Markdown table cells: no pipes or newlines from names or messages. */
 function cell(text: string): string {
@@ -19,14 +36,17 @@ function code(text: string): string {
 }
 
 export function renderMarkdown(report: FleetReport): string {
-  const s = report.summary;
   const lines = [
     `## Fleet ${report.command}: ${report.project}`,
     "",
-    `${s.stacks} stack(s): ${s.clean} clean, ${s.drifted} drifted, ${s.changed} changed, ${s.failed} failed ` +
+    `${summaryText(report)} ` +
       `(${report.selection}; ${(report.durationMs / 1000).toFixed(1)} s; exit code ${report.exitCode}).`,
     "",
   ];
+  const notes = driftNotes(report);
+  if (notes.length > 0)
+    lines.push(...notes.map((n) => (n.startsWith("  ") ? `  - ${cell(n.trim())}` : `- ${cell(n)}`)), "");
+  const now = new Date(report.startedAt);
   // drift: the stacks the fast path left to the engine, and why (not when --engine asked for it).
   const leftToEngine = report.stacks.filter((st) => st.engineBecause && st.engineBecause !== "--engine");
   if (leftToEngine.length > 0) {
@@ -34,22 +54,32 @@ export function renderMarkdown(report: FleetReport): string {
     for (const st of leftToEngine) lines.push(`- ${cell(st.stack)}: ${cell(st.engineBecause ?? "")}`);
     lines.push("");
   }
+  // drift: every customer and stack first, clean ones included (the estate at a glance).
+  if (report.command === "drift" && report.drift) lines.push(...estateMarkdown(report), "");
   const notable = report.stacks.filter((st) => st.status !== "clean");
   if (notable.length === 0) {
     lines.push(report.command === "drift" ? "No drift." : "Nothing to change.");
     return `${lines.join("\n")}\n`;
   }
-  lines.push("| stack | status | resource | type | change | properties |", "|---|---|---|---|---|---|");
+  lines.push(
+    "| stack | customer | status | resource | type | change | properties | since |",
+    "|---|---|---|---|---|---|---|---|",
+  );
   for (const st of notable) {
-    if (st.resources.length === 0) {
-      lines.push(`| ${cell(st.stack)} | ${ICON[st.status]} ${st.status} | | | | |`);
-    }
+    const head = `| ${cell(st.stack)} | ${cell(st.customer ?? "")} | ${ICON[st.status]} ${st.status}`;
+    if (st.resources.length === 0 && (st.unmanaged ?? []).length === 0) lines.push(`${head} | | | | | |`);
     for (const r of st.resources) {
-      const props = r.properties.map(code).join(", ");
+      const props = propertiesOf(r)
+        .map((p) => p.replace(/^(\S+)/, (name) => code(name)))
+        .join(", ");
       lines.push(
-        `| ${cell(st.stack)} | ${ICON[st.status]} ${st.status} | ${cell(stepResource(r))} | ${code(r.type)} | ${r.operation} | ${cell(props)} |`,
+        `${head} | ${cell(stepResource(r))} | ${code(r.type)} | ${r.operation} | ${cell(props)} | ${ageOf(r.since, now)} |`,
       );
     }
+    for (const u of unmanagedRows(st))
+      lines.push(
+        `${head} | ${cell(u.resource)} | ${u.type} | ${u.change} | ${cell(u.note)} | ${ageOf(u.since, now)} |`,
+      );
   }
   const repairs = notable.filter((st) => st.repair);
   if (repairs.length > 0) {
@@ -83,13 +113,28 @@ export function renderMarkdown(report: FleetReport): string {
  */
 export function renderTable(report: FleetReport, width = Infinity): string {
   const rows: string[][] = [];
+  const now = new Date(report.startedAt);
   for (const st of report.stacks.filter((x) => x.status !== "clean")) {
-    if (st.resources.length === 0) rows.push([st.stack, st.status, "", "", firstLine(st.error ?? "")]);
+    if (st.resources.length === 0 && (st.unmanaged ?? []).length === 0)
+      rows.push([st.stack, st.status, "", "", "", firstLine(st.error ?? ""), ""]);
     for (const r of st.resources)
-      rows.push([st.stack, st.status, stepResource(r), r.operation, r.properties.join(", ")]);
+      rows.push([
+        st.stack,
+        st.status,
+        typeName(r),
+        stepResource(r),
+        r.operation,
+        propertiesOf(r).join(", "),
+        ageOf(r.since, now),
+      ]);
+    for (const u of unmanagedRows(st))
+      rows.push([st.stack, st.status, u.type, u.resource, u.change, u.note, ageOf(u.since, now)]);
   }
   if (rows.length === 0) return "";
-  return alignedTable(["STACK", "STATUS", "RESOURCE", "CHANGE", "PROPERTIES"], rows, width);
+  // SINCE only with a history (drift --history): else it would be an empty column.
+  const since = rows.some((r) => r[6] !== "");
+  const header = ["STACK", "STATUS", "TYPE", "RESOURCE", "CHANGE", "PROPERTIES", ...(since ? ["SINCE"] : [])];
+  return alignedTable(header, since ? rows : rows.map((r) => r.slice(0, 6)), width);
 }
 
 function xml(text: string): string {
@@ -115,12 +160,15 @@ function caseBody(st: StackReport): string {
   if (st.status === "failed") {
     return `<failure type="failed" message="${xml(firstLine(st.error ?? "failed"))}">${xml(st.error ?? "")}</failure>`;
   }
-  if (st.status === "drifted") {
+  if (st.status === "drifted" || st.status === "unmanaged") {
     const detail = st.resources
       .map(stepLine)
       .concat(st.repair ? [`repair: ${st.repair}`] : [])
       .join("\n");
-    return `<failure type="drifted" message="${st.resources.length} resource(s) drifted">${xml(detail)}</failure>`;
+    const unmanaged = (st.unmanaged ?? []).map(
+      (u) => `unmanaged connector ${u.connectorId} (${u.name}) in ${u.accountId}`,
+    );
+    return `<failure type="${st.status}" message="${st.resources.length} resource(s) drifted, ${unmanaged.length} unmanaged">${xml([detail, ...unmanaged].filter(Boolean).join("\n"))}</failure>`;
   }
   // A change is no failure: its steps go in the case's output.
   if (st.resources.length > 0) return `<system-out>${xml(st.resources.map(stepLine).join("\n"))}</system-out>`;
@@ -137,7 +185,7 @@ function firstLine(text: string): string {
 }
 
 export function renderJUnit(report: FleetReport): string {
-  const failures = report.summary.drifted + report.summary.failed;
+  const failures = report.summary.drifted + report.summary.unmanaged + report.summary.failed;
   const suite = `fleet ${report.command} ${report.project}`;
   const cases = report.stacks.map((st) => {
     const body = caseBody(st);

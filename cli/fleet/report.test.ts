@@ -122,23 +122,34 @@ describe("cli: fleet report", () => {
     assert.equal(status, "changed", "the stack is not clean");
     const stack: StackReport = { stack: "acme-eu", status, durationMs: 1200, resources };
     const report = buildReport("preview", "embedded-fleet", "every stack", new Date(), [stack]);
-    assert.deepEqual(report.summary, { stacks: 1, clean: 0, drifted: 0, changed: 1, failed: 0 });
+    assert.deepEqual(report.summary, {
+      stacks: 1,
+      clean: 0,
+      drifted: 0,
+      changed: 1,
+      failed: 0,
+      acknowledged: 0,
+      unmanaged: 0,
+    });
     assert.equal(describeStack(stack), "changed (1.2 s): provider acme delete; provider acme-eu create");
     assert.equal(
       renderTable(report),
       [
-        "STACK    STATUS   RESOURCE            CHANGE  PROPERTIES",
-        "acme-eu  changed  acme (provider)     delete",
-        "acme-eu  changed  acme-eu (provider)  create",
+        "STACK    STATUS   TYPE      RESOURCE            CHANGE  PROPERTIES",
+        "acme-eu  changed  provider  acme (provider)     delete",
+        "acme-eu  changed  provider  acme-eu (provider)  create",
         "",
       ].join("\n"),
     );
     const md = renderMarkdown(report);
     assert.match(
       md,
-      /\| acme-eu \| 📝 changed \| acme-eu \(provider\) \| `pulumi:providers:embedded` \| create \| {2}\|/,
+      /\| acme-eu \| {2}\| 📝 changed \| acme-eu \(provider\) \| `pulumi:providers:embedded` \| create \| {2}\|/,
     );
-    assert.match(md, /\| acme-eu \| 📝 changed \| acme \(provider\) \| `pulumi:providers:embedded` \| delete \| {2}\|/);
+    assert.match(
+      md,
+      /\| acme-eu \| {2}\| 📝 changed \| acme \(provider\) \| `pulumi:providers:embedded` \| delete \| {2}\|/,
+    );
     assert.doesNotMatch(md, /Nothing to change/);
     const junit = renderJUnit(report);
     assert.equal((junit.match(/<failure /g) ?? []).length, 0, "a change is no failure");
@@ -188,11 +199,19 @@ describe("cli: fleet report", () => {
       report.stacks.map((s) => s.stack),
       ["a", "b|c", "d"],
     );
-    assert.deepEqual(report.summary, { stacks: 3, clean: 1, drifted: 1, changed: 0, failed: 1 });
+    assert.deepEqual(report.summary, {
+      stacks: 3,
+      clean: 1,
+      drifted: 1,
+      changed: 0,
+      failed: 1,
+      acknowledged: 0,
+      unmanaged: 0,
+    });
     const md = renderMarkdown(report);
     assert.match(
       md,
-      /\| b\\\|c \| ⚠️ drifted \| s3 \| `embedded:index:ConnectorConfiguration` \| update \| `secretConfig.bucket` \|/,
+      /\| b\\\|c \| {2}\| ⚠️ drifted \| s3 \| `embedded:index:ConnectorConfiguration` \| update \| `secretConfig.bucket` \|/,
     );
     assert.ok(md.includes("```sh\npulumi-embedded-connectors fleet up --stacks b|c\n```"));
     assert.ok(md.includes("<details><summary>d: failed</summary>"));
@@ -213,9 +232,9 @@ describe("cli: fleet report", () => {
     assert.equal(
       renderTable(report),
       [
-        "STACK  STATUS   RESOURCE  CHANGE  PROPERTIES",
-        "b|c    drifted  s3        update  secretConfig.bucket",
-        "d      failed                     error: <boom> & more",
+        "STACK  STATUS   TYPE                    RESOURCE  CHANGE  PROPERTIES",
+        "b|c    drifted  ConnectorConfiguration  s3        update  secretConfig.bucket",
+        "d      failed                                             error: <boom> & more",
         "",
       ].join("\n"),
       "the clean stack has no row; a control character in a message is not written to the terminal",
@@ -225,7 +244,30 @@ describe("cli: fleet report", () => {
       narrow.every((line) => [...line].length <= 30),
       narrow.join("\n"),
     );
-    assert.equal(narrow[1], "b|c    drifted  s3        upd…");
+    assert.equal(narrow[1], "b|c    drifted  ConnectorConf…");
     assert.equal(renderTable(buildReport("drift", "p", "every stack", new Date(), [clean])), "", "all clean: no table");
+  });
+});
+
+describe("cli: fleet report, a connector's two resources", () => {
+  it("the terminal's table names each resource's type (an AddedConnector and its configuration share a name)", () => {
+    const both: StackReport = {
+      stack: "acme-eu",
+      status: "drifted",
+      durationMs: 1,
+      resources: [
+        { urn: ADDED, type: "embedded:index:AddedConnector", name: "segment", operation: "delete", properties: [] },
+        {
+          urn: ADDED.replace("AddedConnector", "ConnectorConfiguration"),
+          type: "embedded:index:ConnectorConfiguration",
+          name: "segment",
+          operation: "delete",
+          properties: [],
+        },
+      ],
+    };
+    const rows = renderTable(buildReport("drift", "p", "every stack", new Date(), [both])).split("\n");
+    assert.match(rows[1], /^acme-eu +drifted +AddedConnector +segment +delete/);
+    assert.match(rows[2], /^acme-eu +drifted +ConnectorConfiguration +segment +delete/);
   });
 });

@@ -8,9 +8,11 @@ export type FleetCommand = "preview" | "up" | "drift" | "destroy";
  * clean: nothing differs (drift, preview) or nothing had to change (up, destroy);
  * drifted: `drift` found the sub-account differs from the last apply;
  * changed: `preview` would change resources, or `up`/`destroy` changed them;
- * failed: the engine run failed (the others still ran).
+ * failed: the engine run failed (the others still ran);
+ * acknowledged (drift): every field that differs is listed, unexpired, in the acknowledged file;
+ * unmanaged (drift): nothing of the stack drifted, but its sub-account holds a connector no stack manages.
  */
-export type StackStatus = "clean" | "drifted" | "changed" | "failed";
+export type StackStatus = "clean" | "drifted" | "changed" | "failed" | "acknowledged" | "unmanaged";
 
 export interface ResourceChange {
   urn: string;
@@ -35,6 +37,33 @@ export interface ResourceChange {
    * changes the stack although the resources under it may be unchanged. Absent otherwise.
    */
   providerStep?: true;
+  /** drift: the fields of `properties` an unexpired entry of the acknowledged file accepts (acknowledged.ts). */
+  acknowledged?: AcknowledgedField[];
+  /** drift: the fields of `properties` whose entry in the acknowledged file has expired (they count as drift). */
+  expired?: AcknowledgedField[];
+  /** drift with history: when the oldest of its fields was first seen drifted (ISO time). */
+  since?: string;
+}
+
+/** A field the acknowledged file names: its reason and the last day it is accepted. */
+export interface AcknowledgedField {
+  field: string;
+  reason: string;
+  /** YYYY-MM-DD (UTC, inclusive). */
+  expires: string;
+}
+
+/** A connector added in a stack's sub-account that no stack of the fleet manages (discovery.ts). */
+export interface UnmanagedConnector {
+  accountId: string;
+  connectorId: string;
+  /** Its catalogue name, as the service lists it. */
+  name: string;
+  /** An unexpired entry of the acknowledged file that accepts it. */
+  acknowledged?: { reason: string; expires: string };
+  /** Its entry in the acknowledged file, expired. */
+  expired?: { reason: string; expires: string };
+  since?: string;
 }
 
 export interface StackReport {
@@ -54,6 +83,12 @@ export interface StackReport {
   checkedBy?: "checkpoint" | "engine";
   /** Why the fast path left the stack to the engine (--engine, or what it cannot read). */
   engineBecause?: string;
+  /** drift: the stack's customer (its stack file's), for the estate report. */
+  customer?: string;
+  /** drift with discovery: connectors of its sub-account that no stack manages. */
+  unmanaged?: UnmanagedConnector[];
+  /** drift with discovery: why its sub-account was not listed (checked by the engine, a listing refused). */
+  discoveryNotRun?: string;
 }
 
 /**
@@ -83,6 +118,46 @@ export interface FleetReport {
   exitCode: 0 | 1 | 2;
   summary: { stacks: number } & Record<StackStatus, number>;
   stacks: StackReport[];
+  /** drift only: acknowledged drift, discovery, history and notification (drift/outcome.ts). */
+  drift?: DriftSections;
+}
+
+export interface DriftSections {
+  /** The acknowledged file read, if any. */
+  acknowledgedFile?: string;
+  /** Entries of the acknowledged file that matched nothing this run (the drift is gone: remove them). */
+  unusedAcknowledgements: { stack: string; what: string; expires: string; expired: boolean }[];
+  /** Discovery: off, or what it found beyond the stacks. */
+  discovery:
+    | { enabled: false }
+    | {
+        enabled: true;
+        /** Sub-accounts in the accounts file (--accounts) that no stack file names. */
+        subAccountsWithoutStack: { accountId: string; customer?: string; stack: string }[];
+        /** Customers of customers.json that no stack file names. */
+        customersWithoutStack: string[];
+      };
+  /** History: where it is kept, or why it is not. */
+  history: { kept: true; where: string } | { kept: false; because: string };
+  /** new, resolved and unchanged drift since the last run that kept history. */
+  events: DriftEvent[];
+  /** --notify: whether the new and resolved events were delivered. */
+  notify?: { to: string; events: number; delivered: boolean; attempts: number; error?: string };
+}
+
+/** One field's drift against the history: new this run, resolved since the last, or standing. */
+export interface DriftEvent {
+  event: "new" | "resolved" | "unchanged";
+  stack: string;
+  /** The resource's URN, or `unmanaged:<accountId>/<connectorId>` for an unmanaged connector. */
+  resource: string;
+  type: string;
+  name: string;
+  /** The property path, `(gone)` for a resource removed out of band, `(unmanaged)`. */
+  field: string;
+  acknowledged: boolean;
+  firstSeen: string;
+  lastSeen: string;
 }
 
 /** A stack whose engine run succeeded: clean when no step (a provider's included) changes anything. */
@@ -91,10 +166,14 @@ export function stackStatus(command: FleetCommand, resources: readonly ResourceC
   return command === "drift" ? "drifted" : "changed";
 }
 
-/** 1 when a stack failed, else 2 when `drift` found drift, else 0. */
-export function exitCodeOf(command: FleetCommand, stacks: readonly StackReport[]): 0 | 1 | 2 {
+/**
+ * 1 when a stack failed, else 2 when `drift` found drift (a field not acknowledged, an expired
+ * entry, a connector or sub-account no stack manages), else 0 (acknowledged drift included).
+ */
+export function exitCodeOf(command: FleetCommand, stacks: readonly StackReport[], unmanagedAccounts = 0): 0 | 1 | 2 {
   if (stacks.some((s) => s.status === "failed")) return 1;
-  if (command === "drift" && stacks.some((s) => s.status === "drifted")) return 2;
+  if (command === "drift" && stacks.some((s) => s.status === "drifted" || s.status === "unmanaged")) return 2;
+  if (command === "drift" && unmanagedAccounts > 0) return 2;
   return 0;
 }
 
@@ -104,9 +183,11 @@ export function buildReport(
   selection: string,
   startedAt: Date,
   stacks: StackReport[],
+  drift?: DriftSections,
 ): FleetReport {
-  const summary = { stacks: stacks.length, clean: 0, drifted: 0, changed: 0, failed: 0 };
+  const summary = { stacks: stacks.length, clean: 0, drifted: 0, changed: 0, failed: 0, acknowledged: 0, unmanaged: 0 };
   for (const s of stacks) summary[s.status] += 1;
+  const withoutStack = drift?.discovery.enabled === true ? drift.discovery.subAccountsWithoutStack.length : 0;
   return {
     schemaVersion: 1,
     command,
@@ -115,9 +196,10 @@ export function buildReport(
     selection,
     startedAt: startedAt.toISOString(),
     durationMs: Date.now() - startedAt.getTime(),
-    exitCode: exitCodeOf(command, stacks),
+    exitCode: exitCodeOf(command, stacks, withoutStack),
     summary,
     stacks: [...stacks].sort((a, b) => a.stack.localeCompare(b.stack)),
+    ...(drift ? { drift } : {}),
   };
 }
 
@@ -150,7 +232,7 @@ export function stepResource(r: ResourceChange): string {
 }
 
 /** `embedded:index:AddedConnector` → `AddedConnector`; a provider's → `provider`. */
-function typeName(r: ResourceChange): string {
+export function typeName(r: ResourceChange): string {
   return r.providerStep ? "provider" : r.type.slice(r.type.lastIndexOf(":") + 1);
 }
 

@@ -155,7 +155,11 @@ describe("e2e: the fleet program in the package", function () {
     );
     const drift = await fs.readFile(path.join(infra, "drift.md"), "utf8");
     outputs.push(drift);
-    assert.match(drift, /1 stack\(s\): 1 clean, 0 drifted, 0 changed, 0 failed/, "fleet drift: clean right after up");
+    assert.match(
+      drift,
+      /1 stack\(s\): 1 clean, 0 drifted, 0 acknowledged, 0 unmanaged, 0 failed/,
+      "fleet drift: clean right after up",
+    );
 
     // The language host type-checks a program (`pulumi up --stack acme-eu`): the export's types
     // resolve under the example's tsconfig (moduleResolution node, which reads no `exports`).

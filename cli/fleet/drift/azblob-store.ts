@@ -131,6 +131,14 @@ export async function azblobStore(
         throw failed(`a read of ${key}`, error);
       }
     },
+    async write(key, bytes) {
+      await client
+        .getBlockBlobClient(`${prefix}${key}`)
+        .uploadData(bytes)
+        .catch((error: unknown) => {
+          throw failed(`a write of ${key}`, error);
+        });
+    },
   };
   return { store };
 }

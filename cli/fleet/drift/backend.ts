@@ -39,11 +39,14 @@ export function chooseBackend(
 export async function openBackend(
   projectDir: string,
   env: NodeJS.ProcessEnv = process.env,
-): Promise<{ stacks: StackStore } | { reason: string }> {
+): Promise<{ stacks: StackStore; store: BlobStore } | { reason: string }> {
   const choice = chooseBackend(projectDir, env);
   if ("reason" in choice) return choice;
-  if ("dir" in choice) return { stacks: stackStore(fileStore(choice.dir)) };
+  if ("dir" in choice) {
+    const store = fileStore(choice.dir);
+    return { stacks: stackStore(store), store };
+  }
   const opened = await choice.open(choice.url, env);
   if ("reason" in opened) return { reason: `the backend ${choice.shown}: ${opened.reason}` };
-  return { stacks: stackStore(opened.store) };
+  return { stacks: stackStore(opened.store), store: opened.store };
 }

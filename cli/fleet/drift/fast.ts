@@ -3,11 +3,18 @@
 // the same Read, then the Diff of what was read against the stored inputs). Each customer's
 // stacks share one client (one token, one pool, one limiter of `concurrency` requests); each
 // stack runs in its own settings scope, so customers run side by side.
-import { previewRefresh, useInProcessHost, withProviderArguments } from "../../../provider/hosts/in-process/refresh";
+import {
+  addedConnectorsOf,
+  connectorOfId,
+  previewRefresh,
+  useInProcessHost,
+  withProviderArguments,
+} from "../../../provider/hosts/in-process/refresh";
 import { nameOfUrn, type ResourceChange, type StackReport } from "../report";
 import type { StateResource } from "./checkpoint";
 import type { ReadyStack } from "./credentials";
 import { changedOutputs } from "./changed-outputs";
+import type { SubAccountListing } from "./discovery";
 
 /** What a preview-only refresh finds of one resource: nothing, or the change it would record. */
 async function refreshOne(r: StateResource): Promise<ResourceChange | undefined> {
@@ -27,6 +34,7 @@ async function checkStack(
   stack: string,
   resources: StateResource[],
   repairCommand: (stack: string) => string,
+  listings?: SubAccountListing[],
 ): Promise<StackReport> {
   const started = Date.now();
   const settled = await Promise.allSettled(resources.map(refreshOne));
@@ -40,6 +48,21 @@ async function checkStack(
     return { stack, status: "failed", durationMs, resources: changes, error: messages.join("\n").slice(0, 4000) };
   }
   const drifted = changes.length > 0;
+  if (listings) {
+    // After the reads: each sub-account's listing is the one they used (no further request).
+    const managed = new Map<string, string[]>();
+    for (const r of resources) {
+      const { accountId, connectorId } = connectorOfId(r.id ?? "");
+      managed.set(accountId, [...(managed.get(accountId) ?? []), connectorId]);
+    }
+    for (const [accountId, ids] of managed) {
+      try {
+        listings.push({ accountId, listed: await addedConnectorsOf(accountId), managed: ids });
+      } catch (error) {
+        listings.push({ accountId, error: (error as Error).message, managed: ids });
+      }
+    }
+  }
   return {
     stack,
     status: drifted ? "drifted" : "clean",
@@ -85,6 +108,8 @@ export interface FastRunOptions {
   onStart?: (stack: string) => void;
   onFinish?: (report: StackReport) => void;
   stop?: AbortSignal;
+  /** Discovery: each stack's sub-accounts as listed (`fleet drift` without --no-discovery). */
+  onListed?: (stack: string, listings: SubAccountListing[]) => void;
 }
 
 export async function runFastDrift(opts: FastRunOptions): Promise<StackReport[]> {
@@ -109,9 +134,11 @@ export async function runFastDrift(opts: FastRunOptions): Promise<StackReport[]>
         continue;
       }
       opts.onStart?.(plan.stack);
+      const listings: SubAccountListing[] | undefined = opts.onListed ? [] : undefined;
       const report = await withProviderArguments(settings, () =>
-        checkStack(plan.stack, plan.resources, opts.repairCommand),
+        checkStack(plan.stack, plan.resources, opts.repairCommand, listings),
       );
+      if (listings) opts.onListed?.(plan.stack, listings);
       reports.push(report);
       opts.onFinish?.(report);
     }

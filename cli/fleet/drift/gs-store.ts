@@ -167,6 +167,14 @@ export async function gsStore(url: string, env: NodeJS.ProcessEnv): Promise<{ st
         throw failed(`a read of ${key}`, error);
       }
     },
+    async write(key, bytes) {
+      await bucket
+        .file(`${prefix}${key}`)
+        .save(bytes, { resumable: false })
+        .catch((error: unknown) => {
+          throw failed(`a write of ${key}`, error);
+        });
+    },
   };
   return { store };
 }

@@ -9,6 +9,7 @@ import { runFastDrift, stackFeed } from "./fast";
 import { passphraseFromEnv } from "./passphrase";
 import { planStack, type StackPlan } from "./plan";
 import { keySources } from "./secrets-providers";
+import type { SubAccountListing } from "./discovery";
 
 export interface FastDriftOptions {
   project: FleetProject;
@@ -19,6 +20,8 @@ export interface FastDriftOptions {
   onFinish?: (report: StackReport) => void;
   stop?: AbortSignal;
   env?: NodeJS.ProcessEnv;
+  /** Discovery: each stack's sub-accounts as listed after its check. */
+  onListed?: (stack: string, listings: SubAccountListing[]) => void;
 }
 
 export interface FastDriftResult {
@@ -70,6 +73,7 @@ export async function fastDrift(opts: FastDriftOptions): Promise<FastDriftResult
     onStart: opts.onStart,
     onFinish: opts.onFinish,
     stop: opts.stop,
+    onListed: opts.onListed,
   });
   const grouping = await grouped;
   for (const [stack, reason] of grouping.refused) toEngine.set(stack, reason);

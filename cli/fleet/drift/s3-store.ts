@@ -99,6 +99,13 @@ export async function s3Store(url: string, env: NodeJS.ProcessEnv): Promise<{ st
         throw failed(`a read of ${key}`, error);
       }
     },
+    async write(key, bytes) {
+      await client
+        .send(new sdk.PutObjectCommand({ Bucket: bucket, Key: `${prefix}${key}`, Body: bytes }))
+        .catch((error: unknown) => {
+          throw failed(`a write of ${key}`, error);
+        });
+    },
   };
   return { store };
 }

@@ -22,6 +22,8 @@ export interface BlobStore {
   list(prefix: string): Promise<StoredObject[]>;
   /** An object's bytes; undefined when there is none. */
   read(key: string): Promise<Buffer | undefined>;
+  /** Writes an object whole (the drift history only: a checkpoint is never written). */
+  write(key: string, bytes: Buffer): Promise<void>;
 }
 
 /** A `file://` backend's directory as a store (keys are `/`-separated paths under it). */
@@ -39,6 +41,13 @@ export function fileStore(dir: string): BlobStore {
         objects.push({ key: `${prefix.slice(0, prefix.length - start.length)}${e.name}`, modified: stat.mtime });
       }
       return objects;
+    },
+    async write(key, bytes) {
+      const file = path.join(dir, ...key.split("/"));
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      const tmp = `${file}.${process.pid}.tmp`;
+      await fs.writeFile(tmp, bytes);
+      await fs.rename(tmp, file); // whole or not at all
     },
     async read(key) {
       return fs.readFile(path.join(dir, ...key.split("/"))).catch((error: NodeJS.ErrnoException) => {

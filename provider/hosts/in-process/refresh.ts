@@ -6,7 +6,9 @@
 import * as addedConnector from "../../added-connector/steps";
 import * as connectorConfiguration from "../../connector-configuration/steps";
 import { deriveDigestKey } from "../../connector-configuration/field-digests";
-import { useHost, withConfig } from "../../runtime/runtime";
+import { currentClient, useHost, withConfig } from "../../runtime/runtime";
+import { splitId } from "../../schema/resource-ids";
+import { addedListing } from "../../sub-account/process";
 import { ADDED_CONNECTOR } from "../../schema/added-connector";
 import { CONNECTOR_CONFIGURATION, DIGEST_SALT_INPUT } from "../../schema/connector-configuration";
 import { token } from "../../schema/package-schema";
@@ -72,4 +74,21 @@ export function useInProcessHost(warn: (message: string) => void): void {
  */
 export async function prepareDigestKey(clientSecret: string): Promise<string> {
   return (await deriveDigestKey(clientSecret)).id;
+}
+
+/** A resource's sub-account and connector, from its id (`<accountId>/<connectorId>`). */
+export function connectorOfId(id: string): { accountId: string; connectorId: string } {
+  return splitId(id);
+}
+
+/**
+ * The connectors added to a sub-account, from the same listing the refresh's reads of it used
+ * (the process's snapshot, listing-cache.ts: no request when a read listed it already). The
+ * listing is complete or it throws (pagination.ts refuses a list it cannot prove whole), so a
+ * connector it holds is there; what it lacks is not concluded from here.
+ */
+export async function addedConnectorsOf(accountId: string): Promise<{ connectorId: string; name: string }[]> {
+  const { client } = currentClient();
+  const snapshot = await addedListing().snapshot(client, accountId);
+  return [...snapshot.values()].map((v) => ({ connectorId: v.connectorId, name: v.name }));
 }

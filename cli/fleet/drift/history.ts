@@ -1,0 +1,127 @@
+// Drift history: per stack, resource and field, when the drift was first and last seen, kept
+// from run to run (history-store.ts), and the events a run makes of it: `new` (not drifted at
+// the last run that checked the stack), `resolved` (drifted then, not now) and `unchanged`. Only
+// names are kept (URNs, types, property paths, connector ids), never a value. A stack whose
+// check failed keeps its records as they were and makes no event: a failed check proves nothing
+// gone. Stacks not checked in this run (another shard, --stacks) are left as they are.
+import type { DriftEvent, StackReport } from "../report";
+
+export interface HistoryRecord {
+  resource: string;
+  type: string;
+  name: string;
+  field: string;
+  acknowledged: boolean;
+  firstSeen: string;
+  lastSeen: string;
+}
+
+export interface HistoryDoc {
+  schemaVersion: 1;
+  project: string;
+  /** Stack → its drifted fields, as of the last run that checked it. */
+  stacks: Record<string, HistoryRecord[]>;
+}
+
+export function emptyHistory(project: string): HistoryDoc {
+  return { schemaVersion: 1, project, stacks: {} };
+}
+
+/** A stored history, read tolerantly: records that are not well-formed are dropped (the next run starts them again). */
+export function historyOf(parsed: unknown, project: string, where: string): HistoryDoc {
+  const doc = parsed as Partial<HistoryDoc> | null;
+  if (!doc || typeof doc !== "object" || doc.schemaVersion !== 1 || typeof doc.stacks !== "object" || !doc.stacks)
+    throw new Error(`${where} is not a drift history (schemaVersion 1); move it away, or give --history another file`);
+  if (doc.project !== project)
+    throw new Error(
+      `${where} is the drift history of project ${JSON.stringify(doc.project)}, not ${project}; give --history another file`,
+    );
+  const stacks: Record<string, HistoryRecord[]> = {};
+  for (const [stack, records] of Object.entries(doc.stacks)) {
+    if (!Array.isArray(records)) continue;
+    stacks[stack] = records.filter(
+      (r: Partial<HistoryRecord>) =>
+        r &&
+        ["resource", "type", "name", "field", "firstSeen", "lastSeen"].every(
+          (k) => typeof r[k as keyof HistoryRecord] === "string",
+        ),
+    );
+  }
+  return { schemaVersion: 1, project, stacks };
+}
+
+type Seen = Omit<HistoryRecord, "firstSeen" | "lastSeen">;
+
+/** What a stack's report shows drifted now, one entry per field. */
+export function seenNow(report: StackReport): Seen[] {
+  const seen: Seen[] = [];
+  for (const c of report.resources) {
+    const type = c.type.slice(c.type.lastIndexOf(":") + 1);
+    const acked = new Set((c.acknowledged ?? []).map((a) => a.field));
+    const fields = c.operation === "update" && c.properties.length > 0 ? c.properties : ["(gone)"];
+    for (const field of fields)
+      seen.push({ resource: c.urn, type, name: c.name, field, acknowledged: acked.has(field) });
+  }
+  for (const u of report.unmanaged ?? [])
+    seen.push({
+      resource: `unmanaged:${u.accountId}/${u.connectorId}`,
+      type: "unmanaged connector",
+      name: u.name,
+      field: "(unmanaged)",
+      acknowledged: u.acknowledged !== undefined,
+    });
+  return seen;
+}
+
+const keyOf = (r: Pick<HistoryRecord, "resource" | "field">) => `${r.resource}\u0000${r.field}`;
+
+/**
+ * The history after this run, its events, and the reports with `since` (the oldest first-seen of
+ * a resource's fields; an unmanaged connector's own).
+ */
+export function observe(
+  previous: HistoryDoc,
+  reports: StackReport[],
+  now: Date,
+): { history: HistoryDoc; events: DriftEvent[]; stacks: StackReport[] } {
+  const at = now.toISOString();
+  const stacks: Record<string, HistoryRecord[]> = { ...previous.stacks };
+  const events: DriftEvent[] = [];
+  const out = reports.map((report) => {
+    if (report.status === "failed") return report;
+    const before = new Map((previous.stacks[report.stack] ?? []).map((r) => [keyOf(r), r]));
+    const records: HistoryRecord[] = [];
+    for (const s of seenNow(report)) {
+      const old = before.get(keyOf(s));
+      before.delete(keyOf(s));
+      const record = { ...s, firstSeen: old?.firstSeen ?? at, lastSeen: at };
+      records.push(record);
+      events.push({ event: old ? "unchanged" : "new", stack: report.stack, ...record });
+    }
+    for (const gone of before.values()) events.push({ event: "resolved", stack: report.stack, ...gone });
+    if (records.length > 0) stacks[report.stack] = records;
+    else delete stacks[report.stack];
+    const firstOf = new Map<string, string>();
+    for (const r of records) {
+      const f = firstOf.get(r.resource);
+      if (!f || r.firstSeen < f) firstOf.set(r.resource, r.firstSeen);
+    }
+    return {
+      ...report,
+      resources: report.resources.map((c) => ({ ...c, ...(firstOf.has(c.urn) ? { since: firstOf.get(c.urn) } : {}) })),
+      ...(report.unmanaged
+        ? {
+            unmanaged: report.unmanaged.map((u) => ({
+              ...u,
+              since: firstOf.get(`unmanaged:${u.accountId}/${u.connectorId}`),
+            })),
+          }
+        : {}),
+    };
+  });
+  const order = { new: 0, resolved: 1, unchanged: 2 };
+  events.sort(
+    (a, b) => order[a.event] - order[b.event] || a.stack.localeCompare(b.stack) || keyOf(a).localeCompare(keyOf(b)),
+  );
+  return { history: { schemaVersion: 1, project: previous.project, stacks }, events, stacks: out };
+}
