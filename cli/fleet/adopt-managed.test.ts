@@ -10,11 +10,11 @@ import type { Workspace } from "@pulumi/pulumi/automation";
 import { adoptRefusal, managedSubAccounts } from "./adopt-managed";
 import { readProject } from "./project";
 
-const FILED = "c000000000000000001";
-const BACKEND_ONLY = "c000000000000000002";
-const OTHER_PROJECT = "c000000000000000003";
-const CLOUD = "c000000000000000004";
-const FREE = "c000000000000000009";
+const FILED = "c000000000000001";
+const BACKEND_ONLY = "c000000000000002";
+const OTHER_PROJECT = "c000000000000003";
+const CLOUD = "c000000000000004";
+const FREE = "c000000000000009";
 
 function checkpoint(accountId: string): string {
   const resource = (type: string) => ({
@@ -104,7 +104,7 @@ describe("fleet adopt: which stacks already manage a sub-account", () => {
     const filed = adoptRefusal(project, { accountId: FILED, stack: "acme-eu-2" }, managers, none, false);
     assert.match(
       filed ?? "",
-      /^sub-account c000000000000000001 is managed already by stack acme-eu \(Pulumi\.acme-eu\.yaml\)/,
+      /^sub-account c000000000000001 is managed already by stack acme-eu \(Pulumi\.acme-eu\.yaml\)/,
     );
     assert.match(filed ?? "", /Manage its connectors in Pulumi\.acme-eu\.yaml/);
     assert.doesNotMatch(filed ?? "", /give the sub-account another stack name/);
@@ -126,7 +126,7 @@ describe("fleet adopt: which stacks already manage a sub-account", () => {
       { file: true, backend: true },
       true,
     );
-    assert.match(taken ?? "", /the stack name acme-eu is taken: stack acme-eu manages sub-account c000000000000000001/);
+    assert.match(taken ?? "", /the stack name acme-eu is taken: stack acme-eu manages sub-account c000000000000001/);
     // Its own stack, rerun: --resume finishes it; with --resume nothing is refused.
     const own = { file: true, backend: true };
     assert.match(
