@@ -107,7 +107,9 @@ export async function assertReadOnly(f: FleetDrift, hashes: BackendHashes, seed:
         `${name} read the service`,
       );
       assert.deepEqual(await hashes(), files, `${name} left every file of the backend as it was`);
-      codes.push(`${name}: exit ${result.code}`);
+      // A command may fail under the faults (retries spent): said, never a reason to write.
+      const last = result.output.trim().split("\n").pop() ?? "";
+      codes.push(`${name}: exit ${result.code}${result.code === 0 ? "" : ` (${last.slice(0, 160)})`}`);
     }
   } finally {
     await f.service.setFaults({ rules: [] });
