@@ -9,6 +9,7 @@ import { Command } from "commander";
 import { registerGenerate } from "./generate/command";
 import { installPlugin } from "./plugin-install";
 import { registerFleet } from "./fleet/command";
+import { shownText } from "./fleet/shown-text";
 import { registerDoctor } from "../provider/doctor/command";
 import { PLUGIN_VERSION } from "../provider/schema/plugin-release";
 
@@ -35,6 +36,6 @@ registerFleet(program);
 registerDoctor(program);
 
 program.parseAsync().catch((err: unknown) => {
-  process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`error: ${shownText(err instanceof Error ? err.message : String(err))}\n`);
   process.exitCode = 1;
 });

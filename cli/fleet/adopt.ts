@@ -5,11 +5,14 @@
 // import that differs, it never writes), then prove it: `fleet preview` shows no change and
 // `fleet drift` is clean. Resumable: a rerun with --resume keeps the stack files written and skips
 // the stacks already holding their resources; without it, a sub-account that has a stack is refused.
+// A sub-account that another stack of the fleet or of its backend manages is always refused
+// (adopt-managed.ts): two stacks over one sub-account delete each other's connectors.
 import { existsSync, promises as fs } from "node:fs";
 import * as path from "node:path";
 import { closeClients } from "../../provider/client";
 import { FLEET_IMPORT_ENV } from "../../provider/fleet/program";
 import type { AdoptEntry, SecretMap } from "./adopt-input";
+import { adoptRefusal, managedSubAccounts, type Managers } from "./adopt-managed";
 import { clientOf, readCustomers, readSubAccount } from "./adopt-read";
 import { fastDrift } from "./drift";
 import { writeStackFile } from "./new";
@@ -17,6 +20,7 @@ import { loadAutomation, loadProgram } from "./program";
 import { readProject, stackFileName, type FleetProject } from "./project";
 import type { StackReport, StackStatus } from "./report";
 import { runFleet, type FleetRunOptions } from "./run";
+import { shownText } from "./shown-text";
 
 export interface AdoptOptions {
   dir: string;
@@ -65,17 +69,18 @@ async function writeStackFiles(
   opts: AdoptOptions,
   reports: Map<string, AdoptReport>,
   resourcesOf: Map<string, number>,
+  managers: Managers,
 ): Promise<string[]> {
   const customers = readCustomers(project);
   const toImport: string[] = [];
   await pool(opts.accounts, opts.concurrency, async (entry) => {
     const report = reports.get(entry.stack)!;
     const hasFile = existsSync(path.join(project.dir, stackFileName(entry.stack)));
-    if ((hasFile || resourcesOf.has(entry.stack)) && !opts.resume) {
+    const exists = { file: hasFile, backend: resourcesOf.has(entry.stack) };
+    const refusal = adoptRefusal(project, entry, managers, exists, opts.resume === true);
+    if (refusal !== undefined) {
       report.status = "refused";
-      report.error =
-        `stack ${entry.stack} exists already (${hasFile ? stackFileName(entry.stack) : "in the backend"}): ` +
-        "pass --resume to finish an adoption this command started, or give the sub-account another stack name";
+      report.error = refusal;
       return;
     }
     if (hasFile) {
@@ -120,9 +125,10 @@ export async function adoptFleet(opts: AdoptOptions): Promise<AdoptReport[]> {
   const reports = new Map<string, AdoptReport>(
     opts.accounts.map((e) => [e.stack, { ...e, status: "adopted" as AdoptStatus, steps: [] }]),
   );
+  const managers = await managedSubAccounts(project, workspace);
   let toImport: string[];
   try {
-    toImport = await writeStackFiles(project, opts, reports, resourcesOf);
+    toImport = await writeStackFiles(project, opts, reports, resourcesOf, managers);
   } finally {
     await closeClients();
   }
@@ -191,7 +197,7 @@ export function adoptLine(r: AdoptReport): string {
     ? `; preview: ${r.preview === "clean" ? "no change" : r.preview}, drift: ${r.drift ?? "not run"}`
     : "";
   const pending = r.status === "pending" ? "; the next `fleet up` writes the Passwords from secrets once" : "";
-  return `${r.stack} (sub-account ${r.accountId}${r.customer ? `, customer ${r.customer}` : ""}): ${r.status}${what}${proof}${pending}${r.error ? `: ${r.error}` : ""}`;
+  return `${r.stack} (sub-account ${r.accountId}${r.customer ? `, customer ${r.customer}` : ""}): ${r.status}${what}${proof}${pending}${r.error ? `: ${shownText(r.error)}` : ""}`;
 }
 
 export async function writeAdoptReport(file: string, reports: AdoptReport[]): Promise<void> {
@@ -203,6 +209,6 @@ export async function writeAdoptReport(file: string, reports: AdoptReport[]): Pr
   );
   await fs.writeFile(
     file,
-    `${JSON.stringify({ schemaVersion: 1, command: "adopt", summary, stacks: reports }, null, 2)}\n`,
+    `${JSON.stringify({ schemaVersion: 1, command: "adopt", summary, stacks: reports.map((r) => (r.error === undefined ? r : { ...r, error: shownText(r.error) })) }, null, 2)}\n`,
   );
 }

@@ -4,6 +4,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import { registerAdopt } from "./adopt-command";
+import { registerIssues } from "./issues-command";
 import { matrixOf } from "./matrix";
 import { readConnectorsFile, writeStackFile } from "./new";
 import { writeOperatorManifests } from "./operator";
@@ -256,6 +257,7 @@ export function registerFleet(program: Command): void {
   }
 
   registerAdopt(fleet, positive, DEFAULT_CONCURRENCY);
+  registerIssues(fleet);
 
   fleet
     .command("matrix")

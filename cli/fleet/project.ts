@@ -3,6 +3,7 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { findProjectFile } from "../../provider/project/pulumi-project";
+import { knowBackendOf } from "./shown-text";
 
 export interface FleetProject {
   /** The absolute directory holding Pulumi.yaml. */
@@ -59,5 +60,6 @@ export async function readProject(dir: string): Promise<FleetProject> {
     .map(stackOfFile)
     .filter((s): s is string => s !== undefined)
     .sort();
+  knowBackendOf(abs);
   return { dir: abs, name, runtime, main: setting(found.doc, "main"), stacks };
 }

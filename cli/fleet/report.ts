@@ -1,6 +1,7 @@
 // The fleet report: one record per stack, written as JSON (--json), Markdown (--markdown)
 // and JUnit (--junit; render.ts). Only names ever go in: resource URNs, types and property
-// paths from the engine's diff, never a value.
+// paths from the engine's diff, never a value; an engine's text only as shown-text.ts shows it.
+import { shownText } from "./shown-text";
 
 export type FleetCommand = "preview" | "up" | "drift" | "destroy";
 
@@ -198,8 +199,17 @@ export function buildReport(
     durationMs: Date.now() - startedAt.getTime(),
     exitCode: exitCodeOf(command, stacks, withoutStack),
     summary,
-    stacks: [...stacks].sort((a, b) => a.stack.localeCompare(b.stack)),
+    stacks: stacks.map(withShownText).sort((a, b) => a.stack.localeCompare(b.stack)),
     ...(drift ? { drift } : {}),
+  };
+}
+
+/** A stack's report with its texts (the engine's error, why the engine checked it) as the fleet shows them. */
+export function withShownText(s: StackReport): StackReport {
+  return {
+    ...s,
+    ...(s.error !== undefined ? { error: shownText(s.error) } : {}),
+    ...(s.engineBecause !== undefined ? { engineBecause: shownText(s.engineBecause) } : {}),
   };
 }
 
@@ -211,7 +221,7 @@ export function nameOfUrn(urn: string): string {
 /** One line per stack for the progress output. */
 export function describeStack(s: StackReport): string {
   const seconds = `${(s.durationMs / 1000).toFixed(1)} s`;
-  if (s.status === "failed") return `failed (${seconds}): ${firstLine(s.error ?? "")}`;
+  if (s.status === "failed") return `failed (${seconds}): ${firstLine(shownText(s.error ?? ""))}`;
   if (s.resources.length === 0) return `${s.status} (${seconds})`;
   if (s.resources.length > 4) {
     // Many: counted by type and step (the reports keep each one).

@@ -7,6 +7,7 @@ import type { EngineEvent, OpType, Stack, Workspace } from "@pulumi/pulumi/autom
 import { changedOutputs } from "./drift/changed-outputs";
 import { RunGuard, uncaughtText } from "./inline-errors";
 import type { Automation, InlineProgram } from "./program";
+import { shownText } from "./shown-text";
 import { nameOfUrn, stackStatus, type FleetCommand, type ResourceChange, type StackReport } from "./report";
 
 export interface FleetRunOptions {
@@ -93,10 +94,10 @@ export class StepRecorder {
 
 /** The part of a failed engine run worth reading: its error diagnostics, else the end of what it printed. */
 function errorText(err: unknown, recorded: string[]): string {
-  if (recorded.length > 0) return recorded.join("\n").slice(0, 4000);
+  if (recorded.length > 0) return shownText(recorded.join("\n")).slice(0, 4000);
   const message = err instanceof Error ? err.message : String(err);
   const stderr = /stderr: ([\s\S]*)$/.exec(message)?.[1]?.trim();
-  const text = stderr || message;
+  const text = shownText(stderr || message);
   return text.length > 4000 ? `…${text.slice(-4000)}` : text;
 }
 
@@ -179,7 +180,7 @@ async function runOne(
       durationMs: Date.now() - started,
       resources: recorder.changes(),
       // Cancelled for an uncaught error: the engine only says "update canceled".
-      error: uncaught ? uncaughtText(uncaught.error) : errorText(err, recorder.errors),
+      error: uncaught ? shownText(uncaughtText(uncaught.error)) : errorText(err, recorder.errors),
     };
   } finally {
     run.end();

@@ -128,6 +128,7 @@ export {
   type FieldError,
   type SentRequest,
 } from "./errors";
+export { scrubCredentials, withoutCredentials } from "./url-credentials";
 export {
   MAX_RESPONSE_BYTES,
   UndiciTransport,

@@ -147,8 +147,3 @@ export function fileBackendPath(url: string, cwd: string): string | undefined {
   const expanded = rest === "~" ? homedir() : rest.startsWith("~") ? path.join(homedir(), rest.slice(2)) : rest;
   return path.resolve(cwd, expanded);
 }
-
-/** The URL without the credentials it may carry (`scheme://user:password@host`), for a message or an identity. */
-export function withoutCredentials(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/?#]*@/i, "$1");
-}

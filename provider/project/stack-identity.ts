@@ -10,14 +10,8 @@
 // the machine's host name. The record keeps a digest of them (no path, no URL in clear).
 import { createHash } from "node:crypto";
 import { hostname } from "node:os";
-import {
-  currentBackend,
-  fileBackendPath,
-  parseMapping,
-  readIfPresent,
-  stackConfigFile,
-  withoutCredentials,
-} from "./pulumi-project";
+import { currentBackend, fileBackendPath, parseMapping, readIfPresent, stackConfigFile } from "./pulumi-project";
+import { withoutCredentials } from "../client/url-credentials";
 
 export interface StackIdentity {
   /** `project/stack`, as messages name the stack. */

@@ -9,6 +9,10 @@
 // stack file holds the mask, each Password is counted as left to the service, and a `fleet up` that
 // changes only a Text field never sends the mask over the customer's Password.
 //
+// A sub-account a stack already manages is refused under a new stack name, by its stack file or,
+// the file gone, by its checkpoint in the backend (two adopt runs, refused before any engine run
+// but the listing of the stacks).
+//
 // Three sub-accounts of two customers, and a fourth adopted with --secrets: about two minutes on this
 // 2-CPU machine under load (engine runs per stack: the import and the preview, the rerun's preview; the fourth: its fleet up and preview).
 import { strict as assert } from "node:assert";
@@ -216,6 +220,37 @@ describe("e2e: fleet adopt (existing sub-accounts configured by their customers)
     assert.equal(resumed.code, 0, resumed.output);
     for (const r of await report()) {
       assert.deepEqual([r.status, r.steps, r.preview, r.drift], ["adopted", ["already imported"], "clean", "clean"]);
+    }
+  });
+
+  it("refuses a sub-account a stack manages under a new stack name, naming that stack: by its file, or its checkpoint alone", async () => {
+    const [first] = accounts;
+    const stack = stacks[0];
+    const escaped = stack.replace(/[.]/g, "\\.");
+    await fs.writeFile(path.join(workDir, "again.csv"), `${first.accountId},acme,${stack}-again\n`);
+    const args = ["fleet", "adopt", "--accounts", "again.csv", "--json", "adopt.json"];
+    const file = path.join(workDir, `Pulumi.${stack}.yaml`);
+    const kept = await fs.readFile(file, "utf8");
+    for (const where of ["stack file", "backend"]) {
+      if (where === "backend") await fs.rm(file); // the file gone (or elsewhere): its checkpoint still tells
+      try {
+        const run = await readsOnly(() => runCli(args, { env, cwd: workDir }));
+        assert.equal(run.code, 1, run.output);
+        assert.deepEqual([...run.received], [], "a refused sub-account is not even read");
+        const [refused] = await report();
+        assert.equal(refused.status, "refused", run.output);
+        const by = where === "backend" ? "its checkpoint in the backend" : `Pulumi\\.${escaped}\\.yaml`;
+        assert.match(
+          refused.error ?? "",
+          new RegExp(
+            `^sub-account ${first.accountId} is managed already by stack ${escaped} \\(${by}\\).*rename that stack`,
+          ),
+        );
+        assert.doesNotMatch(run.output, /give the sub-account another stack name/);
+        await assert.rejects(fs.access(path.join(workDir, `Pulumi.${stack}-again.yaml`)), "no second stack file");
+      } finally {
+        await fs.writeFile(file, kept);
+      }
     }
   });
 

@@ -4,12 +4,14 @@
 // passphrase. The fast path reads each checkpoint from the bucket, opens each stack's key (a data
 // key decrypted by KMS, or the passphrase's), and must agree with `pulumi refresh --preview-only`
 // per stack, resource and field (fleet-drift-fixture.ts), every stack read from its checkpoint.
+// Then the read-only proof (fleet-read-only.ts) on the bucket's objects.
 import { strict as assert } from "node:assert";
-import { randomBytes } from "node:crypto";
-import { GetObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { createHash, randomBytes } from "node:crypto";
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { readProject } from "../../cli/fleet/project";
 import { sharedMoto, type Moto } from "../../harness/moto";
 import { assertAgreement, setUpFleetDrift, type FleetDrift } from "./fleet-drift-fixture";
+import { assertReadOnly } from "./fleet-read-only";
 
 const SEED = process.env.FLEET_DRIFT_SEED ?? randomBytes(4).toString("hex");
 const KMS_STACKS = ["d001", "d002"];
@@ -62,5 +64,29 @@ describe("e2e: fleet drift on an S3 backend with awskms:// and passphrase stacks
 
   it("random out-of-band changes: the fast path and refresh --preview-only agree per stack, resource and field", async () => {
     await assertAgreement(f, SEED);
+  });
+
+  it("read-only, proven on S3: with faults injected, drift, preview and doctor leave every object of the bucket byte-identical", async () => {
+    const s3 = new S3Client(moto.sdkConfig);
+    const hashes = async () => {
+      const found = new Map<string, string>();
+      const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket }));
+      assert.ok(!listed.IsTruncated, "one page holds this bucket's objects");
+      for (const { Key } of listed.Contents ?? []) {
+        const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key }));
+        found.set(
+          Key!,
+          createHash("sha256")
+            .update(await got.Body!.transformToByteArray())
+            .digest("hex"),
+        );
+      }
+      return found;
+    };
+    try {
+      await assertReadOnly(f, hashes, SEED);
+    } finally {
+      s3.destroy();
+    }
   });
 });

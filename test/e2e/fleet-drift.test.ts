@@ -5,7 +5,8 @@
 // the same verdict, resources and fields. A stack the fast path cannot take goes to the engine,
 // and the report says why. Then a `fleet up` killed with SIGTERM and SIGINT: the stacks that
 // did not run are listed, no lock is left, the next `fleet up` finishes, and every sub-account
-// holds exactly its connectors. The service keeps its rate limit: 429s are waited out.
+// holds exactly its connectors. The service keeps its rate limit: 429s are waited out. On the
+// same fleet, the read-only proof (fleet-read-only.ts): drift, preview and doctor under faults.
 //
 // FLEET_DRIFT_STACKS sets the number of stacks (default 10, split between two customers).
 import { strict as assert } from "node:assert";
@@ -15,6 +16,7 @@ import { existsSync, promises as fs } from "node:fs";
 import * as path from "node:path";
 import { assertNoSecret, repoRoot } from "./harness";
 import { assertAgreement, setUpFleetDrift, type FleetDrift } from "./fleet-drift-fixture";
+import { assertReadOnly, fileBackendHashes } from "./fleet-read-only";
 
 const STACKS = Number(process.env.FLEET_DRIFT_STACKS ?? 10);
 const SEED = process.env.FLEET_DRIFT_SEED ?? randomBytes(4).toString("hex");
@@ -35,6 +37,10 @@ describe("e2e: fleet drift against pulumi refresh --preview-only; a killed fleet
 
   it("random out-of-band changes: the fast path and refresh --preview-only agree per stack, resource and field", async () => {
     await assertAgreement(f, SEED);
+  });
+
+  it("read-only, proven: with faults injected, drift (fast and --engine), preview and doctor send only the token and reads, and leave every backend file byte-identical", async () => {
+    await assertReadOnly(f, fileBackendHashes(f.engine.backendDir), SEED);
   });
 
   it("a stack the fast path cannot take goes to the engine, and the report says why", async () => {

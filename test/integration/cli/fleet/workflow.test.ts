@@ -10,6 +10,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { parse } from "yaml";
 import { repoRoot } from "../../../../harness/engine";
+import { gitHubStandIn, TOKEN } from "../../../support/github-stand-in";
 
 const execFileAsync = promisify(execFile);
 const WORKFLOWS = ["examples/fleet/workflow.yml", "examples/gitops/workflow.yml"];
@@ -86,6 +87,91 @@ describe("cli: the example workflows", function () {
     assert.match(run, /--shard "\$SHARD"/);
     assert.match(run, /--markdown fleet-report\.md/);
     assert.match(run, /cat fleet-report\.md >> "\$GITHUB_STEP_SUMMARY"/);
+  });
+
+  it("examples/fleet/workflow.yml: nightly, `fleet issues` over every shard's report, run as written against a loopback GitHub", async () => {
+    const text = await fs.readFile(path.join(repoRoot, WORKFLOWS[0]), "utf8");
+    const wf = parse(text) as {
+      permissions: Record<string, string>;
+      jobs: Record<
+        string,
+        {
+          needs?: string;
+          if?: string;
+          permissions?: Record<string, string>;
+          steps: {
+            name?: string;
+            run?: string;
+            uses?: string;
+            with?: Record<string, string>;
+            env?: Record<string, string>;
+          }[];
+        }
+      >;
+    };
+    assert.deepEqual(wf.permissions, { contents: "read" }, "issues: write in the issues job alone");
+    const job = wf.jobs["drift-issues"];
+    assert.equal(job.needs, "fleet");
+    assert.match(
+      job.if ?? "",
+      /always\(\) && \(github\.event_name == 'schedule' \|\| github\.event_name == 'workflow_dispatch'\)/,
+    );
+    assert.deepEqual(job.permissions, { contents: "read", issues: "write" });
+    assert.equal(
+      job.steps.find((st) => st.uses?.startsWith("actions/download-artifact"))?.with?.pattern,
+      "fleet-report-*",
+    );
+    const step = job.steps.find((st) => /fleet issues/.test(st.run ?? ""))!;
+    assert.deepEqual(step.env, { GITHUB_TOKEN: "${{ github.token }}" }, "no secret but the job's own token");
+    // The step's script as written, in a job's directory holding two shards' reports: `npx` is the package's CLI.
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "fleet-issues-step-"));
+    const gh = await gitHubStandIn();
+    try {
+      const drifted = {
+        stack: "acme-eu",
+        status: "drifted",
+        durationMs: 1,
+        resources: [
+          { urn: "u", type: "embedded:index:AddedConnector", name: "s3", operation: "delete", properties: [] },
+        ],
+        repair: "pulumi-embedded-connectors fleet up --stacks acme-eu",
+      };
+      for (const [shard, stacks] of [
+        ["1", [drifted]],
+        ["2", [{ ...drifted, stack: "globex", status: "clean", resources: [] }]],
+      ] as const) {
+        await fs.mkdir(path.join(dir, "reports", `fleet-report-shard-${shard}`), { recursive: true });
+        const report = { schemaVersion: 1, command: "drift", project: "embedded-fleet", stacks };
+        await fs.writeFile(
+          path.join(dir, "reports", `fleet-report-shard-${shard}`, "fleet-report.json"),
+          JSON.stringify(report),
+        );
+      }
+      await fs.mkdir(path.join(dir, "bin"));
+      const cliMain = path.join(repoRoot, "dist", "cli", "main.js");
+      await fs.writeFile(
+        path.join(dir, "bin", "npx"),
+        `#!/bin/sh\nshift\nexec "${process.execPath}" "${cliMain}" "$@"\n`,
+        { mode: 0o755 },
+      );
+      const { stdout } = await execFileAsync("bash", ["-e", "-c", step.run!], {
+        cwd: dir,
+        env: {
+          PATH: `${path.join(dir, "bin")}:${process.env.PATH}`,
+          GITHUB_TOKEN: TOKEN,
+          GITHUB_API_URL: gh.url,
+          GITHUB_REPOSITORY: "acme/fleet",
+        },
+      });
+      assert.match(stdout, /acme-eu: drifted, opened #1/);
+      assert.deepEqual(
+        gh.issues.map((i) => [i.title, i.labels, i.state]),
+        [["Drift: stack acme-eu", ["fleet-drift"], "open"]],
+      );
+    } finally {
+      await gh.close();
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("no secret at workflow level; secrets only in jobs behind an environment, pull requests in their own", async () => {
