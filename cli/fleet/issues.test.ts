@@ -43,7 +43,7 @@ function report(stacks: StackReport[]): FleetReport {
     startedAt: new Date(0).toISOString(),
     durationMs: 1,
     exitCode: 2,
-    summary: { stacks: stacks.length, clean: 0, drifted: 0, changed: 0, failed: 0 },
+    summary: { stacks: stacks.length, clean: 0, drifted: 0, changed: 0, failed: 0, acknowledged: 0, unmanaged: 0 },
     stacks,
   };
 }
@@ -121,6 +121,24 @@ describe("fleet issues: one GitHub issue per drifted stack, against a loopback s
         assert.equal(request.split(TOKEN).length, 2, `the token once, in the Authorization header: ${request}`);
       }
       assert.ok(gh.sent.every((r) => /^(GET|POST|PATCH) \/repos\/acme\/fleet\/issues/.test(r)));
+    } finally {
+      await gh.close();
+    }
+  });
+
+  it("a connector no stack declares opens an issue naming it; all drift acknowledged closes it", async () => {
+    const gh = await gitHubStandIn();
+    try {
+      const sync = (stacks: StackReport[]) =>
+        syncIssues({ reports: [report(stacks)], repo: "acme/fleet", token: TOKEN, apiUrl: gh.url, label: "fleet-drift" });
+      const unmanaged: StackReport = {
+        ...stack("initech", "unmanaged"),
+        unmanaged: [{ accountId: "acc-1", connectorId: "c-hand", name: "Amazon S3" }],
+      };
+      assert.deepEqual(await sync([unmanaged]), ["initech: unmanaged, opened #1"]);
+      assert.match(gh.issues[0].body, /`Amazon S3` \(`c-hand`\) \| unmanaged/);
+      assert.deepEqual(await sync([stack("initech", "acknowledged")]), ["initech: acknowledged, closed #1"]);
+      assert.match(gh.issues[0].comments[0], /only acknowledged drift/);
     } finally {
       await gh.close();
     }

@@ -33,9 +33,21 @@ const PRINT_MARK = /<!-- fleet-drift-fingerprint: ([0-9a-f]+) -->/;
 
 /** What a stack's drift is, by names only: a change of resource, step or field is a new one. */
 export function fingerprint(s: StackReport): string {
-  const names = s.resources.map((r) => [r.type, r.name, r.operation, [...r.properties].sort()]);
+  const names = [
+    ...s.resources.map((r) => [r.type, r.name, r.operation, [...r.properties].sort()]),
+    ...unmanagedOf(s).map((u) => ["unmanaged", u.accountId, u.connectorId]),
+  ];
   return createHash("sha256").update(JSON.stringify(names.sort())).digest("hex").slice(0, 16);
 }
+
+/** Connectors of the stack's sub-account that no stack manages and no entry accepts. */
+function unmanagedOf(s: StackReport): NonNullable<StackReport["unmanaged"]> {
+  return (s.unmanaged ?? []).filter((u) => !u.acknowledged);
+}
+
+/** Drift a team must act on (a drifted field, an unmanaged connector), and what settles it (clean, or all acknowledged). */
+const drifting = (s: StackReport) => s.status === "drifted" || s.status === "unmanaged";
+const settled = (s: StackReport) => s.status === "clean" || s.status === "acknowledged";
 
 const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
 
@@ -51,6 +63,7 @@ function driftText(s: StackReport, runUrl?: string): string {
       "| type | resource | change | fields |",
       "|---|---|---|---|",
       ...rows,
+      ...unmanagedOf(s).map((u) => `| connector | ${code(u.name)} (${code(u.connectorId)}) | unmanaged | (no stack declares it) |`),
       "",
       ...(s.repair
         ? ["To put it back (or merge a change to its stack file that accepts it):", "", "```sh", s.repair, "```"]
@@ -112,27 +125,27 @@ export async function syncIssues(o: IssuesOptions): Promise<string[]> {
   const stacks = o.reports.flatMap((r) => (r.command === "drift" ? r.stacks : []));
   for (const s of stacks.sort((a, b) => a.stack.localeCompare(b.stack))) {
     const issue = byStack.get(s.stack);
-    if (s.status === "drifted" && !issue) {
+    if (drifting(s) && !issue) {
       const made = await gh.call<Issue>("POST", "/issues", {
         title: `Drift: stack ${s.stack}`,
         body: bodyOf(s, o.runUrl),
         labels: [o.label],
       });
-      done.push(`${s.stack}: drifted, opened #${made.number}`);
-    } else if (s.status === "drifted" && issue) {
+      done.push(`${s.stack}: ${s.status}, opened #${made.number}`);
+    } else if (drifting(s) && issue) {
       if (PRINT_MARK.exec(issue.body ?? "")?.[1] === fingerprint(s)) continue; // the same drift: nothing new to say
       await gh.call("POST", `/issues/${issue.number}/comments`, {
         body: `The drift changed.\n\n${driftText(s, o.runUrl)}\n`,
       });
       await gh.call("PATCH", `/issues/${issue.number}`, { body: bodyOf(s, o.runUrl) });
       done.push(`${s.stack}: drift changed, commented on #${issue.number}`);
-    } else if (s.status === "clean" && issue) {
+    } else if (settled(s) && issue) {
       const when = o.runUrl ? ` ([run](${o.runUrl}))` : "";
       await gh.call("POST", `/issues/${issue.number}/comments`, {
-        body: `Resolved: the nightly \`fleet drift\` found stack ${code(s.stack)} clean${when}.\n`,
+        body: `Resolved: the nightly \`fleet drift\` found stack ${code(s.stack)} ${s.status === "clean" ? "clean" : "with only acknowledged drift"}${when}.\n`,
       });
       await gh.call("PATCH", `/issues/${issue.number}`, { state: "closed", state_reason: "completed" });
-      done.push(`${s.stack}: clean, closed #${issue.number}`);
+      done.push(`${s.stack}: ${s.status}, closed #${issue.number}`);
     }
   }
   return done;
