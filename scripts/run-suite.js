@@ -73,9 +73,11 @@ async function main() {
   }
   const ids = testIds();
   const durations = readDurations();
-  const lanes = assignLanes(processGroups(ids, (id) => sharedReached(dist, id)), durations, count).filter(
-    (lane) => lane.files.length > 0,
-  );
+  const lanes = assignLanes(
+    processGroups(ids, (id) => sharedReached(dist, id)),
+    durations,
+    count,
+  ).filter((lane) => lane.files.length > 0);
   lanes.forEach((lane, index) =>
     console.log(`lane ${index + 1}: ${lane.files.length} files, about ${Math.round(lane.seconds / 60)} min recorded`),
   );
@@ -99,7 +101,9 @@ async function main() {
       // The commands run in whichever lane is free first, one after another.
       for (let command = also.shift(); command !== undefined; command = also.shift()) {
         const commandCode = await run(`${index + 1}+`, ["/bin/sh", "-c", command], process.env);
-        console.log(`lane ${index + 1}: \`${command}\` ${commandCode === 0 ? "passed" : `failed (exit ${commandCode})`}`);
+        console.log(
+          `lane ${index + 1}: \`${command}\` ${commandCode === 0 ? "passed" : `failed (exit ${commandCode})`}`,
+        );
         code ||= commandCode;
       }
       return { code, out };
@@ -111,7 +115,9 @@ async function main() {
       ...outcomes.map(({ out }) => (fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, "utf8")) : {})),
     );
     const kept = Object.fromEntries(
-      Object.entries({ ...durations, ...measured }).filter(([id]) => ids.includes(id)).sort(([a], [b]) => a.localeCompare(b)),
+      Object.entries({ ...durations, ...measured })
+        .filter(([id]) => ids.includes(id))
+        .sort(([a], [b]) => a.localeCompare(b)),
     );
     fs.writeFileSync(durationsFile, `${JSON.stringify(kept, null, 2)}\n`);
     console.log(`recorded ${Object.keys(measured).length} files' durations in ${path.relative(repo, durationsFile)}`);

@@ -12,7 +12,11 @@ const ROOT = path.join(__dirname, "../..");
 const lanes = require(path.join(ROOT, "scripts/suite-lanes.js")) as {
   sharedReached(distRoot: string, id: string, shared?: string[]): string[];
   processGroups(files: string[], reached: (file: string) => string[]): string[][];
-  assignLanes(groups: string[][], durations: Record<string, number>, count: number): { files: string[]; seconds: number }[];
+  assignLanes(
+    groups: string[][],
+    durations: Record<string, number>,
+    count: number,
+  ): { files: string[]; seconds: number }[];
 };
 
 const SEED = Number(process.env.PROPERTY_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -70,7 +74,14 @@ describe("scripts/suite-lanes.js", () => {
 
   it("weighs a file with no record as the median recorded file", () => {
     const durations = { "test/a.test": 10, "test/b.test": 30, "test/c.test": 500 };
-    const result = lanes.assignLanes([["test/c.test"], ["test/a.test"], ["test/b.test"], ["test/new.test"]], durations, 2);
-    assert.equal(result.reduce((sum, lane) => sum + lane.seconds, 0), 570);
+    const result = lanes.assignLanes(
+      [["test/c.test"], ["test/a.test"], ["test/b.test"], ["test/new.test"]],
+      durations,
+      2,
+    );
+    assert.equal(
+      result.reduce((sum, lane) => sum + lane.seconds, 0),
+      570,
+    );
   });
 });

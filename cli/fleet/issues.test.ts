@@ -130,7 +130,13 @@ describe("fleet issues: one GitHub issue per drifted stack, against a loopback s
     const gh = await gitHubStandIn();
     try {
       const sync = (stacks: StackReport[]) =>
-        syncIssues({ reports: [report(stacks)], repo: "acme/fleet", token: TOKEN, apiUrl: gh.url, label: "fleet-drift" });
+        syncIssues({
+          reports: [report(stacks)],
+          repo: "acme/fleet",
+          token: TOKEN,
+          apiUrl: gh.url,
+          label: "fleet-drift",
+        });
       const unmanaged: StackReport = {
         ...stack("initech", "unmanaged"),
         unmanaged: [{ accountId: "acc-1", connectorId: "c-hand", name: "Amazon S3" }],

@@ -63,7 +63,9 @@ function driftText(s: StackReport, runUrl?: string): string {
       "| type | resource | change | fields |",
       "|---|---|---|---|",
       ...rows,
-      ...unmanagedOf(s).map((u) => `| connector | ${code(u.name)} (${code(u.connectorId)}) | unmanaged | (no stack declares it) |`),
+      ...unmanagedOf(s).map(
+        (u) => `| connector | ${code(u.name)} (${code(u.connectorId)}) | unmanaged | (no stack declares it) |`,
+      ),
       "",
       ...(s.repair
         ? ["To put it back (or merge a change to its stack file that accepts it):", "", "```sh", s.repair, "```"]

@@ -32,10 +32,7 @@ describe("integration: the CI workflow of pushes and pull requests", () => {
 
   it("the rest of `npm test` in the matrix's shards: every file of dist/test in exactly one", async () => {
     const pkg = JSON.parse(await fs.readFile(path.join(repoRoot, "package.json"), "utf8"));
-    assert.match(
-      pkg.scripts.test,
-      /node scripts\/run-suite\.js --also "node dist\/test\/consumer\/compat\.js b c"/,
-    );
+    assert.match(pkg.scripts.test, /node scripts\/run-suite\.js --also "node dist\/test\/consumer\/compat\.js b c"/);
     const shard = wf.jobs.suite.strategy!.matrix.shard as number[];
     assert.equal(wf.jobs.suite.strategy!["fail-fast"], false, "one shard's failure does not cancel the others");
     assert.deepEqual(
