@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Ensures a Pulumi CLI, the Node.js, Pulumi YAML, Python and Go language hosts,
-# and prints the bin directory holding them. Usage: ensure-pulumi.sh [vX.Y.Z]
+# Ensures a Pulumi CLI, the Node.js, Pulumi YAML, Python and Go language hosts, the
+# policy analyzer's launcher (pulumi-analyzer-policy), and prints the bin directory holding them. Usage: ensure-pulumi.sh [vX.Y.Z]
 #
 # - Without an argument: the version of @pulumi/pulumi in node_modules (the
 #   suite's engine). With one: that CLI version (npm run test:compat).
@@ -36,6 +36,7 @@ fi
 nodejs_plugin="$repo/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
 
 if command -v pulumi >/dev/null 2>&1 && command -v pulumi-language-nodejs >/dev/null 2>&1 &&
+  command -v pulumi-analyzer-policy >/dev/null 2>&1 &&
   command -v pulumi-language-yaml >/dev/null 2>&1 && command -v pulumi-language-python >/dev/null 2>&1 &&
   command -v pulumi-language-python-exec >/dev/null 2>&1 && command -v pulumi-language-go >/dev/null 2>&1; then
   if [ "$(pulumi version 2>/dev/null)" = "$version" ]; then
@@ -132,6 +133,19 @@ fi
 # resolves the SDK from the working directory, so one copy serves every clone.
 cp "$nodejs_plugin" "$bin/pulumi-resource-pulumi-nodejs"
 chmod +x "$bin/pulumi-resource-pulumi-nodejs"
+# The policy analyzer's launcher (`pulumi preview --policy-pack`): Pulumi's release ships it beside
+# the CLI as a small script that runs @pulumi/pulumi's policy-pack runner, resolved from the pack's
+# directory (the engine starts it there), with node. Written on every run, as the plugin above.
+cat >"$bin/.pulumi-analyzer-policy.tmp" <<'LAUNCHER'
+#!/bin/sh
+runner=$(node -e "try { console.log(require.resolve('@pulumi/pulumi/cmd/run-policy-pack')) } catch (e) { console.error(e.message) }")
+if [ -n "$runner" ]; then
+    exec node "$runner" "$@"
+fi
+exit 1
+LAUNCHER
+chmod 755 "$bin/.pulumi-analyzer-policy.tmp"
+mv -f "$bin/.pulumi-analyzer-policy.tmp" "$bin/pulumi-analyzer-policy"
 flock -u 9
 echo "ensure-pulumi: using $bin/pulumi ($version)" >&2
 echo "$bin"
