@@ -27,7 +27,12 @@ interface RunFlags extends Selection {
   inline: boolean;
   /** drift: check every stack with the engine (`pulumi refresh --preview-only`). */
   engine?: boolean;
+  /** preview, up: policy packs (docs/policy.md) and their config files. */
+  policyPack?: string[];
+  policyPackConfig?: string[];
 }
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 function integer(min: number, max: number) {
   return (value: string): number => {
@@ -131,6 +136,8 @@ async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void>
             onRetry: (s) => progress.retry(s),
             signal: abort.signal,
             stop: stop.signal,
+            policyPacks: flags.policyPack?.map((dir) => path.resolve(dir)),
+            policyPackConfigs: flags.policyPackConfig?.map((file) => path.resolve(file)),
           });
     stacks = [
       ...stacks,
@@ -150,8 +157,9 @@ async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void>
   if (flags.markdown) await fs.writeFile(flags.markdown, renderMarkdown(report));
   if (flags.junit) await fs.writeFile(flags.junit, renderJUnit(report));
   const s = report.summary;
+  const violations = s.violations > 0 ? `, ${s.violations} policy violation(s)` : "";
   process.stdout.write(
-    `fleet ${command}: ${s.stacks} stack(s): ${s.clean} clean, ${s.drifted} drifted, ${s.changed} changed, ${s.failed} failed ` +
+    `fleet ${command}: ${s.stacks} stack(s): ${s.clean} clean, ${s.drifted} drifted, ${s.changed} changed, ${s.failed} failed${violations} ` +
       `in ${(report.durationMs / 1000).toFixed(1)} s (exit code ${report.exitCode})\n`,
   );
   // What drifted, changed or failed, as a table (a terminal's width bounds each row).
@@ -228,6 +236,11 @@ export function registerFleet(program: Command): void {
     ["destroy", "remove every resource of each stack from its sub-account"],
   ] as const) {
     const cmd = withRunOptions(fleet.command(name).description(description));
+    if (name === "preview" || name === "up") {
+      cmd
+        .option("--policy-pack <dir>", "run every stack with this policy pack (docs/policy.md); repeatable", collect)
+        .option("--policy-pack-config <file>", "the config file of the --policy-pack of the same position", collect);
+    }
     if (name === "drift")
       cmd.option(
         "--engine",

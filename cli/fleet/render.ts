@@ -3,7 +3,7 @@
 // XML (CI test reporters: one test case per stack; drifted and failed stacks are failures, a
 // changed stack's steps its output). A provider's own step is named as one: `<name> (provider)`.
 import { alignedTable } from "../../provider/text-table";
-import { stepResource, type FleetReport, type ResourceChange, type StackReport } from "./report";
+import { stepResource, type FleetReport, type PolicyViolation, type ResourceChange, type StackReport } from "./report";
 
 export { fitWidth } from "../../provider/text-table";
 
@@ -32,6 +32,17 @@ export function renderMarkdown(report: FleetReport): string {
   if (leftToEngine.length > 0) {
     lines.push(`Checked by the engine (\`pulumi refresh --preview-only\`) instead of from the checkpoint:`, "");
     for (const st of leftToEngine) lines.push(`- ${cell(st.stack)}: ${cell(st.engineBecause ?? "")}`);
+    lines.push("");
+  }
+  const violated = report.stacks.filter((st) => st.violations?.length);
+  if (violated.length > 0) {
+    lines.push(`Policy violations (${report.summary.violations}):`, "");
+    lines.push("| stack | level | policy | resource | message |", "|---|---|---|---|---|");
+    for (const st of violated)
+      for (const v of st.violations ?? [])
+        lines.push(
+          `| ${cell(st.stack)} | ${v.level} | ${code(v.policy)} | ${cell(v.resource ?? "")} | ${cell(v.message)} |`,
+        );
     lines.push("");
   }
   const notable = report.stacks.filter((st) => st.status !== "clean");
@@ -83,10 +94,13 @@ export function renderMarkdown(report: FleetReport): string {
  */
 export function renderTable(report: FleetReport, width = Infinity): string {
   const rows: string[][] = [];
-  for (const st of report.stacks.filter((x) => x.status !== "clean")) {
-    if (st.resources.length === 0) rows.push([st.stack, st.status, "", "", firstLine(st.error ?? "")]);
+  for (const st of report.stacks.filter((x) => x.status !== "clean" || x.violations?.length)) {
+    if (st.resources.length === 0 && st.status !== "clean")
+      rows.push([st.stack, st.status, "", "", firstLine(st.error ?? "")]);
     for (const r of st.resources)
       rows.push([st.stack, st.status, stepResource(r), r.operation, r.properties.join(", ")]);
+    for (const v of st.violations ?? [])
+      rows.push([st.stack, st.status, v.resource ?? "", `policy ${v.level}`, `${v.policy}: ${firstLine(v.message)}`]);
   }
   if (rows.length === 0) return "";
   return alignedTable(["STACK", "STATUS", "RESOURCE", "CHANGE", "PROPERTIES"], rows, width);
@@ -111,9 +125,16 @@ function stepLine(r: ResourceChange): string {
   return `${r.operation} ${r.urn}${r.providerStep ? " (provider)" : ""}${props}`;
 }
 
+/** A policy violation in a JUnit case: its level, rule, resource and message. */
+function violationLine(v: PolicyViolation): string {
+  return `policy ${v.level} ${v.policy}${v.resource ? ` (${v.resource})` : ""}: ${v.message}`;
+}
+
 function caseBody(st: StackReport): string {
+  const violations = (st.violations ?? []).map(violationLine);
   if (st.status === "failed") {
-    return `<failure type="failed" message="${xml(firstLine(st.error ?? "failed"))}">${xml(st.error ?? "")}</failure>`;
+    const detail = [st.error ?? "", ...violations].join("\n");
+    return `<failure type="failed" message="${xml(firstLine(st.error ?? "failed"))}">${xml(detail)}</failure>`;
   }
   if (st.status === "drifted") {
     const detail = st.resources
@@ -122,8 +143,9 @@ function caseBody(st: StackReport): string {
       .join("\n");
     return `<failure type="drifted" message="${st.resources.length} resource(s) drifted">${xml(detail)}</failure>`;
   }
-  // A change is no failure: its steps go in the case's output.
-  if (st.resources.length > 0) return `<system-out>${xml(st.resources.map(stepLine).join("\n"))}</system-out>`;
+  // A change (or an advisory violation) is no failure: its steps go in the case's output.
+  const out = [...st.resources.map(stepLine), ...violations];
+  if (out.length > 0) return `<system-out>${xml(out.join("\n"))}</system-out>`;
   return "";
 }
 
