@@ -2,10 +2,10 @@
 // platform type, side) and its field descriptors, read from the service with the resource's own
 // settings, resolved by the one resolver (settings/resolve.ts): a plugin resource's provider
 // arguments (its default provider's are the stack config), else the stack config the engine
-// hands the pack (PULUMI_CONFIG), then the environment. And the project's files, to tell a
+// hands the pack (stack-config.ts), then the environment. And the project's files, to tell a
 // Password written in plain (project/written-in-plain.ts).
+import { existsSync } from "node:fs";
 import * as path from "node:path";
-import * as pulumi from "@pulumi/pulumi";
 import { getClient, type EmbeddedClient } from "../client";
 import { findProjectFile } from "../project/pulumi-project";
 import { projectTexts, writtenInPlain } from "../project/written-in-plain";
@@ -17,6 +17,7 @@ import {
   type ConfigSource,
 } from "../settings/resolve";
 import type { ConnectorFacts } from "./config";
+import { projectName, stackConfigSource, stackName } from "./stack-config";
 import type { RuleContext } from "./rules";
 
 /** The provider a resource names, as @pulumi/policy gives it. */
@@ -33,7 +34,7 @@ export function configSourceOf(provider: ProviderLike | undefined): ConfigSource
     const props = provider.props;
     return configSourceFromNamespace({ get: (name) => props[name] as string | undefined });
   }
-  return configSourceFromNamespace(new pulumi.Config("embedded"));
+  return stackConfigSource();
 }
 
 /** The resource's sub-account: its accountId, else the default setting; undefined when neither. */
@@ -47,12 +48,14 @@ export function accountOf(props: Record<string, unknown>, provider: ProviderLike
 }
 
 /**
- * The program's directory: the engine starts the pack in the pack's own directory, so it is the
- * directory pulumi was run from (PWD) when its project file names the stack's project.
+ * The program's directory: where pulumi was run from (PWD), else where the pack was started when
+ * that is not the pack's own folder (the engine starts it there); the first whose project file
+ * (found upwards) is the stack's project (PULUMI_PROJECT, when the engine sets it).
  */
-export function programDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const project = env.PULUMI_PROJECT;
-  for (const dir of [env.PWD, env.INIT_CWD]) {
+export function programDir(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string | undefined {
+  const project = projectName(env);
+  const started = existsSync(path.join(cwd, "PulumiPolicy.yaml")) ? undefined : cwd;
+  for (const dir of [env.PWD, started]) {
     if (!dir) continue;
     const found = findProjectFile(dir);
     if (found && (project === undefined || found.doc.name === project)) return path.dirname(found.file);
@@ -91,7 +94,7 @@ export function ruleContext(props: Record<string, unknown>, provider: ProviderLi
   };
   const dir = programDir();
   return {
-    stack: pulumi.getStack(),
+    stack: stackName(),
     accountId,
     connector: (connectorId) =>
       once(catalogue, keyOf(connectorId), async () => {

@@ -21,8 +21,10 @@ import {
   type RuleContext,
 } from "./rules";
 import { noteSecretInputs, secretInputsOf } from "./secret-inputs";
+import { noteStackConfig } from "./stack-config";
 
 noteSecretInputs();
+noteStackConfig();
 
 type Rule = (resource: ConnectorResource, config: never, ctx: RuleContext) => Promise<string[]> | string[];
 

@@ -247,7 +247,8 @@ export function connectorsPerSubAccount(
     byAccount.set(account, [...(byAccount.get(account) ?? []), connector.name]);
   }
   const found: string[] = [];
-  for (const [account, names] of byAccount) {
+  for (const [account, unsorted] of byAccount) {
+    const names = [...unsorted].sort();
     const limit = config.accounts?.[account] ?? config.max;
     if (limit === undefined || names.length <= limit) continue;
     found.push(
