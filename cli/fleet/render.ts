@@ -100,7 +100,7 @@ export function renderTable(report: FleetReport, width = Infinity): string {
     for (const r of st.resources)
       rows.push([st.stack, st.status, stepResource(r), r.operation, r.properties.join(", ")]);
     for (const v of st.violations ?? [])
-      rows.push([st.stack, st.status, v.resource ?? "", `policy ${v.level}`, `${v.policy}: ${firstLine(v.message)}`]);
+      rows.push([st.stack, st.status, v.resource ?? "", `policy ${v.level}`, `${v.policy}: ${lastLine(v.message)}`]);
   }
   if (rows.length === 0) return "";
   return alignedTable(["STACK", "STATUS", "RESOURCE", "CHANGE", "PROPERTIES"], rows, width);
@@ -147,6 +147,17 @@ function caseBody(st: StackReport): string {
   const out = [...st.resources.map(stepLine), ...violations];
   if (out.length > 0) return `<system-out>${xml(out.join("\n"))}</system-out>`;
   return "";
+}
+
+/** A policy event's message is the rule's description, then the violation: the violation, for a table row. */
+function lastLine(text: string): string {
+  return (
+    text
+      .split("\n")
+      .filter((l) => l.trim().length > 0)
+      .at(-1)
+      ?.slice(0, 300) ?? ""
+  );
 }
 
 function firstLine(text: string): string {
