@@ -1,6 +1,6 @@
 // `fleet preview --policy-pack policy/ --policy-pack-config <file>` on examples/fleet: three
-// stacks, each adding Segment with its API key from the environment; the team's config allows
-// Segment for the fleet but only Amazon S3 for one stack. That stack alone is blocked, and its
+// stacks, each adding Segment with its API key from the environment; the team's config
+// (examples/policy/policy-config.json, docs/policy.md's) allows Segment but only Amazon S3 for one stack. That stack alone is blocked, and its
 // violation (rule, resource, what to change) is in the terminal's table, the JSON, the Markdown
 // and the JUnit reports; the two others are clean. No canary in any output, in any letter case.
 import { strict as assert } from "node:assert";
@@ -51,14 +51,10 @@ describe("e2e: the fleet runs every stack with the policy pack and reports each 
         },
       });
     }
-    await fs.writeFile(
+    // docs/policy.md's config, as it shows it.
+    await fs.copyFile(
+      path.join(repoRoot, "examples", "policy", "policy-config.json"),
       path.join(workDir, "policy-config.json"),
-      JSON.stringify({
-        "embedded-allowed-connectors": {
-          connectors: [{ name: "Segment" }],
-          stacks: { [BLOCKED]: [{ name: "Amazon S3" }] },
-        },
-      }),
     );
   });
 
