@@ -40,6 +40,8 @@ export const zones = [
     target: "./provider/lookups",
     from: [...RESOURCES, ...P("doctor", "fleet", "hosts/plugin", "hosts/dynamic", "hosts/sdk", "hosts/in-process")],
   },
+  // The policy pack reads the provider; nothing of the provider reads the pack.
+  { target: [...ABOVE_SCHEMA, ...P("client", "settings", "schema", "resources", "index.ts")], from: P("policy") },
   { target: "./provider/doctor", from: [...RESOURCES, ...HOSTS, ...P("runtime", "lookups", "fleet")] },
   // Each host: its process's code alone (the plugin's process never loads a program's modules).
   {

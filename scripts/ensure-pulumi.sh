@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Ensures a Pulumi CLI, the Node.js, Pulumi YAML, Python and Go language hosts,
-# and prints the bin directory holding them. Usage: ensure-pulumi.sh [vX.Y.Z]
+# Ensures a Pulumi CLI, the Node.js, Pulumi YAML, Python and Go language hosts, the
+# policy analyzer's launcher (pulumi-analyzer-policy), and prints the bin directory holding them. Usage: ensure-pulumi.sh [vX.Y.Z]
 #
 # - Without an argument: the version of @pulumi/pulumi in node_modules (the
 #   suite's engine). With one: that CLI version (npm run test:compat).
@@ -36,6 +36,7 @@ fi
 nodejs_plugin="$repo/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
 
 if command -v pulumi >/dev/null 2>&1 && command -v pulumi-language-nodejs >/dev/null 2>&1 &&
+  command -v pulumi-analyzer-policy >/dev/null 2>&1 &&
   command -v pulumi-language-yaml >/dev/null 2>&1 && command -v pulumi-language-python >/dev/null 2>&1 &&
   command -v pulumi-language-python-exec >/dev/null 2>&1 && command -v pulumi-language-go >/dev/null 2>&1; then
   if [ "$(pulumi version 2>/dev/null)" = "$version" ]; then
@@ -67,6 +68,29 @@ python_built() {
 }
 go_built() { [ -x "$bin/pulumi-language-go" ] && [ "$(cat "$bin/.pulumi-language-go.version" 2>/dev/null)" = "$go_version" ]; }
 
+# The Node.js host, from the sdk/v3 its module pins, with the RunPlugin that runs policy packs
+# (tools/pulumi-language-nodejs/run_plugin.go.in) put beside its sources; a stamp records it.
+nodejs_module=$repo/tools/pulumi-language-nodejs
+nodejs_stamp_value="runplugin-$(cksum <"$nodejs_module/run_plugin.go.in" | cut -d' ' -f1)"
+nodejs_built() { [ "$(cat "$bin/.pulumi-language-nodejs.version" 2>/dev/null)" = "$nodejs_stamp_value" ]; }
+build_nodejs_host() {
+  echo "ensure-pulumi: building pulumi-language-nodejs (with RunPlugin for policy packs)..." >&2
+  local src work
+  src="$(cd "$nodejs_module" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)/nodejs/cmd/pulumi-language-nodejs"
+  work=$(mktemp -d)
+  cp "$nodejs_module/go.mod" "$nodejs_module/go.sum" "$work/"
+  for f in "$src"/*.go; do case "$f" in *_test.go) ;; *) cp "$f" "$work/" ;; esac; done
+  chmod -R u+w "$work"
+  cp "$nodejs_module/run_plugin.go.in" "$work/run_plugin.go"
+  # Its RunPlugin answers "not supported"; it hands the request to runPolicyPack instead.
+  perl -0pi -e 's/(RunPluginServer,\n\) error \{\n)\treturn errors\.New\("not supported"\)/$1\treturn runPolicyPack(req, server)/' "$work/main.go"
+  grep -q "return runPolicyPack(req, server)" "$work/main.go" || { echo "ensure-pulumi: could not patch the host's RunPlugin" >&2; return 1; }
+  (cd "$work" && go build -trimpath -ldflags "$ldflags" -o "$1/.pulumi-language-nodejs.tmp" .)
+  mv -f "$1/.pulumi-language-nodejs.tmp" "$1/pulumi-language-nodejs"
+  echo "$nodejs_stamp_value" >"$1/.pulumi-language-nodejs.version"
+  rm -rf "$work"
+}
+
 exec 9>"$cache/.lock"
 flock 9
 # The go.sum files of the modules are committed: they are what verifies the
@@ -79,8 +103,7 @@ if ! built; then
   ldflags="-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$version"
   echo "ensure-pulumi: building pulumi $version from the Go module proxy (several minutes, once per machine)..." >&2
   (cd "$cli_module" && go build -trimpath -ldflags "$ldflags" -o "$bin.tmp/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
-  echo "ensure-pulumi: building pulumi-language-nodejs..." >&2
-  (cd "$repo/tools/pulumi-language-nodejs" && go build -trimpath -ldflags "$ldflags" -o "$bin.tmp/pulumi-language-nodejs" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs)
+  build_nodejs_host "$bin.tmp"
   # Keep the YAML, Python and Go hosts already built (they do not depend on the CLI version).
   if yaml_built; then
     mv "$bin/pulumi-language-yaml" "$yaml_stamp" "$bin.tmp/"
@@ -94,6 +117,10 @@ if ! built; then
   rm -rf "$bin"
   mv "$bin.tmp" "$bin"
   echo "ensure-pulumi: built in $(( $(date +%s) - start )) s, $(du -sh "$bin" | cut -f1)" >&2
+fi
+if ! nodejs_built; then
+  ldflags="-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$version"
+  build_nodejs_host "$bin"
 fi
 if ! yaml_built; then
   start=$(date +%s)
@@ -132,6 +159,19 @@ fi
 # resolves the SDK from the working directory, so one copy serves every clone.
 cp "$nodejs_plugin" "$bin/pulumi-resource-pulumi-nodejs"
 chmod +x "$bin/pulumi-resource-pulumi-nodejs"
+# The policy analyzer's launcher (`pulumi preview --policy-pack`): Pulumi's release ships it beside
+# the CLI as a small script that runs @pulumi/pulumi's policy-pack runner, resolved from the pack's
+# directory (the engine starts it there), with node. Written on every run, as the plugin above.
+cat >"$bin/.pulumi-analyzer-policy.tmp" <<'LAUNCHER'
+#!/bin/sh
+runner=$(node -e "try { console.log(require.resolve('@pulumi/pulumi/cmd/run-policy-pack')) } catch (e) { console.error(e.message) }")
+if [ -n "$runner" ]; then
+    exec node "$runner" "$@"
+fi
+exit 1
+LAUNCHER
+chmod 755 "$bin/.pulumi-analyzer-policy.tmp"
+mv -f "$bin/.pulumi-analyzer-policy.tmp" "$bin/pulumi-analyzer-policy"
 flock -u 9
 echo "ensure-pulumi: using $bin/pulumi ($version)" >&2
 echo "$bin"

@@ -32,7 +32,12 @@ interface RunFlags extends Selection, DriftFlags {
   inline: boolean;
   /** drift: check every stack with the engine (`pulumi refresh --preview-only`). */
   engine?: boolean;
+  /** preview, up: policy packs (docs/policy.md) and their config files. */
+  policyPack?: string[];
+  policyPackConfig?: string[];
 }
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 function integer(min: number, max: number) {
   return (value: string): number => {
@@ -143,6 +148,8 @@ async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void>
             onRetry: (s) => progress.retry(s),
             signal: abort.signal,
             stop: stop.signal,
+            policyPacks: flags.policyPack?.map((dir) => path.resolve(dir)),
+            policyPackConfigs: flags.policyPackConfig?.map((file) => path.resolve(file)),
           });
     stacks = [
       ...stacks,
@@ -253,6 +260,11 @@ export function registerFleet(program: Command): void {
   ] as const) {
     const cmd = withRunOptions(fleet.command(name).description(description));
     if (name === "drift") withDriftOptions(cmd);
+    if (name === "preview" || name === "up") {
+      cmd
+        .option("--policy-pack <dir>", "run every stack with this policy pack (docs/policy.md); repeatable", collect)
+        .option("--policy-pack-config <file>", "the config file of the --policy-pack of the same position", collect);
+    }
     cmd.action(async (flags: RunFlags) => runCommand(name, flags));
   }
 

@@ -43,7 +43,16 @@ function report(stacks: StackReport[]): FleetReport {
     startedAt: new Date(0).toISOString(),
     durationMs: 1,
     exitCode: 2,
-    summary: { stacks: stacks.length, clean: 0, drifted: 0, changed: 0, failed: 0, acknowledged: 0, unmanaged: 0 },
+    summary: {
+      stacks: stacks.length,
+      violations: 0,
+      clean: 0,
+      drifted: 0,
+      changed: 0,
+      failed: 0,
+      acknowledged: 0,
+      unmanaged: 0,
+    },
     stacks,
   };
 }

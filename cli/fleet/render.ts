@@ -3,7 +3,14 @@
 // XML (CI test reporters: one test case per stack; drifted and failed stacks are failures, a
 // changed stack's steps its output). A provider's own step is named as one: `<name> (provider)`.
 import { alignedTable } from "../../provider/text-table";
-import { stepResource, typeName, type FleetReport, type ResourceChange, type StackReport } from "./report";
+import {
+  stepResource,
+  typeName,
+  type FleetReport,
+  type PolicyViolation,
+  type ResourceChange,
+  type StackReport,
+} from "./report";
 import { ageOf, driftNotes, propertiesOf, unmanagedRows } from "./drift/render-drift";
 import { estateMarkdown } from "./drift/estate";
 
@@ -23,7 +30,8 @@ export function summaryText(report: FleetReport): string {
   const s = report.summary;
   const middle =
     report.command === "drift" ? `${s.acknowledged} acknowledged, ${s.unmanaged} unmanaged` : `${s.changed} changed`;
-  return `${s.stacks} stack(s): ${s.clean} clean, ${s.drifted} drifted, ${middle}, ${s.failed} failed`;
+  const violations = s.violations > 0 ? `, ${s.violations} policy violation(s)` : "";
+  return `${s.stacks} stack(s): ${s.clean} clean, ${s.drifted} drifted, ${middle}, ${s.failed} failed${violations}`;
 }
 
 /** Markdown table cells: no pipes or newlines from names or messages. */
@@ -56,6 +64,17 @@ export function renderMarkdown(report: FleetReport): string {
   }
   // drift: every customer and stack first, clean ones included (the estate at a glance).
   if (report.command === "drift" && report.drift) lines.push(...estateMarkdown(report), "");
+  const violated = report.stacks.filter((st) => st.violations?.length);
+  if (violated.length > 0) {
+    lines.push(`Policy violations (${report.summary.violations}):`, "");
+    lines.push("| stack | level | policy | resource | message |", "|---|---|---|---|---|");
+    for (const st of violated)
+      for (const v of st.violations ?? [])
+        lines.push(
+          `| ${cell(st.stack)} | ${v.level} | ${code(v.policy)} | ${cell(v.resource ?? "")} | ${cell(v.message)} |`,
+        );
+    lines.push("");
+  }
   const notable = report.stacks.filter((st) => st.status !== "clean");
   if (notable.length === 0) {
     lines.push(report.command === "drift" ? "No drift." : "Nothing to change.");
@@ -114,8 +133,8 @@ export function renderMarkdown(report: FleetReport): string {
 export function renderTable(report: FleetReport, width = Infinity): string {
   const rows: string[][] = [];
   const now = new Date(report.startedAt);
-  for (const st of report.stacks.filter((x) => x.status !== "clean")) {
-    if (st.resources.length === 0 && (st.unmanaged ?? []).length === 0)
+  for (const st of report.stacks.filter((x) => x.status !== "clean" || x.violations?.length)) {
+    if (st.resources.length === 0 && (st.unmanaged ?? []).length === 0 && st.status !== "clean")
       rows.push([st.stack, st.status, "", "", "", firstLine(st.error ?? ""), ""]);
     for (const r of st.resources)
       rows.push([
@@ -129,6 +148,16 @@ export function renderTable(report: FleetReport, width = Infinity): string {
       ]);
     for (const u of unmanagedRows(st))
       rows.push([st.stack, st.status, u.type, u.resource, u.change, u.note, ageOf(u.since, now)]);
+    for (const v of st.violations ?? [])
+      rows.push([
+        st.stack,
+        st.status,
+        "policy",
+        v.resource ?? "",
+        `policy ${v.level}`,
+        `${v.policy}: ${lastLine(v.message)}`,
+        "",
+      ]);
   }
   if (rows.length === 0) return "";
   // SINCE only with a history (drift --history): else it would be an empty column.
@@ -156,9 +185,16 @@ function stepLine(r: ResourceChange): string {
   return `${r.operation} ${r.urn}${r.providerStep ? " (provider)" : ""}${props}`;
 }
 
+/** A policy violation in a JUnit case: its level, rule, resource and message. */
+function violationLine(v: PolicyViolation): string {
+  return `policy ${v.level} ${v.policy}${v.resource ? ` (${v.resource})` : ""}: ${v.message}`;
+}
+
 function caseBody(st: StackReport): string {
+  const violations = (st.violations ?? []).map(violationLine);
   if (st.status === "failed") {
-    return `<failure type="failed" message="${xml(firstLine(st.error ?? "failed"))}">${xml(st.error ?? "")}</failure>`;
+    const detail = [st.error ?? "", ...violations].join("\n");
+    return `<failure type="failed" message="${xml(firstLine(st.error ?? "failed"))}">${xml(detail)}</failure>`;
   }
   if (st.status === "drifted" || st.status === "unmanaged") {
     const detail = st.resources
@@ -170,9 +206,21 @@ function caseBody(st: StackReport): string {
     );
     return `<failure type="${st.status}" message="${st.resources.length} resource(s) drifted, ${unmanaged.length} unmanaged">${xml([detail, ...unmanaged].filter(Boolean).join("\n"))}</failure>`;
   }
-  // A change is no failure: its steps go in the case's output.
-  if (st.resources.length > 0) return `<system-out>${xml(st.resources.map(stepLine).join("\n"))}</system-out>`;
+  // A change (or an advisory violation) is no failure: its steps go in the case's output.
+  const out = [...st.resources.map(stepLine), ...violations];
+  if (out.length > 0) return `<system-out>${xml(out.join("\n"))}</system-out>`;
   return "";
+}
+
+/** A policy event's message is the rule's description, then the violation: the violation, for a table row. */
+function lastLine(text: string): string {
+  return (
+    text
+      .split("\n")
+      .filter((l) => l.trim().length > 0)
+      .at(-1)
+      ?.slice(0, 300) ?? ""
+  );
 }
 
 function firstLine(text: string): string {

@@ -124,6 +124,7 @@ describe("cli: fleet report", () => {
     const report = buildReport("preview", "embedded-fleet", "every stack", new Date(), [stack]);
     assert.deepEqual(report.summary, {
       stacks: 1,
+      violations: 0,
       clean: 0,
       drifted: 0,
       changed: 1,
@@ -201,6 +202,7 @@ describe("cli: fleet report", () => {
     );
     assert.deepEqual(report.summary, {
       stacks: 3,
+      violations: 0,
       clean: 1,
       drifted: 1,
       changed: 0,
@@ -246,6 +248,62 @@ describe("cli: fleet report", () => {
     );
     assert.equal(narrow[1], "b|c    drifted  ConnectorConf…");
     assert.equal(renderTable(buildReport("drift", "p", "every stack", new Date(), [clean])), "", "all clean: no table");
+  });
+
+  it("policy violations: kept from the engine's policy events, counted, and shown in every report", () => {
+    const recorder = new StepRecorder();
+    const policyEvent = (level: "mandatory" | "warning", policy: string, message: string): EngineEvent => ({
+      sequence: 2,
+      timestamp: 2,
+      policyEvent: {
+        resourceUrn: CONFIG,
+        message,
+        color: "never",
+        policyName: policy,
+        policyPackName: "embedded-connectors",
+        policyPackVersion: "0.1.0",
+        policyPackVersionTag: "0.1.0",
+        enforcementLevel: level,
+      },
+    });
+    recorder.onEvent(policyEvent("mandatory", "embedded-passwords-from-secrets", 'secretConfig "password" in plain'));
+    recorder.onEvent(policyEvent("mandatory", "embedded-passwords-from-secrets", 'secretConfig "password" in plain'));
+    recorder.onEvent(policyEvent("warning", "embedded-required-secret-config", 'secretConfig lacks "bucket"'));
+    assert.deepEqual(
+      recorder.violations.map((v) => [v.policy, v.level, v.resource]),
+      [
+        ["embedded-passwords-from-secrets", "mandatory", "s3"],
+        ["embedded-required-secret-config", "advisory", "s3"],
+      ],
+      "one record per violation (the engine may repeat one), a warning named advisory",
+    );
+    const blocked: StackReport = {
+      stack: "acme-eu",
+      status: "failed",
+      durationMs: 1,
+      resources: [],
+      error: "error: preview failed",
+      violations: recorder.violations,
+    };
+    const advised: StackReport = { ...clean, stack: "acme-us", violations: [recorder.violations[1]] };
+    const report = buildReport("preview", "embedded-fleet", "every stack", new Date(), [blocked, advised, clean]);
+    assert.equal(report.summary.violations, 3);
+    const md = renderMarkdown(report);
+    assert.match(
+      md,
+      /\| acme-eu \| mandatory \| `embedded-passwords-from-secrets` \| s3 \| secretConfig "password" in plain \|/,
+    );
+    assert.match(md, /\| acme-us \| advisory \| `embedded-required-secret-config` \| s3 \|/);
+    const table = renderTable(report);
+    assert.match(table, /acme-eu +failed +s3 +policy mandatory +embedded-passwords-from-secrets: /);
+    assert.match(table, /acme-us +clean +s3 +policy advisory/, "a clean stack with an advisory violation has its row");
+    const junit = renderJUnit(report);
+    assert.ok(
+      junit.includes(
+        "policy mandatory embedded-passwords-from-secrets (s3): secretConfig &quot;password&quot; in plain",
+      ),
+    );
+    assert.match(junit, /<system-out>policy advisory embedded-required-secret-config \(s3\)/);
   });
 });
 

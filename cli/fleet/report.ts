@@ -67,6 +67,20 @@ export interface UnmanagedConnector {
   since?: string;
 }
 
+/**
+ * A violation the policy pack reported (`--policy-pack`, docs/policy.md): the rule, its level,
+ * the resource it names and the pack's message (which names fields, never their values).
+ */
+export interface PolicyViolation {
+  policy: string;
+  pack: string;
+  /** mandatory: the engine run fails; advisory: it goes on (the engine's "warning"). */
+  level: "mandatory" | "advisory";
+  /** The resource's logical name; absent for a stack policy's violation without one. */
+  resource?: string;
+  message: string;
+}
+
 export interface StackReport {
   stack: string;
   status: StackStatus;
@@ -76,6 +90,8 @@ export interface StackReport {
   repair?: string;
   /** The engine's error, for a failed stack. */
   error?: string;
+  /** What the policy pack reported (preview, up with --policy-pack); absent when none. */
+  violations?: PolicyViolation[];
   /**
    * drift only: how the stack was checked. `checkpoint`: its last checkpoint read from the
    * backend and its sub-account read by the provider's own code in the fleet's process;
@@ -117,7 +133,8 @@ export interface FleetReport {
   startedAt: string;
   durationMs: number;
   exitCode: 0 | 1 | 2;
-  summary: { stacks: number } & Record<StackStatus, number>;
+  /** `violations`: the policy pack's, over every stack. */
+  summary: { stacks: number; violations: number } & Record<StackStatus, number>;
   stacks: StackReport[];
   /** drift only: acknowledged drift, discovery, history and notification (drift/outcome.ts). */
   drift?: DriftSections;
@@ -186,8 +203,20 @@ export function buildReport(
   stacks: StackReport[],
   drift?: DriftSections,
 ): FleetReport {
-  const summary = { stacks: stacks.length, clean: 0, drifted: 0, changed: 0, failed: 0, acknowledged: 0, unmanaged: 0 };
-  for (const s of stacks) summary[s.status] += 1;
+  const summary = {
+    stacks: stacks.length,
+    violations: 0,
+    clean: 0,
+    drifted: 0,
+    changed: 0,
+    failed: 0,
+    acknowledged: 0,
+    unmanaged: 0,
+  };
+  for (const s of stacks) {
+    summary[s.status] += 1;
+    summary.violations += s.violations?.length ?? 0;
+  }
   const withoutStack = drift?.discovery.enabled === true ? drift.discovery.subAccountsWithoutStack.length : 0;
   return {
     schemaVersion: 1,

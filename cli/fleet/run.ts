@@ -8,7 +8,14 @@ import { changedOutputs } from "./drift/changed-outputs";
 import { RunGuard, uncaughtText } from "./inline-errors";
 import type { Automation, InlineProgram } from "./program";
 import { shownText } from "./shown-text";
-import { nameOfUrn, stackStatus, type FleetCommand, type ResourceChange, type StackReport } from "./report";
+import {
+  nameOfUrn,
+  stackStatus,
+  type FleetCommand,
+  type PolicyViolation,
+  type ResourceChange,
+  type StackReport,
+} from "./report";
 
 export interface FleetRunOptions {
   automation: Automation;
@@ -27,6 +34,9 @@ export interface FleetRunOptions {
   signal?: AbortSignal;
   /** Starts no further stack (default: `signal`). */
   stop?: AbortSignal;
+  /** preview, up: the policy packs every stack runs with, and their config files (absolute paths). */
+  policyPacks?: string[];
+  policyPackConfigs?: string[];
 }
 
 /** Steps that change nothing in the sub-account. */
@@ -50,6 +60,7 @@ const REPLACE: ReadonlySet<OpType> = new Set<OpType>([
 export class StepRecorder {
   private readonly byUrn = new Map<string, ResourceChange>();
   readonly errors: string[] = [];
+  readonly violations: PolicyViolation[] = [];
 
   /** `refresh`: a refresh's outcomes count (drift); else only the steps of the update itself. */
   constructor(private readonly refresh = false) {}
@@ -79,6 +90,18 @@ export class StepRecorder {
           ...new Set([...(known?.properties ?? []), ...(properties.length > 0 ? properties : (meta.diffs ?? []))]),
         ].sort(),
         ...(meta.type.startsWith("pulumi:providers:") ? { providerStep: true as const } : {}),
+      });
+    }
+    const policy = event.policyEvent;
+    const seen =
+      policy && this.violations.some((v) => v.policy === policy.policyName && v.message === policy.message.trim());
+    if (policy && !seen) {
+      this.violations.push({
+        policy: policy.policyName,
+        pack: policy.policyPackName,
+        level: policy.enforcementLevel === "mandatory" ? "mandatory" : "advisory",
+        ...(policy.resourceUrn ? { resource: nameOfUrn(policy.resourceUrn) } : {}),
+        message: policy.message.trim(),
       });
     }
     const diag = event.diagnosticEvent;
@@ -151,17 +174,21 @@ async function runOne(
     recorder.onEvent(event);
   };
   const common = { onEvent, signal: run.signal, color: "never" as const };
+  const policy = opts.policyPacks?.length
+    ? { policyPacks: opts.policyPacks, policyPackConfigs: opts.policyPackConfigs ?? [] }
+    : {};
+  const violations = () => (recorder.violations.length > 0 ? { violations: recorder.violations } : {});
   try {
     const stack = await stackOf(opts.automation, workspace, name);
     if (opts.command === "up") {
-      await stack.up({ ...common, refresh: true });
+      await stack.up({ ...common, ...policy, refresh: true });
     } else if (opts.command === "destroy") {
       await stack.destroy(common);
     } else if (opts.command === "drift") {
       // Pulumi's drift check: the sub-account against the last apply, without the program.
       await stack.refresh({ ...common, previewOnly: true });
     } else {
-      await stack.preview({ ...common, refresh: true });
+      await stack.preview({ ...common, ...policy, refresh: true });
     }
     const resources = recorder.changes();
     const status = stackStatus(opts.command, resources);
@@ -171,6 +198,7 @@ async function runOne(
       durationMs: Date.now() - started,
       resources,
       ...(status === "drifted" ? { repair: opts.repairCommand(name) } : {}),
+      ...violations(),
     };
   } catch (err) {
     const uncaught = run.uncaught();
@@ -181,6 +209,7 @@ async function runOne(
       resources: recorder.changes(),
       // Cancelled for an uncaught error: the engine only says "update canceled".
       error: uncaught ? shownText(uncaughtText(uncaught.error)) : errorText(err, recorder.errors),
+      ...violations(),
     };
   } finally {
     run.end();
@@ -188,10 +217,15 @@ async function runOne(
 }
 
 export async function runFleet(opts: FleetRunOptions): Promise<StackReport[]> {
+  const envVars: Record<string, string> = {
+    // `refresh --preview-only` refuses the confirmation skip (`--yes`) this variable implies.
+    ...(opts.command === "drift" ? { PULUMI_SKIP_CONFIRMATIONS: "false" } : {}),
+    // The engine starts a policy pack in the pack's directory: it finds the program's by PWD.
+    ...(opts.policyPacks?.length ? { PWD: opts.projectDir } : {}),
+  };
   const workspace = await opts.automation.LocalWorkspace.create({
     workDir: opts.projectDir,
-    // `refresh --preview-only` refuses the confirmation skip (`--yes`) this variable implies.
-    ...(opts.command === "drift" ? { envVars: { PULUMI_SKIP_CONFIRMATIONS: "false" } } : {}),
+    ...(Object.keys(envVars).length > 0 ? { envVars } : {}),
     ...(opts.program ? { program: opts.program } : {}),
   });
   const createErrors =

@@ -42,4 +42,18 @@ describe("project: a value written in plain in the project", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("in a stack's config file, a value under a key named secret-something is plain all the same", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "written-in-plain-"));
+    try {
+      writeFileSync(path.join(dir, "Pulumi.yaml"), "name: p\nruntime: yaml\n");
+      writeFileSync(path.join(dir, "Pulumi.dev.yaml"), "config:\n  p:secretAccessKey: Plain-In-Stack-File\n");
+      writeFileSync(path.join(dir, "main.yaml"), 'x:\n  fn::secret: "Marked-In-Program"\n');
+      const texts = projectTexts(dir);
+      assert.equal(writtenInPlain("Plain-In-Stack-File", texts), true);
+      assert.equal(writtenInPlain("Marked-In-Program", texts), false, "a program's fn::secret still marks a secret");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

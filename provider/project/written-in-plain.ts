@@ -18,6 +18,14 @@ const MAX_FILES = 200;
 /** A character that continues a word: an occurrence with one beside it is part of a longer value. */
 const WORD = /[\p{L}\p{N}_-]/u;
 
+/**
+ * What starts the text of a stack's config file (`Pulumi.<stack>.yaml`): there a `--secret` value
+ * is ciphertext, so a "secret" before a value on its line is a key's name (`secretAccessKey`,
+ * `secretConfig`), never a marker; every occurrence there counts.
+ */
+const STACK_FILE = "\u0000stack file\n";
+const isStackFile = (file: string) => /^Pulumi\.[^/\\]+\.ya?ml$/i.test(path.basename(file));
+
 /** The texts of the project's files, read once per process and directory (the program does not change during a run). */
 const texts = new Map<string, string[]>();
 
@@ -49,7 +57,7 @@ export function projectTexts(dir: string = process.cwd()): string[] {
     try {
       if (statSync(file).size > MAX_FILE_BYTES) continue;
       const text = readIfPresent(file);
-      if (text !== undefined) read.push(text);
+      if (text !== undefined) read.push(isStackFile(file) ? STACK_FILE + text : text);
     } catch {
       // unreadable: as if absent
     }
@@ -60,12 +68,13 @@ export function projectTexts(dir: string = process.cwd()): string[] {
 
 /** Whether `text` holds `value` as a whole value, with no "secret" before it on its line. */
 function plainIn(text: string, value: string): boolean {
+  const stackFile = text.startsWith(STACK_FILE);
   for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) {
     const before = text[at - 1] ?? "";
     const after = text[at + value.length] ?? "";
     if (WORD.test(before) || WORD.test(after)) continue;
     const lineStart = text.lastIndexOf("\n", at) + 1;
-    if (!/secret/i.test(text.slice(lineStart, at))) return true;
+    if (stackFile || !/secret/i.test(text.slice(lineStart, at))) return true;
   }
   return false;
 }

@@ -5,7 +5,14 @@
 // and keeps it in the state as the provider's inputs.) Every resource is exported with all its
 // outputs.
 import * as ec from "pulumi-embedded-connectors";
-import { accountIdOf, configurationSpecs, connectorSpecs, findArgsOf, secretConfigOf } from "./program-config";
+import {
+  accountIdOf,
+  configurationIdOf,
+  configurationSpecs,
+  connectorSpecs,
+  findArgsOf,
+  secretConfigOf,
+} from "./program-config";
 
 const added: Record<string, ec.AddedConnector> = {};
 for (const spec of connectorSpecs) {
@@ -28,7 +35,7 @@ for (const spec of configurationSpecs) {
     {
       connectorId: spec.connectorId,
       accountId: accountIdOf(spec),
-      configurationId: spec.configurationId,
+      configurationId: configurationIdOf(spec),
       name: spec.name,
       secretName: spec.secretName,
       secretConfig,

@@ -13,6 +13,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { embedded } from "pulumi-embedded-connectors";
 import {
   accountIdOf,
+  configurationIdOf,
   configurationSpecs,
   connectorSpecs,
   findArgsOf,
@@ -78,7 +79,7 @@ for (const spec of configurationSpecs) {
     {
       connectorId: spec.connectorId,
       accountId: accountIdOf(spec),
-      configurationId: spec.configurationId,
+      configurationId: configurationIdOf(spec),
       name: spec.name,
       secretName: spec.secretName,
       secretConfig,

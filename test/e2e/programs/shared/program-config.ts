@@ -9,7 +9,7 @@
 //   configurations: [{ key, connectorId, after?, accountId?, configurationId?, name?,
 //                      secretName?, secretConfig, secretRefs?, envRefs?, provider?, import?,
 //                      secretStringRefs?, secretEnvRefs?, componentRefs?, secretConfigEnv?,
-//                      accountIdRef?, heldByService? }]
+//                      accountIdRef?, configurationIdRef?, heldByService? }]
 //   secretValues:   (secret config) { <ref>: <value> }
 //
 // `after` names a connector key to depend on. `secretRefs` maps a field id of secretConfig to
@@ -23,7 +23,7 @@
 // `secretConfigEnv` makes the whole secretConfig one string, the environment variable it names
 // made secret by the program (the natural mistake of `config.require_secret("s3")` holding JSON;
 // from the environment, since the CLI masks secret strings of stack config); `accountIdRef` makes accountId
-// the secret string config key it names.
+// the secret string config key it names; `configurationIdRef` the same for configurationId.
 import * as pulumi from "@pulumi/pulumi";
 import type { SecretConfigValue } from "pulumi-embedded-connectors";
 
@@ -70,6 +70,7 @@ export interface ConfigurationSpec {
   componentRefs?: Record<string, string>;
   secretConfigEnv?: string;
   accountIdRef?: string;
+  configurationIdRef?: string;
   /** Password fields left to the service (never sent). */
   heldByService?: string[];
 }
@@ -85,6 +86,11 @@ export const secretValues: pulumi.Output<Record<string, string>> =
 /** A configuration's accountId: `accountIdRef` (a secret config string) or the plain `accountId`. */
 export function accountIdOf(spec: ConfigurationSpec): pulumi.Input<string> | undefined {
   return spec.accountIdRef ? config.requireSecret(spec.accountIdRef) : spec.accountId;
+}
+
+/** A configuration's configurationId: `configurationIdRef` (a secret config string) or the plain one. */
+export function configurationIdOf(spec: ConfigurationSpec): pulumi.Input<string> | undefined {
+  return spec.configurationIdRef ? config.requireSecret(spec.configurationIdRef) : spec.configurationId;
 }
 
 /** Another resource: a component that takes a plain value and hands it on as a secret output. */
