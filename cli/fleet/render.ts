@@ -152,7 +152,7 @@ export function renderTable(report: FleetReport, width = Infinity): string {
       rows.push([
         st.stack,
         st.status,
-        "policy",
+        "",
         v.resource ?? "",
         `policy ${v.level}`,
         `${v.policy}: ${lastLine(v.message)}`,
