@@ -45,6 +45,10 @@ describe("ConnectorConfiguration provider: delete while connections use the conn
     ]) {
       assert.ok(error.message.includes(part), `message lacks ${part}: ${error.message}`);
     }
+    assert.ok(
+      error.message.includes(`[${CONNECTORS.tiktokEvents}] (srcConnections=0, destConnections=1)`),
+      `names the other connector the connection uses, which the engine will not reach: ${error.message}`,
+    );
     assert.equal(mutatingCalls(await fx.service.stats()), before, "the service saw no mutating call");
 
     await fx.service.deleteConnection(connection);

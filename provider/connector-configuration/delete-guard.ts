@@ -8,7 +8,10 @@ import { failure } from "../client/service-failures";
 import { currentClient } from "../runtime/runtime";
 import { addedListing } from "../sub-account/process";
 
-/** The refusal: what the connector's removal would be refused for, and what to do. */
+/**
+ * The refusal, in the words of the AddedConnector's own guard (one scenario, one message, whichever
+ * resource the engine deletes first), and that nothing was deleted.
+ */
 export function configurationInUseMessage(
   name: string | undefined,
   connectorId: string,
@@ -18,12 +21,12 @@ export function configurationInUseMessage(
 ): string {
   const label = name ? `"${name}" (${connectorId})` : connectorId;
   return (
-    `cannot delete the ConnectorConfiguration of connector ${label} in sub-account ${accountId}: the connector is ` +
-    `used in connections (srcConnections=${src ?? "?"}, destConnections=${dest ?? "?"}), so removing its ` +
-    `AddedConnector would be refused; nothing was deleted, and the stack is as it was. Delete those connections ` +
-    `first, or set the resource option \`retainOnDelete: true\` on the AddedConnector and on this ` +
-    `ConnectorConfiguration and run \`pulumi up\` to record it, then delete the resources: the connector and its ` +
-    `configuration then stay in the sub-account when they leave the stack.`
+    `cannot remove connector ${label} from sub-account ${accountId}: it is used in connections ` +
+    `(srcConnections=${src ?? "?"}, destConnections=${dest ?? "?"}); nothing was deleted (its ConnectorConfiguration ` +
+    `refused first), and the stack is as it was. Delete those connections first, or set the resource option ` +
+    `\`retainOnDelete: true\` on the AddedConnector and on its ConnectorConfiguration and run \`pulumi up\` to ` +
+    `record it, then delete the resources: the connector and its configuration then stay in the sub-account when ` +
+    `they leave the stack.`
   );
 }
 
@@ -34,17 +37,32 @@ export function configurationInUseMessage(
  */
 export async function refuseWhileConnectorInUse(accountId: string, connectorId: string): Promise<void> {
   const { client } = currentClient();
-  let view: AddedConnectorView | undefined;
+  let snapshot: ReadonlyMap<string, AddedConnectorView>;
   try {
-    view = await addedListing().find(client, accountId, connectorId);
+    snapshot = await addedListing().snapshot(client, accountId);
   } catch (error) {
     throw failure(
       `reading sub-account ${accountId} to check connector ${connectorId}'s connections before deleting its configuration failed`,
       error,
     );
   }
+  const view = snapshot.get(connectorId);
   if (!view) return;
   const { srcConnections: src, destConnections: dest } = view;
-  if ((src ?? 0) + (dest ?? 0) > 0)
-    throw new Error(configurationInUseMessage(view.name, connectorId, accountId, src, dest));
+  if ((src ?? 0) + (dest ?? 0) === 0) return;
+  // The engine starts no other delete once one has failed: name the sub-account's other connectors
+  // in use too, so that one refused destroy tells every connection to delete.
+  const others = [...snapshot.values()]
+    .filter(
+      (other) => other.connectorId !== connectorId && (other.srcConnections ?? 0) + (other.destConnections ?? 0) > 0,
+    )
+    .map(
+      (other) =>
+        `${other.name ? `"${other.name}" ` : ""}[${other.connectorId}] (srcConnections=${other.srcConnections ?? "?"}, ` +
+        `destConnections=${other.destConnections ?? "?"})`,
+    );
+  const also = others.length
+    ? ` Other connectors of sub-account ${accountId} used in connections, which a destroy refuses the same way: ${others.join(", ")}.`
+    : "";
+  throw new Error(configurationInUseMessage(view.name, connectorId, accountId, src, dest) + also);
 }

@@ -38,7 +38,8 @@ const SAYS = {
   // The configured connector's ConnectorConfiguration refuses first (the engine deletes it before
   // its AddedConnector), for the same reason: nothing deleted, in the service or the state.
   deleteGuardFirst: [
-    /ConnectorConfiguration of connector "?Amazon S3/,
+    /cannot remove connector "?Amazon S3/,
+    /ConnectorConfiguration refused first/,
     new RegExp(S3),
     /srcConnections\D{0,3}1\b/,
     /delete (those|the) connections/i,
