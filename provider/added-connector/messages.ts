@@ -3,6 +3,7 @@
 
 import { PENDING_ADD_MAX_AGE_MS, type PendingAdd } from "../runtime/pending-writes";
 import type { ProviderHost } from "../runtime/runtime";
+import { inUseText } from "../sub-account/in-use-message";
 
 /**
  * The connector is there and the Add did not make it this resource's. `pending`: the record an
@@ -52,15 +53,7 @@ export function inUseMessage(
   src: number | undefined,
   dest: number | undefined,
 ): string {
-  const label = name ? `"${name}" (${connectorId})` : connectorId;
-  const counts =
-    src === undefined && dest === undefined ? "" : ` (srcConnections=${src ?? "?"}, destConnections=${dest ?? "?"})`;
-  return (
-    `cannot remove connector ${label} from sub-account ${accountId}: it is used in connections${counts}. ` +
-    `Delete those connections first, or set the resource option \`retainOnDelete: true\` and run \`pulumi up\` ` +
-    `to record it, then delete the resource: the connector then stays in the sub-account when it leaves the stack ` +
-    `(the option takes effect only once an \`up\` has recorded it).`
-  );
+  return inUseText({ name, connectorId, accountId, src, dest });
 }
 
 /** A 409 from Remove that is not about connections: the service's own reason (the client redacted it). */

@@ -7,28 +7,7 @@ import type { AddedConnectorView } from "../client";
 import { failure } from "../client/service-failures";
 import { currentClient } from "../runtime/runtime";
 import { addedListing } from "../sub-account/process";
-
-/**
- * The refusal, in the words of the AddedConnector's own guard (one scenario, one message, whichever
- * resource the engine deletes first), and that nothing was deleted.
- */
-export function configurationInUseMessage(
-  name: string | undefined,
-  connectorId: string,
-  accountId: string,
-  src: number | undefined,
-  dest: number | undefined,
-): string {
-  const label = name ? `"${name}" (${connectorId})` : connectorId;
-  return (
-    `cannot remove connector ${label} from sub-account ${accountId}: it is used in connections ` +
-    `(srcConnections=${src ?? "?"}, destConnections=${dest ?? "?"}); nothing was deleted (its ConnectorConfiguration ` +
-    `refused first), and the stack is as it was. Delete those connections first, or set the resource option ` +
-    `\`retainOnDelete: true\` on the AddedConnector and on its ConnectorConfiguration and run \`pulumi up\` to ` +
-    `record it, then delete the resources: the connector and its configuration then stay in the sub-account when ` +
-    `they leave the stack.`
-  );
-}
+import { inUseText } from "../sub-account/in-use-message";
 
 /**
  * Throws when connections use the connector (its added view's counts, from the run's one listing
@@ -64,5 +43,5 @@ export async function refuseWhileConnectorInUse(accountId: string, connectorId: 
   const also = others.length
     ? ` Other connectors of sub-account ${accountId} used in connections, which a destroy refuses the same way: ${others.join(", ")}.`
     : "";
-  throw new Error(configurationInUseMessage(view.name, connectorId, accountId, src, dest) + also);
+  throw new Error(inUseText({ name: view.name, connectorId, accountId, src, dest }, true) + also);
 }

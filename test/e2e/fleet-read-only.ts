@@ -102,10 +102,8 @@ export async function assertReadOnly(f: FleetDrift, hashes: BackendHashes, seed:
       faults += faulted(stats, after);
       const writes = [...got].filter(([route]) => route !== token && !route.startsWith("GET "));
       assert.deepEqual(writes, [], `${name} sent more than the token and reads: ${JSON.stringify([...got])}`);
-      assert.ok(
-        [...got].some(([route]) => route.startsWith("GET ")),
-        `${name} read the service`,
-      );
+      // It did its work (a command the faults stopped before its first read may have read nothing).
+      assert.ok(result.code !== 0 || [...got].some(([route]) => route.startsWith("GET ")), `${name} read the service`);
       assert.deepEqual(await hashes(), files, `${name} left every file of the backend as it was`);
       // A command may fail under the faults (retries spent): said, never a reason to write.
       const last = result.output.trim().split("\n").pop() ?? "";

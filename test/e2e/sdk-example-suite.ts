@@ -28,6 +28,7 @@ import { assertNoLeak, replayCanariesOnFailure } from "./canaries";
 import { exampleCanaries, SECRET_LOOKUP_ENV, type FieldCanaries } from "./sdk-example-canaries";
 import { FACEBOOK, fieldValue, OutOfBandClient, S3, SEGMENT, startService, type E2EService } from "./fixtures";
 import { diagnostics, engineFailure, occurrences, STACK_FRAME } from "./plugin-fixtures";
+import { assertInUseRefusals } from "./in-use-refusals";
 import type { SeededCustomer } from "../../harness/local-service";
 
 export interface SdkExample {
@@ -309,20 +310,10 @@ function describeUnderCli(example: SdkExample, cliVersion: string | undefined): 
       connectionId = await svc.service.createConnection(svc.accountId, S3, FACEBOOK);
       const failure = await engineFailure(() => stack.destroy({ debug: loud }));
       const blocks = [...diagnostics(failure.printed).values()].join("\n");
-      for (const [id, name] of [
+      assertInUseRefusals(blocks, svc.accountId, [
         [S3, "Amazon S3"],
         [FACEBOOK, "Facebook Custom Audiences"],
-      ] as const) {
-        const times = occurrences(blocks, `(${id}) from sub-account ${svc.accountId}`);
-        assert.equal(
-          times,
-          1,
-          `the refusal for ${name} is printed once in the Diagnostics, not ${times} times:\n${blocks}`,
-        );
-        const line = blocks.split("\n").find((l) => l.includes(`(${id}) from sub-account`)) ?? "";
-        assert.ok(line.includes(`"${name}"`), `names the connector: ${line}`);
-        assert.match(line, /delete (those|the) connections/i, `says what to do: ${line}`);
-      }
+      ]);
       assert.doesNotMatch(blocks, STACK_FRAME, `no stack trace:\n${blocks}`);
       const added = await svc.outOfBand.listAdded(svc.accountId);
       assert.deepEqual(added.map((c) => c.connectorId).sort(), [S3, FACEBOOK].sort(), "nothing used was removed");

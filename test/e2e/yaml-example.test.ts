@@ -12,6 +12,7 @@
 // a lookup given a secret name: yaml-example-secret-lookup.test.ts, on the same stack
 // (yaml-example-stack.ts).
 import { strict as assert } from "node:assert";
+import { assertInUseRefusals } from "./in-use-refusals";
 import { assertNoValue, assertSecretConfigKept, fieldsMarkedChanged, withoutStackOutputs } from "./drift-display";
 import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, resourceName, type StateResource } from "./harness";
 import { assertNoLeak } from "./canaries";
@@ -272,21 +273,10 @@ describe("e2e: examples/yaml-sub-account (Pulumi YAML, the plugin embedded)", fu
     e2e.connectionId = await e2e.svc.service.createConnection(e2e.svc.accountId, S3, FACEBOOK);
     const text = await e2e.stack.expectFailure((s) => s.destroy());
     const diagnostics = diagnosticsOf(text);
-    for (const [id, name, counts] of [
+    assertInUseRefusals(diagnostics, e2e.svc.accountId, [
       [S3, "Amazon S3", /srcConnections\D{0,3}1\b/],
       [FACEBOOK, "Facebook Custom Audiences", /destConnections\D{0,3}1\b/],
-    ] as const) {
-      const times = diagnostics.split(`(${id}) from sub-account ${e2e.svc.accountId}`).length - 1;
-      assert.equal(
-        times,
-        1,
-        `the refusal for ${name} is printed once in the Diagnostics, not ${times} times:\n${diagnostics}`,
-      );
-      const line = diagnostics.split("\n").find((l) => l.includes(`(${id}) from sub-account`)) ?? "";
-      assert.ok(line.includes(`"${name}"`), `names the connector: ${line}`);
-      assert.match(line, counts, `gives the connection counts: ${line}`);
-      assert.match(line, /delete (those|the) connections/i, `says what to do: ${line}`);
-    }
+    ]);
     assert.doesNotMatch(diagnostics, /^\s+at /m, `no stack trace:\n${diagnostics}`);
     assert.doesNotMatch(text, /embedded-plugin\.js/, "no frame of the plugin anywhere");
     // Nothing used was removed: both still added (and configured) in the sub-account.
