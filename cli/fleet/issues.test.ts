@@ -6,7 +6,7 @@
 // ever sent; the token goes only in the Authorization header.
 import { strict as assert } from "node:assert";
 import { syncIssues } from "./issues";
-import type { FleetReport, StackReport } from "./report";
+import { buildReport, type FleetReport, type StackReport } from "./report";
 
 import { gitHubStandIn, TOKEN } from "../../test/support/github-stand-in";
 
@@ -34,27 +34,13 @@ function stack(name: string, status: StackReport["status"], fields: string[] = [
 }
 
 function report(stacks: StackReport[]): FleetReport {
-  return {
-    schemaVersion: 1,
-    command: "drift",
-    semantics: "",
-    project: "embedded-fleet",
-    selection: "shard 1/2",
-    startedAt: new Date(0).toISOString(),
-    durationMs: 1,
-    exitCode: 2,
-    summary: {
-      stacks: stacks.length,
-      violations: 0,
-      clean: 0,
-      drifted: 0,
-      changed: 0,
-      failed: 0,
-      acknowledged: 0,
-      unmanaged: 0,
-    },
-    stacks,
-  };
+  return buildReport("drift", "embedded-fleet", "shard 1/2", new Date(0), stacks);
+}
+
+/** `fleet issues` over one night's report, against the stand-in at `url`. */
+function syncWith(url: string) {
+  return (stacks: StackReport[]) =>
+    syncIssues({ reports: [report(stacks)], repo: "acme/fleet", token: TOKEN, apiUrl: url, label: "fleet-drift" });
 }
 
 describe("fleet issues: one GitHub issue per drifted stack, against a loopback stand-in", () => {
@@ -81,14 +67,7 @@ describe("fleet issues: one GitHub issue per drifted stack, against a loopback s
           comments: [],
         },
       );
-      const sync = (stacks: StackReport[]) =>
-        syncIssues({
-          reports: [report(stacks)],
-          repo: "acme/fleet",
-          token: TOKEN,
-          apiUrl: gh.url,
-          label: "fleet-drift",
-        });
+      const sync = syncWith(gh.url);
 
       const night1 = await sync([
         stack("acme-eu", "drifted", ["fieldDigests.bucket"]),
@@ -138,14 +117,7 @@ describe("fleet issues: one GitHub issue per drifted stack, against a loopback s
   it("a connector no stack declares opens an issue naming it; all drift acknowledged closes it", async () => {
     const gh = await gitHubStandIn();
     try {
-      const sync = (stacks: StackReport[]) =>
-        syncIssues({
-          reports: [report(stacks)],
-          repo: "acme/fleet",
-          token: TOKEN,
-          apiUrl: gh.url,
-          label: "fleet-drift",
-        });
+      const sync = syncWith(gh.url);
       const unmanaged: StackReport = {
         ...stack("initech", "unmanaged"),
         unmanaged: [{ accountId: "acc-1", connectorId: "c-hand", name: "Amazon S3" }],

@@ -163,10 +163,8 @@ export interface DriftSections {
   notify?: { to: string; events: number; delivered: boolean; attempts: number; error?: string };
 }
 
-/** One field's drift against the history: new this run, resolved since the last, or standing. */
-export interface DriftEvent {
-  event: "new" | "resolved" | "unchanged";
-  stack: string;
+/** One drifted field of a resource, and when its drift was first and last seen (names only, never a value). */
+export interface DriftFieldRecord {
   /** The resource's URN, or `unmanaged:<accountId>/<connectorId>` for an unmanaged connector. */
   resource: string;
   type: string;
@@ -176,6 +174,12 @@ export interface DriftEvent {
   acknowledged: boolean;
   firstSeen: string;
   lastSeen: string;
+}
+
+/** One field's drift against the history: new this run, resolved since the last, or standing. */
+export interface DriftEvent extends DriftFieldRecord {
+  event: "new" | "resolved" | "unchanged";
+  stack: string;
 }
 
 /** A stack whose engine run succeeded: clean when no step (a provider's included) changes anything. */

@@ -4,17 +4,10 @@
 // names are kept (URNs, types, property paths, connector ids), never a value. A stack whose
 // check failed keeps its records as they were and makes no event: a failed check proves nothing
 // gone. Stacks not checked in this run (another shard, --stacks) are left as they are.
-import type { DriftEvent, StackReport } from "../report";
+import type { DriftEvent, DriftFieldRecord, StackReport } from "../report";
 
-export interface HistoryRecord {
-  resource: string;
-  type: string;
-  name: string;
-  field: string;
-  acknowledged: boolean;
-  firstSeen: string;
-  lastSeen: string;
-}
+/** What the history keeps of one drifted field: the report's own record (report.ts). */
+export type HistoryRecord = DriftFieldRecord;
 
 export interface HistoryDoc {
   schemaVersion: 1;
