@@ -97,6 +97,32 @@ describe("fleet adopt: which stacks already manage a sub-account", () => {
     });
   });
 
+  it("refuses to adopt when a stack of the backend cannot be read, or its stacks cannot be listed", async () => {
+    const project = await readProject(dir);
+    const denied = {
+      ...workspace,
+      exportStack: async () => {
+        throw new Error("error: [403] Forbidden\n    at a stack trace");
+      },
+    } as unknown as Workspace;
+    await assert.rejects(
+      managedSubAccounts(project, denied),
+      (e: Error) =>
+        /could not read the checkpoint of stack organization\/billing\/cloud \(error: \[403\] Forbidden\)/.test(
+          e.message,
+        ) &&
+        /nothing was adopted/.test(e.message) &&
+        !e.message.includes("stack trace"),
+    );
+    const unlisted = {
+      ...workspace,
+      listStacks: async () => {
+        throw new Error("error: could not reach the backend");
+      },
+    } as unknown as Workspace;
+    await assert.rejects(managedSubAccounts(project, unlisted), /could not list the backend's stacks of every project/);
+  });
+
   it("refuses a managed sub-account under a new stack name, naming the stack and what to do", async () => {
     const project = await readProject(dir);
     const managers = await managedSubAccounts(project, workspace);

@@ -5,7 +5,9 @@
 // `<project>:accountId`), and the backend's stacks, of every project (the accountId of the
 // connectors their last checkpoint holds: a stack whose file was deleted or lives elsewhere
 // still manages them). A checkpoint is read from the backend's store as `fleet drift` reads it;
-// one it cannot read (the Pulumi Cloud, another backend) is exported through the engine.
+// one it cannot read (the Pulumi Cloud, another backend) is exported through the engine. A stack
+// whose checkpoint can be neither read nor exported, or a backend whose stacks of every project
+// cannot be listed, refuses the adoption: "manages nothing" is never concluded from a failed read.
 import type { Workspace } from "@pulumi/pulumi/automation";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
@@ -71,8 +73,14 @@ export async function managedSubAccounts(project: FleetProject, workspace: Works
     }
     if (typeof accountId === "string") add(managers, accountId, { project: project.name, stack, where: "stack file" });
   }
-  const summaries = await workspace.listStacks({ all: true }).catch(() => workspace.listStacks());
+  const summaries = await workspace.listStacks({ all: true }).catch((e: unknown) => {
+    throw new Error(
+      "fleet adopt: could not list the backend's stacks of every project (`pulumi stack ls --all`), so it cannot " +
+        `tell which sub-accounts they manage: ${firstLine(e)}. Check the backend's access (PULUMI_BACKEND_URL), then run it again`,
+    );
+  });
   const backend = await openBackend(project.dir);
+  const unreadable: string[] = [];
   await Promise.all(
     summaries
       .filter((s) => (s.resourceCount ?? 1) > 0)
@@ -82,13 +90,27 @@ export async function managedSubAccounts(project: FleetProject, workspace: Works
         const read = "reason" in backend ? backend : await backend.stacks.readCheckpoint(owner, stack);
         if ("checkpoint" in read) resources = read.checkpoint.resources;
         else {
-          const exported = await workspace.exportStack(summary.name).catch(() => undefined);
+          const exported = await workspace.exportStack(summary.name).catch((e: unknown) => {
+            unreadable.push(`${summary.name} (${firstLine(e)})`);
+            return undefined;
+          });
           resources = (exported?.deployment as { resources?: unknown } | undefined)?.resources;
         }
         for (const id of accountIdsOf(resources)) add(managers, id, { project: owner, stack, where: "backend" });
       }),
   );
+  if (unreadable.length > 0)
+    throw new Error(
+      `fleet adopt: could not read the checkpoint of stack ${unreadable.sort().join(", ")}, so it cannot tell ` +
+        "whether a sub-account to adopt is managed there already. Give this backend's credentials read access " +
+        "to every stack (or remove the stack), then run it again; nothing was adopted",
+    );
   return managers;
+}
+
+/** An error's first line (the CLI's own scrub, shownText, applies to what is printed). */
+function firstLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).trim().split("\n")[0];
 }
 
 function describe(m: Manager, fleet: FleetProject): string {

@@ -124,6 +124,11 @@ describe("fleet issues: one GitHub issue per drifted stack, against a loopback s
       };
       assert.deepEqual(await sync([unmanaged]), ["initech: unmanaged, opened #1"]);
       assert.match(gh.issues[0].body, /`Amazon S3` \(`c-hand`\) \| unmanaged/);
+      const notListed = { ...stack("initech", "clean"), discoveryNotRun: "sub-account acc-1: its listing failed" };
+      assert.deepEqual(await sync([notListed]), [
+        "initech: clean, #1 left open (its sub-account not listed: sub-account acc-1: its listing failed)",
+      ]);
+      assert.equal(gh.issues[0].state, "open", "a connector not listed this run is not gone");
       assert.deepEqual(await sync([stack("initech", "acknowledged")]), ["initech: acknowledged, closed #1"]);
       assert.match(gh.issues[0].comments[0], /only acknowledged drift/);
     } finally {
@@ -143,8 +148,9 @@ describe("fleet issues: one GitHub issue per drifted stack, against a loopback s
           label: "fleet-drift",
         }),
         (e: Error) =>
-          /GitHub GET \/repos\/acme\/fleet\/issues answered 401: .*Bad credentials.*issues: write/.test(e.message) &&
-          !e.message.includes("wrong-token-123"),
+          /GitHub GET \/repos\/acme\/fleet\/issues answered 401: .*Bad credentials.*issues: write.*request id CAFE:401:1/.test(
+            e.message,
+          ) && !e.message.includes("wrong-token-123"),
       );
     } finally {
       await gh.close();

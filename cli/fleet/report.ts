@@ -237,12 +237,20 @@ export function buildReport(
   };
 }
 
-/** A stack's report with its texts (the engine's error, why the engine checked it) as the fleet shows them. */
+/**
+ * A stack's report with every text that quotes another program or the service (the engine's
+ * error, why the engine checked it, a policy pack's messages, why discovery did not run) as the
+ * fleet shows them: through the one credential rule.
+ */
 export function withShownText(s: StackReport): StackReport {
   return {
     ...s,
     ...(s.error !== undefined ? { error: shownText(s.error) } : {}),
     ...(s.engineBecause !== undefined ? { engineBecause: shownText(s.engineBecause) } : {}),
+    ...(s.discoveryNotRun !== undefined ? { discoveryNotRun: shownText(s.discoveryNotRun) } : {}),
+    ...(s.violations !== undefined
+      ? { violations: s.violations.map((v) => ({ ...v, message: shownText(v.message) })) }
+      : {}),
   };
 }
 

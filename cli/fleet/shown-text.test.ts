@@ -30,6 +30,10 @@ function failedStack(url: string): StackReport {
     error: `error: could not open the backend "${url}": dial tcp 127.0.0.1:1: connect: connection refused`,
     checkedBy: "engine",
     engineBecause: `the backend ${url} is not one the fast path reads (file://, s3://, azblob://, gs://)`,
+    violations: [
+      { policy: "team-rule", pack: "team", level: "mandatory", resource: "s3", message: `cannot reach ${url}` },
+    ],
+    discoveryNotRun: `sub-account a1: its listing failed: proxy ${url} refused`,
   };
 }
 

@@ -36,7 +36,12 @@ export async function gitHubStandIn(): Promise<{
       const body = await read(req);
       sent.push(`${req.method} ${req.url} ${JSON.stringify(req.headers)} ${body}`);
       const reply = (status: number, json: unknown) => {
-        res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(json));
+        res
+          .writeHead(status, {
+            "content-type": "application/json",
+            "x-github-request-id": `CAFE:${status}:${sent.length}`,
+          })
+          .end(JSON.stringify(json));
       };
       if (req.headers.authorization !== `Bearer ${TOKEN}`) return reply(401, { message: "Bad credentials" });
       const url = new URL(req.url ?? "", "http://x");

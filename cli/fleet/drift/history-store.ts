@@ -1,12 +1,14 @@
 // Where the drift history is kept (history.ts): `--history backend`, beside the checkpoints in
 // the fleet's own backend (`.pulumi/embedded-fleet/drift-history/<project>.json` in the
 // `file://` directory or the s3://, azblob:// or gs:// bucket the CLI uses); `--history FILE`, a
-// file the workflow keeps (a cache or artifact between nightly runs). One document per project:
-// shards running at once each keep their own file (`--history drift-history-<shard>.json`).
+// file the workflow keeps (a cache or artifact between nightly runs). One document per project, and
+// per shard with --shard: shards running at once each read and write their own (a stack's shard is
+// a hash of its name, so it stays in its shard; with another shard count, the history starts again).
 // Written whole (a file by rename), and only after the run's checks: a checkpoint is never
 // touched.
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
+import { parseShard } from "../select";
 import { openBackend } from "./backend";
 import { emptyHistory, historyOf, type HistoryDoc } from "./history";
 
@@ -57,12 +59,14 @@ export async function openHistory(
   projectDir: string,
   project: string,
   env: NodeJS.ProcessEnv = process.env,
+  shard?: string,
 ): Promise<HistoryStore | { because: string }> {
   if (flag !== BACKEND) return fileHistory(path.resolve(flag), project);
   const backend = await openBackend(projectDir, env);
   if ("reason" in backend)
     return { because: `--history backend: ${backend.reason}; give --history FILE (a file the workflow keeps)` };
-  const key = `.pulumi/embedded-fleet/drift-history/${project}.json`;
+  const part = shard === undefined ? "" : `.shard-${parseShard(shard).index}-of-${parseShard(shard).count}`;
+  const key = `.pulumi/embedded-fleet/drift-history/${project}${part}.json`;
   const where = `${backend.store.name.replace(/\/+$/, "")}/${key}`;
   return {
     where,

@@ -6,7 +6,7 @@ import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { emptyHistory, observe } from "./history";
-import { fileHistory } from "./history-store";
+import { fileHistory, openHistory } from "./history-store";
 import type { StackReport } from "../report";
 
 const URN = "urn:pulumi:acme-eu::embedded-fleet::embedded:index:ConnectorConfiguration::s3";
@@ -85,6 +85,26 @@ describe("fleet drift: history and events", () => {
     assert.equal(seen.stacks[0].unmanaged?.[0].since, "2026-12-01T02:00:00.000Z");
   });
 
+  it("an unmanaged connector resolves only when its sub-account was listed in full, not from a listing not made", () => {
+    const stray = { accountId: "a1", connectorId: "c9", name: "Segment" };
+    const seen = observe(emptyHistory("p"), [{ ...report(undefined), unmanaged: [stray] }], at("2026-12-01T02:00:00Z"));
+    const notListed: StackReport[] = [
+      { ...report(undefined), discoveryNotRun: "sub-account a1: its listing failed: HTTP 503" }, // refused
+      { ...report(undefined), unmanaged: [], discoveryNotRun: "sub-account a1 is also b's" }, // not judged
+      report(undefined), // --no-discovery
+    ];
+    for (const stack of notListed) {
+      const next = observe(seen.history, [stack], at("2026-12-02T02:00:00Z"));
+      assert.deepEqual(next.events, [], JSON.stringify(stack));
+      assert.deepEqual(next.history, seen.history, "kept as last seen");
+    }
+    const listed = observe(seen.history, [{ ...report(undefined), unmanaged: [] }], at("2026-12-02T02:00:00Z"));
+    assert.deepEqual(
+      listed.events.map((e) => [e.event, e.resource]),
+      [["resolved", "unmanaged:a1/c9"]],
+    );
+  });
+
   it("the file store round-trips, and refuses another project's or a broken file", async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "drift-history-"));
     const file = path.join(dir, "h.json");
@@ -99,6 +119,25 @@ describe("fleet drift: history and events", () => {
     );
     await fs.writeFile(file, "{");
     await assert.rejects(store.read(), /does not parse as JSON; move it away/);
+    await fs.rm(dir, { recursive: true });
+  });
+
+  it("--history backend with --shard keeps the shard's own object beside the checkpoints", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "drift-history-"));
+    await fs.mkdir(path.join(dir, ".pulumi"));
+    await fs.writeFile(path.join(dir, ".pulumi", "meta.yaml"), "version: 1\n");
+    const env = { ...process.env, PULUMI_BACKEND_URL: `file://${dir}` };
+    const seen = observe(emptyHistory("p"), [report(["drift"])], at("2026-12-01T02:00:00Z"));
+    for (const shard of ["1/2", "2/2"]) {
+      const store = await openHistory("backend", dir, "p", env, shard);
+      assert.ok("write" in store, JSON.stringify(store));
+      await store.write(shard === "1/2" ? seen.history : emptyHistory("p"));
+    }
+    const kept = path.join(dir, ".pulumi", "embedded-fleet", "drift-history");
+    assert.deepEqual((await fs.readdir(kept)).sort(), ["p.shard-1-of-2.json", "p.shard-2-of-2.json"]);
+    const first = await openHistory("backend", dir, "p", env, "1/2");
+    assert.ok("read" in first);
+    assert.deepEqual(await first.read(), seen.history, "one shard's write left the other's alone");
     await fs.rm(dir, { recursive: true });
   });
 });

@@ -3,7 +3,9 @@
 // the last run that checked the stack), `resolved` (drifted then, not now) and `unchanged`. Only
 // names are kept (URNs, types, property paths, connector ids), never a value. A stack whose
 // check failed keeps its records as they were and makes no event: a failed check proves nothing
-// gone. Stacks not checked in this run (another shard, --stacks) are left as they are.
+// gone, and neither does a listing not made or refused (--no-discovery, a stack the engine
+// checked, a sub-account's listing failed): an unmanaged connector then stays as last seen.
+// Stacks not checked in this run (another shard, --stacks) are left as they are.
 import type { DriftEvent, DriftFieldRecord, StackReport } from "../report";
 
 /** What the history keeps of one drifted field: the report's own record (report.ts). */
@@ -66,6 +68,12 @@ export function seenNow(report: StackReport): Seen[] {
   return seen;
 }
 
+/**
+ * Whether this run listed every sub-account of the stack in full (discovery ran, no listing was
+ * refused): only then is an unmanaged connector no longer seen one that is gone.
+ */
+const listedInFull = (report: StackReport) => report.unmanaged !== undefined && report.discoveryNotRun === undefined;
+
 const keyOf = (r: Pick<HistoryRecord, "resource" | "field">) => `${r.resource}\u0000${r.field}`;
 
 /**
@@ -91,7 +99,13 @@ export function observe(
       records.push(record);
       events.push({ event: old ? "unchanged" : "new", stack: report.stack, ...record });
     }
-    for (const gone of before.values()) events.push({ event: "resolved", stack: report.stack, ...gone });
+    for (const gone of before.values()) {
+      if (gone.field === "(unmanaged)" && !listedInFull(report)) {
+        records.push(gone); // its sub-account was not listed in full this run: still as last seen, no event
+        continue;
+      }
+      events.push({ event: "resolved", stack: report.stack, ...gone });
+    }
     if (records.length > 0) stacks[report.stack] = records;
     else delete stacks[report.stack];
     const firstOf = new Map<string, string>();

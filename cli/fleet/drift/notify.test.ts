@@ -4,7 +4,14 @@
 import { strict as assert } from "node:assert";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { notify, shownUrl, type Notification } from "./notify";
+import { promises as fs } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { checkNotifyUrl, notify, shownUrl, type Notification } from "./notify";
+import { fileHistory } from "./history-store";
+import { finishDrift } from "./outcome";
+import type { FleetProject } from "../project";
+import type { StackReport } from "../report";
 
 const BODY: Notification = {
   schemaVersion: 1,
@@ -79,7 +86,60 @@ describe("fleet drift --notify", () => {
     assert.match(delivery.error ?? "", /HTTP 500 \(after 3 attempts\)/);
   });
 
-  it("shows a URL by its origin only", () => {
+  it("shows a URL by its origin only; refuses one with a user name or password", () => {
     assert.equal(shownUrl("https://user:pw@hooks.example.com/services/T0KEN?x=1"), "https://hooks.example.com");
+    assert.throws(
+      () => checkNotifyUrl("https://user:pw-canary@hooks.example.com/x"),
+      (e: Error) => /carries a user name or password/.test(e.message) && !e.message.includes("canary"),
+    );
+    checkNotifyUrl("https://hooks.example.com/services/T0KEN");
+  });
+
+  it("a notification not delivered leaves the history as it was: the next run tells the same events", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "drift-notify-"));
+    const file = path.join(dir, "history.json");
+    const project = { dir, name: "embedded-fleet", runtime: "nodejs", stacks: ["acme-eu"] } as FleetProject;
+    const drifted: StackReport = {
+      stack: "acme-eu",
+      status: "drifted",
+      durationMs: 1,
+      resources: [
+        {
+          urn: BODY.events[0].resource,
+          type: "embedded:index:ConnectorConfiguration",
+          name: "s3",
+          operation: "update",
+          properties: ["fieldDigests.bucket"],
+        },
+      ],
+    };
+    const night = async (answer: number) => {
+      const r = await receiver([answer]);
+      const prepared = {
+        flags: { notify: r.url, discovery: false },
+        stackFiles: new Map(),
+        history: fileHistory(file, project.name),
+        notifyOptions: { backoffMs: 1 },
+      };
+      const done = await finishDrift(project, prepared, [drifted], new Map(), (s) => s, new Date());
+      await r.close();
+      return done.sections;
+    };
+    const refused = await night(403);
+    assert.equal(refused.notify?.delivered, false);
+    assert.deepEqual(
+      refused.events.map((e) => e.event),
+      ["new"],
+    );
+    await assert.rejects(fs.stat(file), "no history written");
+    const delivered = await night(200);
+    assert.equal(delivered.notify?.delivered, true);
+    assert.deepEqual(
+      delivered.events.map((e) => e.event),
+      ["new"],
+      "told again",
+    );
+    assert.equal(JSON.parse(await fs.readFile(file, "utf8")).stacks["acme-eu"].length, 1);
+    await fs.rm(dir, { recursive: true });
   });
 });

@@ -40,6 +40,11 @@ export function checkNotifyUrl(url: string): void {
   }
   if (!parsed || (parsed.protocol !== "https:" && parsed.protocol !== "http:"))
     throw new Error("--notify takes an http:// or https:// URL (a webhook receiving JSON)");
+  if (parsed.username !== "" || parsed.password !== "")
+    throw new Error(
+      "--notify's URL carries a user name or password, which a request cannot send in the URL: give the " +
+        "receiver's URL without them (a webhook's token in its path or query, as the receiver documents)",
+    );
 }
 
 export interface Notification {

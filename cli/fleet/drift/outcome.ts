@@ -23,6 +23,8 @@ export interface DriftFlags {
   accounts?: string;
   /** --history FILE | backend. */
   history?: string;
+  /** --shard i/n: the backend's history is the shard's own. */
+  shard?: string;
   /** --notify URL. */
   notify?: string;
   /** --html FILE: the estate at a glance (estate.ts). */
@@ -54,7 +56,7 @@ export async function prepareDrift(
   const history =
     flags.history === undefined
       ? { because: "no --history given (--history FILE, or --history backend: beside the checkpoints)" }
-      : await openHistory(flags.history, project.dir, project.name, env);
+      : await openHistory(flags.history, project.dir, project.name, env, flags.shard);
   if ("read" in history) await history.read(); // a history that does not parse is refused before the checks
   const testBackoff = Number(env.EMBEDDED_FLEET_NOTIFY_BACKOFF_MS);
   return {
@@ -101,9 +103,9 @@ export async function finishDrift(
         : { kept: false, because: prepared.history.because },
     events: [],
   };
+  let seen: ReturnType<typeof observe> | undefined;
   if ("read" in prepared.history) {
-    const seen = observe(await prepared.history.read(), stacks, now);
-    await prepared.history.write(seen.history);
+    seen = observe(await prepared.history.read(), stacks, now);
     stacks = seen.stacks;
     sections.events = seen.events;
   }
@@ -114,6 +116,9 @@ export async function finishDrift(
       { schemaVersion: 1, kind: "fleet-drift-events", project: project.name, runAt: now.toISOString(), events: told },
       prepared.notifyOptions,
     );
+  // Events not delivered are not forgotten: the history stays as it was, and the next run tells them again.
+  if (seen && "write" in prepared.history && sections.notify?.delivered !== false)
+    await prepared.history.write(seen.history);
   return { stacks, sections };
 }
 

@@ -79,7 +79,7 @@ export function driftNotes(report: FleetReport): string[] {
     lines.push(
       d.notify.delivered
         ? `notified ${d.notify.to}: ${d.notify.events} event(s)`
-        : `notifying ${d.notify.to} failed: ${d.notify.error ?? ""}`,
+        : `notifying ${d.notify.to} failed: ${d.notify.error ?? ""}; the history was left as it was, so the next run tells these events again`,
     );
   return lines;
 }
