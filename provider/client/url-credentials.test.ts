@@ -34,6 +34,26 @@ describe("url-credentials: the one rule for a URL's credentials", () => {
     assert.equal(withoutCredentials("postgres://user:p@ss@host/db"), "postgres://host/db");
   });
 
+  it("a credential in Go's JSON escapes, a quoted connection-string value and a DSN without a scheme", () => {
+    const canary = "Canary-SIG-7f3a";
+    for (const text of [
+      `{"error":"open https://b.blob.core.windows.net/c?sv=2021\\u0026sig=${canary}\\u0026se=1"}`,
+      `{"error":"GET https://b.s3.amazonaws.com/k?X-Amz-Date=1\\u0026X-Amz-Signature\\u003d${canary}"}`,
+      `connect to host=db user=x password='${canary} with spaces' failed`,
+      `dsn: "fleet:${canary}@tcp(127.0.0.1:3306)/state"`,
+      `azblob://c?account_key=${canary}`,
+    ]) {
+      const out = scrubCredentials(text);
+      assert.ok(!out.toLowerCase().includes(canary.toLowerCase()), out);
+      assert.match(out, /\[redacted\]/);
+    }
+    assert.equal(
+      scrubCredentials(`{"error":"open https://b.blob.core.windows.net/c?sv=2021\\u0026sig=x1y2z3\\u0026se=1"}`),
+      `{"error":"open https://b.blob.core.windows.net/c?sv=2021\\u0026sig=[redacted]\\u0026se=1"}`,
+      "the other parameters stay",
+    );
+  });
+
   it("URLs without credentials are left as they were (a backend's identity does not move)", () => {
     for (const url of [
       "s3://bucket/prefix?region=eu-west-1&endpoint=http://127.0.0.1:4566&s3ForcePathStyle=true",
@@ -57,6 +77,8 @@ describe("url-credentials: the one rule for a URL's credentials", () => {
           JSON.stringify({ error: `open ${url}` }),
           `redirected to https://login.example.com/?next=${encodeURIComponent(url)}&x=1`,
           `failed: ${url}`,
+          `{"error":"open ${url.replace(/\//g, "\\/")}"}`, // Go's JSON escapes `/`
+          JSON.stringify(JSON.stringify({ error: `open ${url.replace(/\//g, "\\/")}` })), // escaped twice
         ];
         for (const text of texts) assertHidden(scrubCredentials(text), p);
         assert.ok(scrubCredentials(texts[0]).includes(`@${h}/db`), "the host stays");

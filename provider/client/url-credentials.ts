@@ -9,15 +9,16 @@
 // this rule takes the last of the URL, up to the next URL or the end of the word, so that a
 // password holding `/`, `?` or `#` is hidden too). A path or query holding an `@` loses that part
 // in a message: a host shown less, never a password shown. The separator and the `@` are found
-// in any form text carries them: plain, JSON-escaped (`:\/\/`) and percent-encoded once or more
-// (`%3A%2F%2F`, `%40`, `%2540`). A password holding whitespace or a quote ends the word early:
+// in any form text carries them: plain, JSON-escaped once or more (`:\/\/`, `\u0026`) and
+// percent-encoded once or more (`%3A%2F%2F`, `%40`, `%2540`); a parameter's quoted value
+// (`password='a b'`) and a Go driver's DSN without a scheme (`user:pw@tcp(host)/db`) too. A password holding whitespace or a quote ends the word early:
 // callers that know the URL (the backend's) pass it, and its userinfo is then hidden wherever it
 // occurs, in every form.
 
 const MARK = "[redacted]";
 
 /** `scheme://` as text may carry it; group 1 the scheme. */
-const SEPARATOR = /([a-z][a-z0-9+.-]*)(?::|%(?:25)*3a)(?:\\?\/|%(?:25)*2f){2}/gi;
+const SEPARATOR = /([a-z][a-z0-9+.-]*)(?::|%(?:25)*3a)(?:\\*\/|%(?:25)*2f){2}/gi;
 /** `@`, percent-encoded or not. */
 const AT = /@|%(?:25)*40/gi;
 /** What ends a URL in running text. */
@@ -28,7 +29,12 @@ const WORD_END = /[\s"'`]/;
  * `X-Amz-Signature=`, `X-Amz-Security-Token=`, `access_token=`, `api_key=`, `sslpassword=`, …
  */
 const CREDENTIAL_PARAM =
-  /(^|[?&;\s]|%(?:25)*(?:3f|26|3b))([a-z0-9_.-]*?(?:password|passwd|pwd|secret|token|sig|signature|credential|apikey|api_key|access_key|accesskey|sas)(?:=|%(?:25)*3d))((?:(?!%(?:25)*26)[^&\s"'#])*)/gi;
+  /(^|[?&;\s]|%(?:25)*(?:3f|26|3b)|\\+u00(?:26|3f|3b))([a-z0-9_.-]*?(?:password|passwd|pwd|secret|token|sig|signature|credential|apikey|api_key|access_key|accesskey|account_key|accountkey|private_key|sas)(?:=|%(?:25)*3d|\\+u003d))('[^']*'|"[^"]*"|(?:(?!%(?:25)*26|\\+u0026)[^&\s"'#])*)/gi;
+/**
+ * A Go driver's DSN, which has no scheme (`user:password@tcp(host:3306)/db`): group 1 what
+ * precedes the password, group 2 the password.
+ */
+const SCHEMELESS_DSN = /(^|[\s"'`(=,])([^\s"'`@:/]+:)([^\s"'`]+)@(?:tcp|tcp6|udp|unix|unixgram)\(/gi;
 
 /** Literal copies shorter than this are not hidden on their own (they would shred a message). */
 const SHORTEST_LITERAL = 4;
@@ -69,9 +75,9 @@ function userinfoSpans(text: string): Span[] {
   return spans;
 }
 
-/** The credential parameters' value spans. */
+/** The credential parameters' value spans, and a schemeless DSN's password. */
 function parameterSpans(text: string): Span[] {
-  return [...text.matchAll(CREDENTIAL_PARAM)]
+  return [...text.matchAll(CREDENTIAL_PARAM), ...text.matchAll(SCHEMELESS_DSN)]
     .filter((m) => m[3].length > 0)
     .map((m) => {
       const start = m.index + m[1].length + m[2].length;
