@@ -115,7 +115,7 @@ export function ruleContext(props: Record<string, unknown>, provider: ProviderLi
           "the program's project was not found (run pulumi from the project's directory, so that the pack can read it)",
         );
       }
-      return writtenInPlain(value, projectTexts(dir));
+      return writtenInPlain(value, projectTexts(dir), "plain"); // a doubt is a violation, never a pass
     },
   };
 }

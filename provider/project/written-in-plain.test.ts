@@ -22,6 +22,22 @@ describe("project: a value written in plain in the project", () => {
     }
   });
 
+  it("for the policy pack, only a real marker makes a secret: a key named secret-something is plain", () => {
+    const texts = [
+      'cfg = embedded.ConnectorConfiguration("s3", secret_config={"secretAccessKey": "Py-Plain-Canary"})\n',
+      "      secretConfig: { password: 'Ts-Plain-Canary' },\n",
+      "        secretAccessKey: Yaml-Plain-Canary\n",
+      'x := pulumi.ToSecret(pulumi.String("Go-Marked"))\npw = config.require_secret("Py-Marked")\n',
+      "  name:\n    fn::secret: Yaml-Marked\nk = pulumi.secret('Ts-Marked')\n",
+    ];
+    for (const value of ["Py-Plain-Canary", "Ts-Plain-Canary", "Yaml-Plain-Canary"]) {
+      assert.equal(writtenInPlain(value, texts, "plain"), true, value);
+      assert.equal(writtenInPlain(value, texts), false, `${value}: for the plugin's invoke, a doubt stays a secret`);
+    }
+    for (const value of ["Go-Marked", "Py-Marked", "Yaml-Marked", "Ts-Marked"])
+      assert.equal(writtenInPlain(value, texts, "plain"), false, value);
+  });
+
   it("reads the sources beside the project file and in its main directory, not a data file or a folder below", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "written-in-plain-"));
     try {

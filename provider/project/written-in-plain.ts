@@ -1,11 +1,15 @@
 // Whether a value is written in plain in the project: a literal of its program (Python, Go, YAML,
 // TypeScript or JavaScript source beside the project file, or in its `main` directory) or a
 // plain value of a stack's config file (`Pulumi.<stack>.yaml`; a `--secret` value is ciphertext
-// there). Such a value is no secret: whoever reads the repository reads it. An occurrence that
-// the word "secret" precedes on its line (`Output.secret("…")`, `fn::secret: …`,
-// `pulumi.ToSecret(pulumi.String("…"))`, `requireSecret`) does not count, nor one inside a
-// longer word. The plugin asks this of a function's argument that its caller's SDK passed
-// unmarked (hosts/plugin/invoke.ts): anything not found stays treated as a secret.
+// there). Such a value is no secret: whoever reads the repository reads it. An occurrence inside
+// a longer word does not count, nor one that a secret marker precedes on its line
+// (`Output.secret("…")`, `fn::secret: …`, `pulumi.ToSecret(pulumi.String("…"))`, `requireSecret(`).
+// Its callers doubt in opposite directions, so each says which way a doubt falls:
+// - the plugin asks it of a function's argument that its caller's SDK passed unmarked
+//   (hosts/plugin/invoke.ts), where "not plain" keeps the value a secret: any word "secret"
+//   before the value on its line (a key such as `secretAccessKey: "…"`) counts as a marker;
+// - the policy pack asks it of a Password (policy/context.ts), where "not plain" lets the value
+//   pass: only a real marker counts, so `secretConfig: { password: "…" }` on one line is plain.
 import { readdirSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { findProjectFile, readIfPresent } from "./pulumi-project";
@@ -66,20 +70,34 @@ export function projectTexts(dir: string = process.cwd()): string[] {
   return read;
 }
 
-/** Whether `text` holds `value` as a whole value, with no "secret" before it on its line. */
-function plainIn(text: string, value: string): boolean {
+/** A call or directive that makes a secret of what follows it on its line. */
+const SECRET_MARKER = /fn::secret|\bsecret\s*\(|to_?secret\w*\s*\(|(?:require|get|try)_?secret\w*\s*\(|--secret\b/i;
+
+/**
+ * Which way a doubt falls: `secret`, any word "secret" before the value on its line marks it
+ * (the value stays a secret); `plain`, only a marker does (the value is judged plain).
+ */
+export type Doubt = "secret" | "plain";
+
+/** Whether `text` holds `value` as a whole value, with no secret marker before it on its line. */
+function plainIn(text: string, value: string, doubt: Doubt): boolean {
+  const marker = doubt === "secret" ? /secret/i : SECRET_MARKER;
   const stackFile = text.startsWith(STACK_FILE);
   for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) {
     const before = text[at - 1] ?? "";
     const after = text[at + value.length] ?? "";
     if (WORD.test(before) || WORD.test(after)) continue;
     const lineStart = text.lastIndexOf("\n", at) + 1;
-    if (stackFile || !/secret/i.test(text.slice(lineStart, at))) return true;
+    if (stackFile || !marker.test(text.slice(lineStart, at))) return true;
   }
   return false;
 }
 
 /** Whether the string `value` is written in plain in one of the project's files (an empty string never is). */
-export function writtenInPlain(value: string, projectFiles: readonly string[] = projectTexts()): boolean {
-  return value.trim() !== "" && projectFiles.some((text) => plainIn(text, value));
+export function writtenInPlain(
+  value: string,
+  projectFiles: readonly string[] = projectTexts(),
+  doubt: Doubt = "secret",
+): boolean {
+  return value.trim() !== "" && projectFiles.some((text) => plainIn(text, value, doubt));
 }
