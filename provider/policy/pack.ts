@@ -10,23 +10,14 @@ import {
 } from "@pulumi/policy";
 import { CONFIG_SCHEMAS, RULES, type PerSubAccountConfig } from "./config";
 import { accountOf, ruleContext, type ProviderLike } from "./context";
-import {
-  allowedConnectors,
-  connectorsPerSubAccount,
-  kindOf,
-  noSecretId,
-  passwordsFromSecrets,
-  requiredSecretConfig,
-  type ConnectorResource,
-  type RuleContext,
-} from "./rules";
+import * as rules from "./rules";
 import { noteSecretInputs, secretInputsOf } from "./secret-inputs";
 import { noteStackConfig } from "./stack-config";
 
 noteSecretInputs();
 noteStackConfig();
 
-type Rule = (resource: ConnectorResource, config: never, ctx: RuleContext) => Promise<string[]> | string[];
+type Rule = (resource: rules.ConnectorResource, config: never, ctx: rules.RuleContext) => Promise<string[]> | string[];
 
 /** A resource policy over both resources of both hosts; other resources are not looked at. */
 function resourcePolicy(name: string, description: string, rule: Rule): ResourceValidationPolicy {
@@ -36,7 +27,7 @@ function resourcePolicy(name: string, description: string, rule: Rule): Resource
     description,
     ...(schema ? { configSchema: schema as ResourceValidationPolicy["configSchema"] } : {}),
     validateResource: async (args, reportViolation) => {
-      const kind = kindOf(args.type);
+      const kind = rules.kindOf(args.type);
       if (!kind) return;
       const resource = { kind, name: args.name, props: args.props };
       const ctx = ruleContext(args.props, args.provider as ProviderLike | undefined);
@@ -50,12 +41,12 @@ const perSubAccount: StackValidationPolicy = {
   description: "At most N connectors per sub-account (over the whole stack).",
   configSchema: CONFIG_SCHEMAS[RULES.connectorsPerSubAccount] as StackValidationPolicy["configSchema"],
   validateStack: (args, reportViolation) => {
-    const added = args.resources.filter((resource: PolicyResource) => kindOf(resource.type) === "AddedConnector");
+    const added = args.resources.filter((resource: PolicyResource) => rules.kindOf(resource.type) === "AddedConnector");
     const counted = added.map((resource) => ({
       name: resource.name,
       accountId: accountOf(resource.props, resource.provider as ProviderLike | undefined),
     }));
-    for (const violation of connectorsPerSubAccount(counted, args.getConfig<PerSubAccountConfig>())) {
+    for (const violation of rules.connectorsPerSubAccount(counted, args.getConfig<PerSubAccountConfig>())) {
       reportViolation(violation);
     }
   },
@@ -68,20 +59,20 @@ new PolicyPack("embedded-connectors", {
     resourcePolicy(
       RULES.allowedConnectors,
       "Only the connectors the team allows, by name, platform type and side, per sub-account or stack.",
-      allowedConnectors as Rule,
+      rules.allowedConnectors as Rule,
     ),
     resourcePolicy(
       RULES.passwordsFromSecrets,
       "Password fields only from secrets (none written in plain), heldByService only where allowed.",
-      passwordsFromSecrets as Rule,
+      rules.passwordsFromSecrets as Rule,
     ),
     resourcePolicy(
       RULES.requiredSecretConfig,
       "The secretConfig fields the team requires of a connector are set.",
-      requiredSecretConfig as Rule,
+      rules.requiredSecretConfig as Rule,
     ),
     resourcePolicy(RULES.noSecretId, "No id (accountId, connectorId, configurationId) given as a secret.", (resource) =>
-      noSecretId(resource, secretInputsOf(resource.props)),
+      rules.noSecretId(resource, secretInputsOf(resource.props)),
     ),
     perSubAccount,
   ],

@@ -62,6 +62,21 @@ const connectorShown = (facts: ConnectorFacts) =>
   `connector ${JSON.stringify(facts.name)} (${facts.connectorId}, ${facts.platformType}, ${facts.supportedType})`;
 const because = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/**
+ * A rule over one kind of resource, given the connector it names: every other resource, and one
+ * whose connectorId is not known yet (an output at preview), passes.
+ */
+function connectorRule<Config>(
+  kind: ConnectorKind,
+  check: (resource: ConnectorResource, connectorId: string, config: Config, ctx: RuleContext) => Promise<string[]>,
+): (resource: ConnectorResource, config: Config, ctx: RuleContext) => Promise<string[]> {
+  return async (resource, config, ctx) => {
+    const connectorId = resource.props.connectorId;
+    if (resource.kind !== kind || typeof connectorId !== "string") return [];
+    return check(resource, connectorId, config, ctx);
+  };
+}
+
 async function factsOr(
   resource: ConnectorResource,
   rule: string,
@@ -89,24 +104,21 @@ export function allowedFor(config: AllowedConnectorsConfig, stack: string, accou
 }
 
 /** `embedded-allowed-connectors`: an AddedConnector adds only a connector its list names. */
-export async function allowedConnectors(
-  resource: ConnectorResource,
-  config: AllowedConnectorsConfig,
-  ctx: RuleContext,
-): Promise<string[]> {
-  const connectorId = resource.props.connectorId;
-  if (resource.kind !== "AddedConnector" || typeof connectorId !== "string") return [];
-  const allowed = allowedFor(config, ctx.stack, ctx.accountId);
-  if (!allowed) return [];
-  const facts = await factsOr(resource, RULES.allowedConnectors, ctx, connectorId);
-  if (typeof facts === "string") return [facts];
-  if (allowed.list.some((wanted) => matchesConnector(facts, wanted))) return [];
-  const list = allowed.list.length > 0 ? allowed.list.map(matchShown).join("; ") : "none";
-  return [
-    `${named(resource)} adds ${connectorShown(facts)}, which ${RULES.allowedConnectors} does not allow for ` +
-      `${allowed.where} (allowed: ${list}); remove the resource, or add a match for it to the rule's config`,
-  ];
-}
+export const allowedConnectors = connectorRule<AllowedConnectorsConfig>(
+  "AddedConnector",
+  async (resource, connectorId, config, ctx) => {
+    const allowed = allowedFor(config, ctx.stack, ctx.accountId);
+    if (!allowed) return [];
+    const facts = await factsOr(resource, RULES.allowedConnectors, ctx, connectorId);
+    if (typeof facts === "string") return [facts];
+    if (allowed.list.some((wanted) => matchesConnector(facts, wanted))) return [];
+    const list = allowed.list.length > 0 ? allowed.list.map(matchShown).join("; ") : "none";
+    return [
+      `${named(resource)} adds ${connectorShown(facts)}, which ${RULES.allowedConnectors} does not allow for ` +
+        `${allowed.where} (allowed: ${list}); remove the resource, or add a match for it to the rule's config`,
+    ];
+  },
+);
 
 /** The field ids of a configuration's Passwords (and other secret fields) given in plain in the project. */
 async function plainSecretFields(resource: ConnectorResource, ctx: RuleContext, connectorId: string) {
@@ -129,36 +141,34 @@ const heldIds = (props: Record<string, unknown>) =>
  * `embedded-passwords-from-secrets`: no Password written in plain in the project (a literal of the
  * program, a plain stack config value), and `heldByService` only for the connectors the team allows.
  */
-export async function passwordsFromSecrets(
-  resource: ConnectorResource,
-  config: PasswordsConfig,
-  ctx: RuleContext,
-): Promise<string[]> {
-  const connectorId = resource.props.connectorId;
-  if (resource.kind !== "ConnectorConfiguration" || typeof connectorId !== "string") return [];
-  const found: string[] = [];
-  let plain: string[];
-  try {
-    plain = await plainSecretFields(resource, ctx, connectorId);
-  } catch (error) {
-    return [
-      `${named(resource)}: ${RULES.passwordsFromSecrets} cannot tell which fields of connector ${connectorId} are ` +
-        `Passwords: its fields could not be read (${because(error)}); check the provider's settings reach the service`,
-    ];
-  }
-  if (plain.length > 0) {
-    found.push(
-      `${named(resource)}: secretConfig ${plain.map((id) => JSON.stringify(id)).join(", ")} of connector ` +
-        `${connectorId} ${plain.length === 1 ? "is a Password field" : "are Password fields"} written in plain in ` +
-        "the project (a literal of the program, or a stack config value set without --secret); take each from a " +
-        "secret: `pulumi config set --secret <key>` read with requireSecret (TypeScript, Python, Go), or " +
-        "`fn::secret` / a secret config value (YAML)",
-    );
-  }
-  const held = heldIds(resource.props);
-  if (held.length > 0) found.push(...(await heldAllowed(resource, config.heldByService ?? [], ctx, connectorId, held)));
-  return found;
-}
+export const passwordsFromSecrets = connectorRule<PasswordsConfig>(
+  "ConnectorConfiguration",
+  async (resource, connectorId, config, ctx) => {
+    const found: string[] = [];
+    let plain: string[];
+    try {
+      plain = await plainSecretFields(resource, ctx, connectorId);
+    } catch (error) {
+      return [
+        `${named(resource)}: ${RULES.passwordsFromSecrets} cannot tell which fields of connector ${connectorId} are ` +
+          `Passwords: its fields could not be read (${because(error)}); check the provider's settings reach the service`,
+      ];
+    }
+    if (plain.length > 0) {
+      found.push(
+        `${named(resource)}: secretConfig ${plain.map((id) => JSON.stringify(id)).join(", ")} of connector ` +
+          `${connectorId} ${plain.length === 1 ? "is a Password field" : "are Password fields"} written in plain in ` +
+          "the project (a literal of the program, or a stack config value set without --secret); take each from a " +
+          "secret: `pulumi config set --secret <key>` read with requireSecret (TypeScript, Python, Go), or " +
+          "`fn::secret` / a secret config value (YAML)",
+      );
+    }
+    const held = heldIds(resource.props);
+    if (held.length > 0)
+      found.push(...(await heldAllowed(resource, config.heldByService ?? [], ctx, connectorId, held)));
+    return found;
+  },
+);
 
 async function heldAllowed(
   resource: ConnectorResource,
@@ -183,29 +193,27 @@ const isSet = (value: unknown) =>
   value !== undefined && value !== null && value !== "" && !(Array.isArray(value) && value.length === 0);
 
 /** `embedded-required-secret-config`: the fields the team requires of a connector are set ("" and [] are not). */
-export async function requiredSecretConfig(
-  resource: ConnectorResource,
-  config: RequiredFieldsConfig,
-  ctx: RuleContext,
-): Promise<string[]> {
-  const connectorId = resource.props.connectorId;
-  if (resource.kind !== "ConnectorConfiguration" || typeof connectorId !== "string" || !config.fields) return [];
-  const byId = config.fields[connectorId] ?? [];
-  let byName: readonly string[] = [];
-  if (Object.keys(config.fields).some((key) => key !== connectorId)) {
-    const facts = await factsOr(resource, RULES.requiredSecretConfig, ctx, connectorId);
-    if (typeof facts === "string") return [facts];
-    byName = config.fields[facts.name] ?? [];
-  }
-  const given = (resource.props.secretConfig ?? {}) as Record<string, unknown>;
-  const missing = [...new Set([...byId, ...byName])].filter((id) => !isSet(given[id]));
-  if (missing.length === 0) return [];
-  return [
-    `${named(resource)}: secretConfig lacks ${missing.map((id) => JSON.stringify(id)).join(", ")}, which ` +
-      `${RULES.requiredSecretConfig} requires of connector ${connectorId}; set ${missing.length === 1 ? "it" : "them"} ` +
-      "in secretConfig (from a secret when it is a Password)",
-  ];
-}
+export const requiredSecretConfig = connectorRule<RequiredFieldsConfig>(
+  "ConnectorConfiguration",
+  async (resource, connectorId, config, ctx) => {
+    if (!config.fields) return [];
+    const byId = config.fields[connectorId] ?? [];
+    let byName: readonly string[] = [];
+    if (Object.keys(config.fields).some((key) => key !== connectorId)) {
+      const facts = await factsOr(resource, RULES.requiredSecretConfig, ctx, connectorId);
+      if (typeof facts === "string") return [facts];
+      byName = config.fields[facts.name] ?? [];
+    }
+    const given = (resource.props.secretConfig ?? {}) as Record<string, unknown>;
+    const missing = [...new Set([...byId, ...byName])].filter((id) => !isSet(given[id]));
+    if (missing.length === 0) return [];
+    return [
+      `${named(resource)}: secretConfig lacks ${missing.map((id) => JSON.stringify(id)).join(", ")}, which ` +
+        `${RULES.requiredSecretConfig} requires of connector ${connectorId}; set ${missing.length === 1 ? "it" : "them"} ` +
+        "in secretConfig (from a secret when it is a Password)",
+    ];
+  },
+);
 
 /** The id inputs a rule refuses as secrets: the id parts (which the providers' check refuses too) and configurationId. */
 export const ID_INPUTS = ["accountId", "connectorId", "configurationId"] as const;

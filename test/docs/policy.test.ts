@@ -1,7 +1,8 @@
 // docs/policy.md's shell blocks: the pack folder they name is the one the package ships, and every
-// flag they pass exists (`fleet preview --help`, as the CLI prints it). Its config and YAML blocks
-// are files the engine tests run (doc-examples.test.ts keeps them equal): fleet-policy.test.ts and
-// policy-pack.test.ts.
+// flag they pass exists (`fleet preview --help`, as the CLI prints it). test/e2e/fleet-policy.test.ts
+// runs both blocks as written (the package installed by name from the loopback registry). Its
+// config and program blocks (YAML, Python, Go) are files the engine tests run (doc-examples.test.ts
+// keeps them equal): fleet-policy.test.ts and policy-pack.test.ts.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";

@@ -6,12 +6,11 @@ import { strict as assert } from "node:assert";
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { startLocalService, type LocalService } from "../../harness/local-service";
 import { writeStackFile } from "../../cli/fleet/new";
-import { readProject } from "../../cli/fleet/project";
 import type { FleetReport } from "../../cli/fleet/report";
-import { assertNoSecret, ensureEngine, programsDir, repoRoot, type Engine } from "./harness";
+import { assertNoSecret, programsDir } from "./harness";
 import { runCli } from "./fleet-cli";
+import { copyFleetExample, type FleetCopy } from "./fleet-example-copy";
 import { OutOfBandClient, SEGMENT } from "./fixtures";
 
 const SEED = process.env.FLEET_SOURCES_SEED ?? randomBytes(4).toString("hex");
@@ -19,8 +18,7 @@ const canary = (what: string) => `${what}-${SEED}-${randomBytes(6).toString("hex
 
 describe("e2e: fleet stack files route only allowed secret sources", function () {
   this.timeout(10 * 60_000);
-  let engine: Engine;
-  let service: LocalService;
+  let fleet: FleetCopy;
   let workDir: string;
   const acmeSecret = canary("acme-client");
   const apiKey = canary("segment-key");
@@ -28,12 +26,13 @@ describe("e2e: fleet stack files route only allowed secret sources", function ()
   before(async function () {
     this.timeout(30 * 60_000);
     console.log(`fleet secret sources e2e: seed ${SEED} (FLEET_SOURCES_SEED=${SEED})`);
-    engine = await ensureEngine();
-    service = await startLocalService({ firstCustomer: { clientSecret: acmeSecret } });
-    workDir = path.join(programsDir, ".work", `fleet-sources-${SEED}-${randomBytes(3).toString("hex")}`);
-    await fs.cp(path.join(repoRoot, "examples", "fleet"), workDir, { recursive: true });
-    for (const f of await fs.readdir(workDir)) if (/^Pulumi\..+\.yaml$/.test(f)) await fs.rm(path.join(workDir, f));
-    const project = await readProject(workDir);
+    fleet = await copyFleetExample({
+      parent: path.join(programsDir, ".work"),
+      name: `fleet-sources-${SEED}`,
+      acmeClientSecret: acmeSecret,
+    });
+    ({ workDir } = fleet);
+    const { project, service } = fleet;
     const [first, second] = service.customers[0].subAccountIds;
     const segment = (secrets: Record<string, { env: string }>) => ({
       segment: {
@@ -58,22 +57,14 @@ describe("e2e: fleet stack files route only allowed secret sources", function ()
   });
 
   after(async () => {
-    if (workDir) await fs.rm(workDir, { recursive: true, force: true });
-    await fs.rm(`${workDir}-report.json`, { force: true });
-    await service?.stop();
+    if (workDir) await fs.rm(`${workDir}-report.json`, { force: true });
+    await fleet?.remove();
   });
 
   it("fleet up refuses both stacks, names the field and the rule, and leaks nothing", async () => {
+    const { engine, service } = fleet;
     const globexSecret = service.customers[1].clientSecret;
-    const env = {
-      ...process.env,
-      ...engine.env,
-      CI: "true",
-      EMBEDDED_BASE_URL: service.baseUrl,
-      ACME_CLIENT_SECRET: acmeSecret,
-      GLOBEX_CLIENT_SECRET: globexSecret,
-      ACME_SEGMENT_API_KEY: apiKey,
-    };
+    const env = fleet.env({ GLOBEX_CLIENT_SECRET: globexSecret, ACME_SEGMENT_API_KEY: apiKey });
     const report = `${workDir}-report.json`;
     const run = await runCli(["fleet", "up", "--dir", workDir, "--json", report], { env });
     assert.equal(run.code, 1, run.output);
