@@ -122,7 +122,13 @@ describe("property: lookup functions refuse malformed arguments before any reque
         for (const call of calls) {
           const error = await refusal(call());
           assert.equal(error.argument, key, error.message);
-          assert.match(error.message, new RegExp(`^${key} must be`));
+          // Led by the lookup and the arguments' names (lookup-name.ts).
+          assert.match(
+            error.message,
+            new RegExp(
+              `^(listConnectors|listAddedConnectors|findConnector)\\([^)]*\\b${key}\\b[^)]*\\): ${key} must be`,
+            ),
+          );
         }
       }),
       RUNS,

@@ -4,6 +4,7 @@
 import { collect, type ConnectorConfigurationView, type EmbeddedClient } from "../client";
 import { isSecretField, type SecretTypesSource } from "../schema/secret-fields";
 import { argumentShown } from "./secret-arguments";
+import { namedLookup } from "./lookup-name";
 import type {
   AddedConnectorSummary,
   CatalogueConnector,
@@ -23,98 +24,119 @@ export interface LookupContext {
   secretArguments?: ReadonlySet<string>;
 }
 
-export async function getConnector(
-  ctx: LookupContext,
-  args: { connectorId: string; accountId?: string },
-): Promise<GetConnectorResult> {
-  return ctx.client.getConnector(ctx.accountId(args.accountId), args.connectorId);
-}
+export const getConnector = namedLookup(
+  "getConnector",
+  async function getConnector(
+    ctx: LookupContext,
+    args: { connectorId: string; accountId?: string },
+  ): Promise<GetConnectorResult> {
+    return ctx.client.getConnector(ctx.accountId(args.accountId), args.connectorId);
+  },
+);
 
-export async function listConnectors(
-  ctx: LookupContext,
-  args: ConnectorFilters & { accountId?: string },
-): Promise<{ accountId: string; connectors: CatalogueConnector[] }> {
-  const { accountId: explicit, ...filters } = args;
-  const accountId = ctx.accountId(explicit);
-  return { accountId, connectors: await collect(ctx.client.listConnectors(accountId, filters)) };
-}
+export const listConnectors = namedLookup(
+  "listConnectors",
+  async function listConnectors(
+    ctx: LookupContext,
+    args: ConnectorFilters & { accountId?: string },
+  ): Promise<{ accountId: string; connectors: CatalogueConnector[] }> {
+    const { accountId: explicit, ...filters } = args;
+    const accountId = ctx.accountId(explicit);
+    return { accountId, connectors: await collect(ctx.client.listConnectors(accountId, filters)) };
+  },
+);
 
-export async function findConnector(
-  ctx: LookupContext,
-  args: { name: string; supportedType: SupportedType; accountId?: string },
-): Promise<CatalogueConnector> {
-  const accountId = ctx.accountId(args.accountId);
-  const sameSide = await collect(ctx.client.listConnectors(accountId, { supportedType: args.supportedType }));
-  // The service's filter decides the side; a value of its own (a connector usable on both sides)
-  // that it lists under the filter is kept, one of the other side is not (docs/service-contract.md).
-  const other = args.supportedType === "Source" ? "Destination" : "Source";
-  const exact = sameSide.filter((c) => c.name === args.name && c.supportedType !== other);
-  if (exact.length === 1) return exact[0];
-  const secret = ctx.secretArguments ?? new Set<string>();
-  const wanted =
-    `connector named ${argumentShown("name", args.name, secret)} ` +
-    `with supportedType ${secret.has("supportedType") ? argumentShown("supportedType", "", secret) : args.supportedType}`;
-  if (exact.length > 1) {
-    throw new Error(
-      `more than one ${wanted}: ${exact.map((c) => c.connectorId).join(", ")}; use getConnector with an id`,
-    );
-  }
-  // Near matches of a secret name would tell what it is like.
-  const near = secret.has("name")
-    ? []
-    : nearMatches(
-        args.name,
-        sameSide.map((c) => c.name),
+export const findConnector = namedLookup(
+  "findConnector",
+  async function findConnector(
+    ctx: LookupContext,
+    args: { name: string; supportedType: SupportedType; accountId?: string },
+  ): Promise<CatalogueConnector> {
+    const accountId = ctx.accountId(args.accountId);
+    const sameSide = await collect(ctx.client.listConnectors(accountId, { supportedType: args.supportedType }));
+    // The service's filter decides the side; a value of its own (a connector usable on both sides)
+    // that it lists under the filter is kept, one of the other side is not (docs/service-contract.md).
+    const other = args.supportedType === "Source" ? "Destination" : "Source";
+    const exact = sameSide.filter((c) => c.name === args.name && c.supportedType !== other);
+    if (exact.length === 1) return exact[0];
+    const secret = ctx.secretArguments ?? new Set<string>();
+    const wanted =
+      `connector named ${argumentShown("name", args.name, secret)} ` +
+      `with supportedType ${secret.has("supportedType") ? argumentShown("supportedType", "", secret) : args.supportedType}`;
+    if (exact.length > 1) {
+      throw new Error(
+        `more than one ${wanted}: ${exact.map((c) => c.connectorId).join(", ")}; use getConnector with an id`,
       );
-  const hint = near.length > 0 ? `; near matches: ${near.map((n) => JSON.stringify(n)).join(", ")}` : "";
-  const account = secret.has("accountId") ? argumentShown("accountId", "", secret) : accountId;
-  throw new Error(`no ${wanted} in the catalogue of sub-account ${account}${hint}`);
-}
+    }
+    // Near matches of a secret name would tell what it is like.
+    const near = secret.has("name")
+      ? []
+      : nearMatches(
+          args.name,
+          sameSide.map((c) => c.name),
+        );
+    const hint = near.length > 0 ? `; near matches: ${near.map((n) => JSON.stringify(n)).join(", ")}` : "";
+    const account = secret.has("accountId") ? argumentShown("accountId", "", secret) : accountId;
+    throw new Error(
+      `no ${wanted} in the catalogue of sub-account ${account}${hint}; ` +
+        "the name must be the catalogue's, exactly (listConnectors lists them)",
+    );
+  },
+);
 
-export async function listAddedConnectors(
-  ctx: LookupContext,
-  args: ConnectorFilters & { accountId?: string },
-): Promise<{ accountId: string; connectors: AddedConnectorSummary[] }> {
-  const { accountId: explicit, ...filters } = args;
-  const accountId = ctx.accountId(explicit);
-  return {
-    accountId,
-    connectors: await collect(ctx.client.listAddedConnectors(accountId, filters, { allAtOnce: true })),
-  };
-}
+export const listAddedConnectors = namedLookup(
+  "listAddedConnectors",
+  async function listAddedConnectors(
+    ctx: LookupContext,
+    args: ConnectorFilters & { accountId?: string },
+  ): Promise<{ accountId: string; connectors: AddedConnectorSummary[] }> {
+    const { accountId: explicit, ...filters } = args;
+    const accountId = ctx.accountId(explicit);
+    return {
+      accountId,
+      connectors: await collect(ctx.client.listAddedConnectors(accountId, filters, { allAtOnce: true })),
+    };
+  },
+);
 
-export async function listSupportedConnectors(
-  ctx: LookupContext,
-  args: { connectorId: string; accountId?: string },
-): Promise<{ accountId: string; connectorId: string; connectors: SupportedConnector[] }> {
-  const accountId = ctx.accountId(args.accountId);
-  const connectors = await collect(ctx.client.listSupportedConnectors(accountId, args.connectorId));
-  return { accountId, connectorId: args.connectorId, connectors };
-}
+export const listSupportedConnectors = namedLookup(
+  "listSupportedConnectors",
+  async function listSupportedConnectors(
+    ctx: LookupContext,
+    args: { connectorId: string; accountId?: string },
+  ): Promise<{ accountId: string; connectorId: string; connectors: SupportedConnector[] }> {
+    const accountId = ctx.accountId(args.accountId);
+    const connectors = await collect(ctx.client.listSupportedConnectors(accountId, args.connectorId));
+    return { accountId, connectorId: args.connectorId, connectors };
+  },
+);
 
-export async function getConnectorConfiguration(
-  ctx: LookupContext,
-  args: { connectorId: string; accountId?: string },
-): Promise<GetConnectorConfigurationResult> {
-  const accountId = ctx.accountId(args.accountId);
-  const view = await ctx.client.getConfiguration(accountId, args.connectorId);
-  const first = view.secretConfig[0];
-  return {
-    accountId,
-    connectorId: args.connectorId,
-    configurationId: first?.configurationId,
-    configured: view.configured,
-    lastUpdated: view.lastUpdated ?? 0,
-    secretName: view.secretName ?? first?.secretName,
-    editable: view.editable,
-    env: view.env,
-    // Defence in depth: never hand on a secret field's value (a Password a service sent anyway, a mask).
-    fields: (first?.configuration ?? view.configuration).map((f) => withoutSecretValue(f, ctx.client.profile)),
-    connectionFields: (view.connectionConfig[0]?.configuration ?? []).map((f) =>
-      withoutSecretValue(f, ctx.client.profile),
-    ),
-  };
-}
+export const getConnectorConfiguration = namedLookup(
+  "getConnectorConfiguration",
+  async function getConnectorConfiguration(
+    ctx: LookupContext,
+    args: { connectorId: string; accountId?: string },
+  ): Promise<GetConnectorConfigurationResult> {
+    const accountId = ctx.accountId(args.accountId);
+    const view = await ctx.client.getConfiguration(accountId, args.connectorId);
+    const first = view.secretConfig[0];
+    return {
+      accountId,
+      connectorId: args.connectorId,
+      configurationId: first?.configurationId,
+      configured: view.configured,
+      lastUpdated: view.lastUpdated ?? 0,
+      secretName: view.secretName ?? first?.secretName,
+      editable: view.editable,
+      env: view.env,
+      // Defence in depth: never hand on a secret field's value (a Password a service sent anyway, a mask).
+      fields: (first?.configuration ?? view.configuration).map((f) => withoutSecretValue(f, ctx.client.profile)),
+      connectionFields: (view.connectionConfig[0]?.configuration ?? []).map((f) =>
+        withoutSecretValue(f, ctx.client.profile),
+      ),
+    };
+  },
+);
 
 type Descriptor = ConnectorConfigurationView["configuration"][number];
 

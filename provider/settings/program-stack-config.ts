@@ -35,7 +35,19 @@ export function defaultAccountIsSecret(): boolean {
   return isSet(SETTINGS.accountId.key) && isStackConfigSecret(SETTINGS.accountId.key);
 }
 
-let warned = false;
+const WARNED = Symbol.for("pulumi-embedded-connectors/program-warnings");
+
+/**
+ * Whether this is the first call for `what` in this process. Kept on the process, not the module:
+ * a program can load two copies of the package (its own and a dependency's), and each copy would
+ * warn again.
+ */
+function firstInProcess(what: string): boolean {
+  const done = ((globalThis as Record<symbol, Set<string> | undefined>)[WARNED] ??= new Set<string>());
+  if (done.has(what)) return false;
+  done.add(what);
+  return true;
+}
 
 /** The warnings of the program's stack config: each secret setting set in plain text, judged by settings/plain-secrets.ts. */
 export function plainSecretWarnings(): string[] {
@@ -45,21 +57,17 @@ export function plainSecretWarnings(): string[] {
 
 /** Once per program: plainSecretWarnings, through the engine's log. */
 export function warnOfPlainSecretSettings(): void {
-  if (warned) return;
-  warned = true;
+  if (!firstInProcess("plainSecretSettings")) return;
   for (const warning of plainSecretWarnings()) void pulumi.log.warn(warning);
 }
 
-let warnedOfDigestKey = false;
-
 /**
- * Once per program that declares a ConnectorConfiguration: no embedded:digestKey in the stack
- * config or the environment, so its digests are keyed by what `pulumi up --debug` prints
+ * Once per program process (whichever copy of the package) that declares a ConnectorConfiguration:
+ * no embedded:digestKey in the stack config or the environment, so its digests are keyed by what `pulumi up --debug` prints
  * (`digestSalt`) and the client secret (docs/secrets.md). The command that sets one.
  */
 export function warnOfNoDigestKey(): void {
-  if (warnedOfDigestKey) return;
-  warnedOfDigestKey = true;
+  if (!firstInProcess("noDigestKey")) return;
   const { key, env } = SETTINGS.digestKey;
   if (!isSet(key) && (process.env[env] ?? "") === "") void pulumi.log.warn(noDigestKeyWarning());
 }

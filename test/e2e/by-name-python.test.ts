@@ -4,17 +4,12 @@
 // registries`' env; the index redirects to PyPI for the packages it does not hold). PATH holds the engine's programs and
 // python3 alone: no node; the engine runs with the virtualenv active, as the docs say (the Python
 // language host of CLI 3.248 to 3.274 runs the `python` on PATH). By-name-suite.ts runs the rest.
-import * as path from "node:path";
 import { describeByName } from "./by-name-suite";
+import { activeVirtualenv, PIP_USER_ENV } from "./by-name-users";
 
 describeByName({
   language: "Python",
   tools: ["python3"],
-  async registryEnv() {
-    return { PIP_DISABLE_PIP_VERSION_CHECK: "1" };
-  },
-  activate(workDir, env) {
-    const venv = path.join(workDir, "venv");
-    return { ...env, PATH: `${path.join(venv, "bin")}${path.delimiter}${env.PATH}`, VIRTUAL_ENV: venv };
-  },
+  registryEnv: async () => ({ ...PIP_USER_ENV }),
+  activate: activeVirtualenv,
 });

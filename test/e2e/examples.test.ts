@@ -3,12 +3,38 @@
 // are copied from examples/ (StackOptions.programDir) so that the engine's stack files do
 // not land in the examples.
 import { strict as assert } from "node:assert";
+import { execFile } from "node:child_process";
 import { promises as fs } from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
+import { promisify } from "node:util";
 import { assertNoSecret, E2EStack, ENGINE_TIMEOUT_MS, type ProgramConfigValue, repoRoot } from "./harness";
 import { type E2EService, e2eSuite, FACEBOOK, fieldValue, S3, SEGMENT, serviceSettings } from "./fixtures";
 
 const examplesDir = path.join(repoRoot, "examples");
+const execFileAsync = promisify(execFile);
+/** The demo credentials harness/quickstart.ts sets with --secret. */
+const QUICKSTART_DEMO_SECRETS = ["demo-s3-secret-access-key", "demo-facebook-client-secret", "demo-secret"];
+
+/**
+ * A copy of what `npm start` reads of the checkout's root, in a temporary directory: its built
+ * tree (hard links), the root project and the quickstart program, the engine's script; the
+ * dependencies (linked) resolve the package to this checkout, as in the root.
+ */
+async function quickstartRoot(): Promise<string> {
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), "npm-start-"));
+  await execFileAsync("cp", ["-al", path.join(repoRoot, "dist"), path.join(root, "dist")]);
+  for (const name of ["node_modules", "tools"]) await fs.symlink(path.join(repoRoot, name), path.join(root, name));
+  for (const file of ["Pulumi.yaml", "package.json", path.join("scripts", "ensure-pulumi.sh")])
+    await fs.cp(path.join(repoRoot, file), path.join(root, file));
+  await fs.cp(path.join(examplesDir, "quickstart"), path.join(root, "examples", "quickstart"), { recursive: true });
+  return root;
+}
+
+/** A user's environment: none of the suite's PULUMI_* settings. */
+function userEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("PULUMI_")));
+}
 
 function exampleStack(
   svc: E2EService,
@@ -24,6 +50,20 @@ function exampleStack(
   });
 }
 
+const DIGEST_KEY_WARNING = "warning: embedded:digestKey is not set";
+
+/**
+ * A warning of one engine run, once: the engine shows a stack's warning as it happens and lists it
+ * again under Diagnostics, so once is one line of each.
+ */
+function assertWarnsOnce(printed: string, warning: string): void {
+  const at = printed.indexOf("Diagnostics:");
+  assert.ok(at >= 0, `the run lists its diagnostics:\n${printed}`);
+  const count = (text: string) => text.split(warning).length - 1;
+  assert.equal(count(printed.slice(at)), 1, `listed once under Diagnostics:\n${printed}`);
+  assert.equal(count(printed.slice(0, at)), 1, `shown once as it happened:\n${printed}`);
+}
+
 describe("e2e: examples/", function () {
   this.timeout(ENGINE_TIMEOUT_MS);
   const stacks: E2EStack[] = [];
@@ -33,33 +73,33 @@ describe("e2e: examples/", function () {
     },
   });
 
-  it("quickstart: adds and configures a source and a destination, then destroys them", async () => {
-    const secrets = {
-      s3SecretAccessKey: "quickstart-e2e-s3-key-1f2e",
-      facebookClientSecret: "quickstart-e2e-fb-secret-9c8d",
-    };
-    const stack = await exampleStack(e2e.svc, "quickstart", secrets);
-    stacks.push(stack);
-    await stack.up();
-    const outputs = (await stack.outputValues()) as {
-      accountId: string;
-      connectors: { connectorId: string; name: string }[];
-      configurations: { connectorId: string; configured: boolean }[];
-    };
-    assert.equal(outputs.accountId, e2e.svc.accountId);
-    assert.deepEqual(
-      outputs.connectors.map((c) => c.name),
-      ["Amazon S3", "Facebook Custom Audiences"],
-    );
-    assert.deepEqual(
-      outputs.configurations.map((c) => c.configured),
-      [true, true],
-    );
-    assert.deepEqual(await e2e.svc.outOfBand.addedIds(e2e.svc.accountId), [S3, FACEBOOK].sort());
-    await stack.preview({ refresh: true, expectNoChanges: true });
-    for (const value of Object.values(secrets)) assertNoSecret(stack.engineOutput(), value, "the engine output");
-    await stack.destroy();
-    assert.deepEqual(await e2e.svc.outOfBand.addedIds(e2e.svc.accountId), []);
+  // The README's first command: `npm start` (after its build, which the suite has done) deploys
+  // the quickstart, prints what it made and runs the drift check; `npm start -- --down` destroys it.
+  // In a copy of the checkout's root (its state and stack file stay there), as a user sees it: no
+  // `error:` line in a successful run (it probes the config keys it sets once), no demo secret.
+  it("npm start, then npm start -- --down: the quickstart deployed and checked, then destroyed, with no error line", async () => {
+    const root = await quickstartRoot();
+    try {
+      const run = (args: string[]) =>
+        execFileAsync(process.execPath, [path.join(root, "dist", "harness", "quickstart.js"), ...args], {
+          cwd: root,
+          env: userEnv(),
+          maxBuffer: 64 * 1024 * 1024,
+        }).then(({ stdout, stderr }) => `${stdout}\n${stderr}`);
+      const started = await run([]);
+      assert.match(started, /Source\s+Amazon S3 \(\w+\) configured=true/, started);
+      assert.match(started, /Destination\s+Facebook Custom Audiences \(\w+\) configured=true/, started);
+      assert.match(started, /no drift: the sub-account matches the stack/, started);
+      const down = await run(["--down"]);
+      assert.match(down, /stack dev destroyed and removed/, down);
+      for (const printed of [started, down]) {
+        const errors = printed.split("\n").filter((line) => /\berror:/i.test(line));
+        assert.deepEqual(errors, [], `a successful run prints no error line:\n${printed}`);
+        for (const value of QUICKSTART_DEMO_SECRETS) assertNoSecret(printed, value, "npm start's output");
+      }
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
   });
 
   it("sub-account-baseline: applies the baseline to every file of accounts/, then destroys it", async () => {
@@ -81,6 +121,8 @@ describe("e2e: examples/", function () {
     const stack = await exampleStack(e2e.svc, "sub-account-baseline", secrets);
     stacks.push(stack);
     const result = await stack.up();
+    // No embedded:digestKey here: its warning once for the run's four ConnectorConfigurations.
+    assertWarnsOnce(result.stdout, DIGEST_KEY_WARNING);
     // Per sub-account: the component, two AddedConnectors, two ConnectorConfigurations.
     assert.equal(result.summary.resourceChanges?.create, 1 + 5 * Object.keys(accounts).length);
     for (const accountId of Object.values(accounts)) {

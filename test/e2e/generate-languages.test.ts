@@ -29,20 +29,11 @@ import {
   type E2EService,
 } from "./fixtures";
 import { regeneratedSdk } from "./regenerated-sdk";
+import { adoptionCommands, runGenerate } from "./adoption-commands";
 
 const execFileAsync = promisify(execFile);
 const MASK = "********";
 const GO_MODULE = "github.com/embedded-connectors/pulumi-embedded-connectors/sdk/go";
-
-/** docs/import.md's commands of the section, one per line. */
-async function docCommands(): Promise<string[]> {
-  const text = await fs.readFile(path.join(repoRoot, "docs", "import.md"), "utf8");
-  const start = text.indexOf("\n## Adopting a sub-account in any language\n");
-  assert.ok(start >= 0, "docs/import.md has the section");
-  const block = /```sh\n([\s\S]*?)```/.exec(text.slice(start))?.[1];
-  assert.ok(block, "the section shows its commands");
-  return block.trim().split("\n");
-}
 
 /** A language's project around the generated program: its files, and the engine's environment. */
 interface Project {
@@ -113,7 +104,7 @@ describe("e2e: generate adopts a customer-configured sub-account with no change 
   const s3Key = `canary-s3-${randomBytes(6).toString("hex")}`;
   const workspace = "acme-${segment.connectorId}-$$";
   let svc: E2EService;
-  let commands: string[];
+  let commands: Awaited<ReturnType<typeof adoptionCommands>>;
   let engineEnv: Record<string, string>;
   let lastUpdated: Record<string, number>;
   const stacks: E2EStack[] = [];
@@ -127,7 +118,7 @@ describe("e2e: generate adopts a customer-configured sub-account with no change 
   before(async function () {
     this.timeout(30 * 60_000);
     engineEnv = (await ensureEngine()).env;
-    commands = await docCommands();
+    commands = await adoptionCommands();
     svc = await startService({ consolePasswords: true });
     // The customer added three connectors in the service's UI and configured two, with their own Passwords.
     await svc.outOfBand.add(svc.accountId, [SEGMENT, S3, MIXPANEL]);
@@ -143,29 +134,10 @@ describe("e2e: generate adopts a customer-configured sub-account with no change 
 
   for (const project of PROJECTS)
     it(`${project.language}: the docs' generate, import and preview --expect-no-changes; nothing written`, async () => {
-      assert.equal(commands.length, 3, commands.join("\n"));
       const dir = await fs.mkdtemp(path.join(os.tmpdir(), "adopt-"));
       dirs.push(dir);
       const env = await project.prepare(dir, engineEnv);
-      const generate = commands[0]
-        .replace("<accountId>", svc.accountId)
-        .replace("<language>", project.language)
-        .replace("<file>", project.file)
-        .split(/\s+/);
-      assert.deepEqual(generate.slice(0, 3), ["npx", "pulumi-embedded-connectors", "generate"]);
-      const { stdout, stderr } = await execFileAsync(
-        process.execPath,
-        [path.join(repoRoot, "dist", "cli", "main.js"), ...generate.slice(2)],
-        {
-          cwd: dir,
-          env: {
-            ...process.env,
-            EMBEDDED_BASE_URL: svc.baseUrl,
-            EMBEDDED_CLIENT_ID: svc.clientId,
-            EMBEDDED_CLIENT_SECRET: svc.clientSecret,
-          },
-        },
-      );
+      const { stdout, stderr } = await runGenerate(commands.generate, svc, dir, project);
       await project.generated?.(dir, env);
       const written = [stdout, stderr];
       for (const file of [project.file, "import.json"]) written.push(await fs.readFile(path.join(dir, file), "utf8"));
@@ -186,7 +158,7 @@ describe("e2e: generate adopts a customer-configured sub-account with no change 
         env,
       });
       stacks.push(stack);
-      for (const line of commands.slice(1)) await stack.cli(line.split(/\s+/).slice(1)); // "pulumi"
+      for (const line of commands.engine) await stack.cli(line.split(/\s+/).slice(1)); // "pulumi"
       const names = (await stack.resources()).filter((r) => r.type.startsWith("embedded:index:")).map((r) => r.type);
       assert.deepEqual(names.sort(), [
         ...Array(3).fill("embedded:index:AddedConnector"),

@@ -16,7 +16,12 @@ import { MATRIX_HOSTS, type MatrixCase, type MatrixHost } from "./host-matrix-ho
 
 /** What every host says, whatever its language adds around it. */
 const SAYS = {
-  lookupTypo: [/no connector named "Amazon S4" with supportedType Source/, /near matches: "Amazon S3"/],
+  // Named by the lookup and its arguments (the engine frames it under the Stack, or after a traceback).
+  lookupTypo: [
+    /findConnector\(name, supportedType\): no connector named "Amazon S4" with supportedType Source/,
+    /near matches: "Amazon S3"/,
+    /the name must be the catalogue's, exactly \(listConnectors lists them\)/,
+  ],
   secretAccountId: [
     /accountId is a secret, but it is (part of|the default accountId of every resource, part of) the resource's id/,
     /an id cannot be secret/,

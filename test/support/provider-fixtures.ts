@@ -135,3 +135,13 @@ export async function rejection(promise: Promise<unknown>): Promise<Error> {
   }
   throw new Error("expected a rejection, but the promise resolved");
 }
+
+/**
+ * Asserts that a delete guard's refusal names Segment in use by one source connection (its name,
+ * id, sub-account and counts), and each of `more` (what that guard tells the user to do).
+ */
+export function assertSegmentInUse(message: string, accountId: string, more: string[]): void {
+  for (const part of ['"Segment"', CONNECTORS.segment, accountId, "srcConnections=1", "destConnections=0", ...more]) {
+    if (!message.includes(part)) throw new Error(`message lacks ${part}: ${message}`);
+  }
+}
