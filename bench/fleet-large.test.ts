@@ -59,10 +59,13 @@ describe("bench: generated stacks with their own salt (fleet-large.ts, passphras
     assert.equal(copied[0].inputs.baseUrl, "http://x");
     assert.throws(() => from.decrypt(copied[0].inputs.clientSecret!.ciphertext), "no longer under the template's key");
     const file = `encryptionsalt: ${template.saltState}\nconfig:\n  fleet:k:\n    secure: ${encryptWith(template.key, "v")}\n  fleet:plain: x\n`;
-    const stamped = restampStackFile(file, from, mine.saltState, mine.key);
+    const stamped = restampStackFile(file, from, { encryptionsalt: mine.saltState }, mine.key);
     assert.ok(stamped.startsWith(`encryptionsalt: ${mine.saltState}\n`));
     assert.equal(opened.decrypt(/secure: (\S+)/.exec(stamped)![1]), "v");
     assert.match(stamped, /fleet:plain: x/);
-    assert.throws(() => restampStackFile("config: {}\n", from, mine.saltState, mine.key), /no encryptionsalt/);
+    assert.throws(
+      () => restampStackFile("config: {}\n", from, { encryptionsalt: mine.saltState }, mine.key),
+      /no encryptionsalt/,
+    );
   });
 });

@@ -11,11 +11,12 @@ import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { getClient } from "../provider/client";
 import { digestKeyOf, digestsOfInputs, hiddenFields } from "../provider/connector-configuration/field-digests";
-import { passphraseDecrypter, type Decrypter } from "../cli/fleet/drift/passphrase";
+import type { Decrypter } from "../cli/fleet/drift/passphrase";
 import { isSecretValue } from "../cli/fleet/drift/plan";
 import type { LocalService } from "../harness/local-service";
 import { checkpointKey, type StateObjects } from "./fleet-backend";
-import { encryptWith, newPassphraseStack } from "./passphrase-writer";
+import { encryptWith } from "./passphrase-writer";
+import type { StackKeyMaker } from "./stack-keys";
 
 type Props = Record<string, unknown>;
 interface StateResource {
@@ -32,7 +33,8 @@ export interface LargeFleetOptions {
   /** The backend's objects (the checkpoints). */
   states: StateObjects;
   project: string;
-  passphrase: string;
+  /** Each stack's own key: a passphrase salt, or a KMS data key (stack-keys.ts). */
+  keys: StackKeyMaker;
   /** One applied stack per customer (index 0: customer 0, …). */
   templates: string[];
   count: number;
@@ -66,10 +68,12 @@ async function readTemplate(o: LargeFleetOptions, stack: string): Promise<Templa
   const text = await o.states.read(checkpointKey(o.project, stack));
   const latest = (
     JSON.parse(text) as {
-      checkpoint: { latest: { resources: StateResource[]; secrets_providers: { state: { salt: string } } } };
+      checkpoint: {
+        latest: { resources: StateResource[]; secrets_providers: { type: string; state: Record<string, string> } };
+      };
     }
   ).checkpoint.latest;
-  const decrypter = await passphraseDecrypter(o.passphrase, latest.secrets_providers.state.salt);
+  const decrypter = await o.keys.open(latest.secrets_providers);
   const secretConfigs = new Map<string, Record<string, string | number | boolean | string[]>>();
   const salts = new Map<string, string | undefined>();
   let accountId = "";
@@ -100,14 +104,25 @@ export function reencryptSecrets(value: unknown, from: Decrypter, key: Buffer): 
   return value;
 }
 
-/** A stack file under a new salt: its encryptionsalt, and its `secure:` values under the new key. */
-export function restampStackFile(text: string, from: Decrypter, saltState: string, key: Buffer): string {
-  if (!/^encryptionsalt: /m.test(text)) throw new Error("the template's stack file has no encryptionsalt");
-  return text
-    .replace(/^encryptionsalt: .*$/m, `encryptionsalt: ${saltState}`)
-    .replace(/(\bsecure: )(v1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+)/g, (_all, head: string, ciphertext: string) => {
-      return `${head}${encryptWith(key, from.decrypt(ciphertext))}`;
-    });
+/**
+ * A stack file under a new key: its top-level keys that carry it (`encryptionsalt`, or a KMS
+ * stack's `encryptedkey`), and its `secure:` values under the new key.
+ */
+export function restampStackFile(
+  text: string,
+  from: Decrypter,
+  stackFileKeys: Record<string, string>,
+  key: Buffer,
+): string {
+  let out = text;
+  for (const [name, value] of Object.entries(stackFileKeys)) {
+    const line = new RegExp(`^${name}: .*$`, "m");
+    if (!line.test(out)) throw new Error(`the template's stack file has no ${name}`);
+    out = out.replace(line, `${name}: ${value}`);
+  }
+  return out.replace(/(\bsecure: )(v1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+)/g, (_all, head: string, ciphertext: string) => {
+    return `${head}${encryptWith(key, from.decrypt(ciphertext))}`;
+  });
 }
 
 /** Writes `count` stacks (`L0001`, …); returns their names. */
@@ -141,10 +156,10 @@ export async function generateLargeFleet(o: LargeFleetOptions): Promise<string[]
       ) as {
         checkpoint: {
           stack?: string;
-          latest: { resources: StateResource[]; secrets_providers: { state: { salt: string } } };
+          latest: { resources: StateResource[]; secrets_providers: { state: Record<string, string> } };
         };
       };
-      const own = await newPassphraseStack(o.passphrase);
+      const own = await o.keys.fresh();
       state.checkpoint.stack = state.checkpoint.stack?.replace(new RegExp(`/${o.templates[c]}$`), `/${job.name}`);
       for (const r of state.checkpoint.latest.resources) {
         if (r.type !== "embedded:index:ConnectorConfiguration" || !r.inputs || !r.outputs) continue;
@@ -172,12 +187,12 @@ export async function generateLargeFleet(o: LargeFleetOptions): Promise<string[]
       }
       const latest = state.checkpoint.latest;
       latest.resources = reencryptSecrets(latest.resources, t.decrypter, own.key) as StateResource[];
-      latest.secrets_providers.state.salt = own.saltState;
+      latest.secrets_providers.state = own.state;
       await o.states.write(checkpointKey(o.project, job.name), JSON.stringify(state));
       const stackFile = restampStackFile(
         t.stackFile.split(t.accountId).join(accountId),
         t.decrypter,
-        own.saltState,
+        own.stackFileKeys,
         own.key,
       );
       await fs.writeFile(path.join(o.work, `Pulumi.${job.name}.yaml`), stackFile);

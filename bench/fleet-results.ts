@@ -11,9 +11,20 @@ export const FleetRecordSchema = z.object({
    * per stack inside it; since: checkpoints read, the provider's code in process);
    * fleet-drift-engine: `fleet drift --engine` (`refresh --preview-only` per stack);
    * sequential-refresh / sequential-preview: the per-stack loops of `pulumi refresh
-   * --preview-only` / `pulumi preview --refresh`, with --expect-no-changes.
+   * --preview-only` / `pulumi preview --refresh`, with --expect-no-changes;
+   * key-derivation: the bound the passphrase sets: one key derived per stack as Pulumi's
+   * passphrase secrets manager derives it (PBKDF2-SHA256, 1 000 000 rounds), one per core at a
+   * time, in the bench's own process (no service, no backend).
    */
-  kind: z.enum(["fleet-drift", "fleet-drift-engine", "sequential-refresh", "sequential-preview"]),
+  kind: z.enum(["fleet-drift", "fleet-drift-engine", "sequential-refresh", "sequential-preview", "key-derivation"]),
+  /** The stacks' secrets provider (absent: the passphrase, every run before issue 46). */
+  secrets: z.enum(["passphrase", "awskms"]).optional(),
+  /** The stacks were generated (bench/fleet-large.ts), not applied by `fleet up`. */
+  generated: z.boolean().optional(),
+  /** fleet-drift's flags beyond the default (e.g. `--no-discovery`, `--history backend`). */
+  flags: z.string().optional(),
+  /** Requests the service answered during the measurement (any route and status, the token's included). */
+  requests: z.number().int().optional(),
   /** Where the stacks' state is: moto's S3 on loopback, or a file:// directory (runs before 2026-11-27: file). */
   backend: z.enum(["s3", "file"]).optional(),
   stacks: z.number().int().positive(),
@@ -38,7 +49,8 @@ export const FleetRecordSchema = z.object({
 export type FleetBenchRecord = z.infer<typeof FleetRecordSchema>;
 
 const keyOf = (r: FleetBenchRecord) =>
-  `${r.kind}|${r.backend ?? "file"}|${r.stacks}|${r.connectorsPerStack}|${r.concurrency ?? ""}`;
+  `${r.kind}|${r.backend ?? "file"}|${r.stacks}|${r.connectorsPerStack}|${r.concurrency ?? ""}` +
+  `${r.secrets && r.secrets !== "passphrase" ? `|${r.secrets}` : ""}${r.generated ? "|generated" : ""}${r.flags ? `|${r.flags}` : ""}`;
 
 /** Records of a later run replace those of the same kind, size and concurrency. */
 export function mergeFleetRecords(base: FleetBenchRecord[] | undefined, next: FleetBenchRecord[]): FleetBenchRecord[] {
@@ -68,6 +80,7 @@ const HOW: Record<FleetBenchRecord["kind"], string> = {
   "fleet-drift-engine": "fleet, --engine",
   "sequential-refresh": "loop: refresh --preview-only",
   "sequential-preview": "loop: preview --refresh",
+  "key-derivation": "bound: passphrase keys",
 };
 
 /** The ratio of a run's loop of `kind` (same size) to this record's wall time. */
@@ -79,6 +92,8 @@ function ratio(records: FleetBenchRecord[], r: FleetBenchRecord, kind: FleetBenc
       x.kind === kind &&
       (x.backend ?? "file") === (r.backend ?? "file") &&
       x.stacks === r.stacks &&
+      (x.secrets ?? "passphrase") === (r.secrets ?? "passphrase") &&
+      (x.generated ?? false) === (r.generated ?? false) &&
       x.connectorsPerStack === r.connectorsPerStack,
   );
   return loop ? `${(loop.wallMs / r.wallMs).toFixed(2)}×` : "";
@@ -105,30 +120,34 @@ export function fleetSection(records: FleetBenchRecord[] | undefined): string[] 
     "service's nor moto's. Runs before 2026-11-26 measured a `fleet drift` that ran `preview --refresh`",
     "per stack, and rows with 0 connectors per stack the per-stack bound of the engine.",
     "",
-    "| run | backend | stacks | connectors/stack | how | concurrency | wall s | CPU s | per stack s | refresh loop / this | preview loop / this | tokens | 429s | rate limit/s | load |",
-    "|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| run | backend | secrets | stacks | connectors/stack | how | concurrency | wall s | CPU s | per stack s | refresh loop / this | preview loop / this | requests/stack | tokens | 429s | rate limit/s | load |",
+    "|---|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   const sorted = [...records].sort(
     (a, b) =>
       (a.run < b.run ? -1 : a.run > b.run ? 1 : 0) ||
       a.stacks - b.stacks ||
       b.connectorsPerStack - a.connectorsPerStack ||
+      (a.secrets ?? "").localeCompare(b.secrets ?? "") ||
       a.kind.localeCompare(b.kind) ||
+      (a.flags ?? "").localeCompare(b.flags ?? "") ||
       (b.concurrency ?? 0) - (a.concurrency ?? 0),
   );
   for (const r of sorted) {
     const cells = [
       r.run,
       r.backend ?? "file",
-      r.stacks,
+      r.secrets ?? "passphrase",
+      `${r.stacks}${r.generated ? " generated" : ""}`,
       r.connectorsPerStack,
       `${HOW[r.kind]}: \`${r.command}\``,
       r.concurrency ?? "",
       seconds(r.wallMs),
       r.cpuMs === undefined ? "" : seconds(r.cpuMs),
-      seconds(r.perStackMs),
+      (r.perStackMs / 1000).toFixed(2),
       ratio(records, r, "sequential-refresh"),
       ratio(records, r, "sequential-preview"),
+      r.requests === undefined ? "" : (r.requests / r.stacks).toFixed(2),
       r.tokensRequested ?? "",
       r.throttled ?? "",
       r.rateLimitPerSecond ?? "",

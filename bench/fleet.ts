@@ -1,17 +1,23 @@
-// `npm run bench:fleet [-- --stacks 50 --connectors 10 --large 1000 --rate-limit 0 --backend s3 --results <file>]`:
-// Pulumi's drift question over a fleet of sub-accounts (examples/fleet, one stack each, N
-// connectors per stack, the state on --backend: fleet-backend.ts), in one run against the same stacks: `fleet drift` (checkpoints read,
-// the provider's code in process), `fleet drift --engine`, the loop a user writes after reading
-// Pulumi's docs (`pulumi refresh --preview-only --expect-no-changes` per stack, one after the
-// other) and the older `pulumi preview --refresh --expect-no-changes` loop. Then `--large`
-// generated stacks (bench/fleet-large.ts, each with its own encryption salt) checked by `fleet
-// drift` under the service's own rate limit, with the tokens it requested and the CPU time. Every drift check must find every stack clean. Records
-// go to bench/results.json (`fleet`, each with this run's id) and BENCHMARKS.md is re-rendered
-// (with --results, that file and a BENCHMARKS.md beside it).
+// `npm run bench:fleet [-- --stacks 50 --connectors 10 --large 1000 --loop-stacks 50 --rate-limit 0
+//   --large-rate-limit 50 --backend s3|file --secrets passphrase|awskms --no-engine-rows --cpu-prof DIR
+//   --results <file>]` (fleet-options.ts): Pulumi's drift question over a fleet of sub-accounts
+// (examples/fleet, one stack each, N connectors per stack, the state on --backend:
+// fleet-backend.ts, the secrets under the passphrase or moto's KMS), in one run against the same
+// stacks: `fleet drift` (checkpoints read, the provider's code in process), `fleet drift
+// --engine`, the loop a user writes after reading Pulumi's docs (`pulumi refresh --preview-only
+// --expect-no-changes` per stack, one after the other) and the older `pulumi preview --refresh
+// --expect-no-changes` loop. Then `--large` generated stacks (bench/fleet-large.ts, each with its
+// own key: stack-keys.ts) checked by `fleet drift --no-discovery` and by `fleet drift --history
+// backend` (discovery on), at --large-rate-limit, with the requests, tokens and CPU time; the
+// refresh loop on --loop-stacks of them, and (passphrase) the bound its key derivation sets.
+// Every drift check must find every stack clean. Records go to bench/results.json (`fleet`, each
+// with this run's id) and BENCHMARKS.md is re-rendered (with --results, that file and a
+// BENCHMARKS.md beside it).
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import * as os from "node:os";
+import { availableParallelism } from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { promisify } from "node:util";
@@ -21,32 +27,23 @@ import { DEFAULT_CONCURRENCY } from "../cli/fleet/command";
 import type { FleetReport } from "../cli/fleet/report";
 import { disposeEngine, ensureEngine, repoRoot } from "../harness/engine";
 import type { LocalService } from "../harness/local-service";
+import { sharedMoto, stopSharedMoto } from "../harness/moto";
 import { startServiceProcess } from "../harness/service-process";
 import { DEFAULT_OPTIONS } from "../service/options";
 import { generateLargeFleet } from "./fleet-large";
 import { CATALOGUE } from "../service/seed/catalogue";
 import { isSecretField } from "../provider/schema/secret-fields";
-import { mergeFleetRecords, type FleetBenchRecord } from "./fleet-results";
-import { BACKEND_KINDS, checkpointKey, openBenchBackend, type BackendKind } from "./fleet-backend";
+import type { FleetBenchRecord } from "./fleet-results";
+import { checkpointKey, openBenchBackend } from "./fleet-backend";
+import { fleetBenchCommand, parseFleetBenchArgs } from "./fleet-options";
+import { saveFleetRecords } from "./fleet-save";
+import { keyDerivationCost } from "./passphrase-writer";
 import { reapedCpuSeconds } from "./process-cpu";
-import { loadResults, type Results } from "./results";
-import { renderBenchmarks } from "./render";
+import { awsKmsKeys, passphraseKeys } from "./stack-keys";
 
 const execFileAsync = promisify(execFile);
 const cli = path.join(repoRoot, "dist", "cli", "main.js");
 const DEFAULT_RATE_LIMIT = DEFAULT_OPTIONS.rateLimitPerSecond;
-
-function option(argv: string[], name: string, fallback: number, min = 1): number {
-  const at = argv.indexOf(`--${name}`);
-  const value = at >= 0 ? Number(argv[at + 1]) : fallback;
-  if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be an integer of at least ${min}`);
-  return value;
-}
-
-function textOption(argv: string[], name: string): string | undefined {
-  const at = argv.indexOf(`--${name}`);
-  return at >= 0 ? argv[at + 1] : undefined;
-}
 
 /** The stacks take BENCH_SECRET: every customer of `dir`'s customers.json allows it (secretEnv, docs/fleet-secrets.md). */
 export async function allowBenchSecret(dir: string): Promise<void> {
@@ -81,29 +78,33 @@ export function benchConnectors(count: number): Record<string, ConnectorSpec> {
   );
 }
 
-/** The service's tokens issued and 429 answers so far. */
-async function serviceCounts(service: LocalService): Promise<{ tokens: number; throttled: number }> {
+/** The service's tokens issued, 429 answers and requests (any route, any status) so far. */
+async function serviceCounts(service: LocalService): Promise<{ tokens: number; throttled: number; requests: number }> {
   const stats = await service.stats();
-  const throttled = Object.values(stats.byRoute).reduce((n, byStatus) => n + (byStatus["429"] ?? 0), 0);
-  return { tokens: stats.tokenRequests, throttled };
+  const statuses = Object.values(stats.byRoute);
+  const throttled = statuses.reduce((n, byStatus) => n + (byStatus["429"] ?? 0), 0);
+  const requests = statuses.reduce((n, byStatus) => n + Object.values(byStatus).reduce((a, b) => a + b, 0), 0);
+  return { tokens: stats.tokenRequests, throttled, requests };
 }
 
+/** What a record says beyond its kind and size. */
+type Extra = Pick<FleetBenchRecord, "concurrency" | "secrets" | "generated" | "flags">;
+
 async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
-  const stacks = option(argv, "stacks", 50);
-  const connectors = option(argv, "connectors", 10);
-  const large = option(argv, "large", 1000, 0);
-  const rateLimit = option(argv, "rate-limit", 0, 0);
-  const resultsFile = path.resolve(textOption(argv, "results") ?? path.join(repoRoot, "bench", "results.json"));
-  const backendKind = (textOption(argv, "backend") ?? "s3") as BackendKind;
-  if (!BACKEND_KINDS.includes(backendKind)) throw new Error(`--backend must be one of ${BACKEND_KINDS.join(", ")}`);
-  const command = `npm run bench:fleet -- --stacks ${stacks} --connectors ${connectors} --large ${large} --rate-limit ${rateLimit} --backend ${backendKind}`;
+  const o = parseFleetBenchArgs(process.argv.slice(2), DEFAULT_RATE_LIMIT);
+  const { stacks, connectors, large, backend: backendKind } = o;
+  const resultsFile = path.resolve(o.results ?? path.join(repoRoot, "bench", "results.json"));
+  const command = fleetBenchCommand(o);
   const run = new Date().toISOString();
   const engine = await ensureEngine();
   const backend = await openBenchBackend(backendKind, engine);
+  // moto's KMS (harness/moto.ts) holds the awskms:// stacks' key, on either backend.
+  const kmsUrl = o.secrets === "awskms" ? await (await sharedMoto()).kmsKeyUrl() : undefined;
+  const motoEnv = kmsUrl ? (await sharedMoto()).env : {};
   const work = path.join(repoRoot, "bench", "programs", ".work", `fleet-${randomBytes(4).toString("hex")}`);
   const db = path.join(engine.tmpDir, `fleet-bench-${randomBytes(4).toString("hex")}.db`);
   const perCustomer = Math.ceil(stacks / 2);
+  let rateLimit = o.rateLimit;
   let service = await startServiceProcess({
     subAccountsPerCustomer: perCustomer,
     rateLimitPerSecond: rateLimit,
@@ -113,14 +114,15 @@ async function main(): Promise<void> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...engine.env,
+    ...motoEnv,
     CI: "true",
     ACME_CLIENT_SECRET: service.customers[0].clientSecret,
     GLOBEX_CLIENT_SECRET: service.customers[1].clientSecret,
     BENCH_SECRET: "bench-secret-not-a-real-one",
     ...backend.env,
   };
-  const fleet = async (args: string[]) => {
-    const { stdout } = await execFileAsync(process.execPath, [cli, "fleet", ...args, "--dir", work], {
+  const fleet = async (args: string[], nodeArgs: string[] = []) => {
+    const { stdout } = await execFileAsync(process.execPath, [...nodeArgs, cli, "fleet", ...args, "--dir", work], {
       env: { ...env, EMBEDDED_BASE_URL: service.baseUrl },
       maxBuffer: 256 * 1024 * 1024,
     }).catch((e: { code?: number; stdout?: string; stderr?: string }) => {
@@ -131,7 +133,10 @@ async function main(): Promise<void> {
   /** A run of `fleet drift` that must find every stack clean, from its checkpoint or by the engine as asked. */
   const drift = async (args: string[], checkedBy: "checkpoint" | "engine") => {
     const report = path.join(work, "..", `${path.basename(work)}-drift.json`);
-    await fleet(["drift", ...args, "--json", report]);
+    // --cpu-prof DIR: each fast-path run writes its V8 CPU profile there (bench/cpu-profile.ts reads it).
+    const profile =
+      o.cpuProf && checkedBy === "checkpoint" ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(o.cpuProf)] : [];
+    await fleet(["drift", ...args, "--json", report], profile);
     const parsed = JSON.parse(await fs.readFile(report, "utf8")) as FleetReport;
     const wrong = parsed.stacks.filter((s) => s.status !== "clean" || s.checkedBy !== checkedBy);
     if (wrong.length > 0)
@@ -140,13 +145,13 @@ async function main(): Promise<void> {
       );
     await fs.rm(report);
   };
+  const secrets = o.secrets === "passphrase" ? {} : { secrets: o.secrets };
   const measure = async (
     kind: FleetBenchRecord["kind"],
     count: number,
     fn: () => Promise<void>,
     how: string,
-    concurrency?: number,
-    limit = rateLimit,
+    extra: Extra = {},
   ) => {
     const before = await serviceCounts(service);
     const cpuBefore = reapedCpuSeconds();
@@ -161,23 +166,36 @@ async function main(): Promise<void> {
       backend: backendKind,
       stacks: count,
       connectorsPerStack: connectors,
-      ...(concurrency ? { concurrency } : {}),
+      ...secrets,
+      ...extra,
       loadAverage: Number(os.loadavg()[0].toFixed(2)),
       wallMs,
       cpuMs,
       perStackMs: Math.round(wallMs / count),
       tokensRequested: after.tokens - before.tokens,
       throttled: after.throttled - before.throttled,
-      rateLimitPerSecond: limit,
+      requests: after.requests - before.requests,
+      rateLimitPerSecond: rateLimit,
       command: how,
       measuredAt: new Date().toISOString(),
     });
     process.stderr.write(
-      `bench:fleet ${kind} (${count} stacks, ${backendKind}): ${(wallMs / 1000).toFixed(1)} s, CPU ${(cpuMs / 1000).toFixed(1)} s\n`,
+      `bench:fleet ${kind}${extra.flags ? ` ${extra.flags}` : ""} (${count}${extra.generated ? " generated" : ""} stacks, ${backendKind}, ${o.secrets}): ${(wallMs / 1000).toFixed(1)} s, CPU ${(cpuMs / 1000).toFixed(1)} s, ${after.requests - before.requests} requests\n`,
     );
     // Saved as they come: a run stopped later keeps the rows it measured.
     await saveFleetRecords(command, records, resultsFile);
   };
+  const loop = async (args: string[], only: string[]) => {
+    for (const s of only)
+      await execFileAsync(engine.command.command, [...args, "--stack", s, "--non-interactive"], {
+        cwd: work,
+        // `refresh --preview-only` refuses the confirmation skip this variable implies.
+        env: { ...env, EMBEDDED_BASE_URL: service.baseUrl, PULUMI_SKIP_CONFIRMATIONS: "false" },
+        maxBuffer: 64 * 1024 * 1024,
+      });
+  };
+  const REFRESH_LOOP =
+    "for s in $stacks; do pulumi refresh --preview-only --expect-no-changes --stack $s --non-interactive; done";
   try {
     await fs.cp(path.join(repoRoot, "examples", "fleet"), work, { recursive: true });
     for (const f of await fs.readdir(work)) if (/^Pulumi\..+\.yaml$/.test(f)) await fs.rm(path.join(work, f));
@@ -193,101 +211,123 @@ async function main(): Promise<void> {
       });
     }
     const names = (await readProject(work)).stacks;
+    // awskms://: each stack made under moto's KMS key first (its own data key); `fleet up` keeps it.
+    if (kmsUrl)
+      for (const s of names)
+        await execFileAsync(engine.command.command, ["stack", "init", s, "--secrets-provider", kmsUrl], {
+          cwd: work,
+          env,
+        });
     // One apply: a drift check right after it finds every stack clean (drift() checks).
     await fleet(["up"]);
-    const concurrency = DEFAULT_CONCURRENCY;
     await measure("fleet-drift", stacks, () => drift([], "checkpoint"), "pulumi-embedded-connectors fleet drift");
-    const loop = async (args: string[], only = names) => {
-      for (const s of only)
-        await execFileAsync(engine.command.command, [...args, "--stack", s, "--non-interactive"], {
-          cwd: work,
-          // `refresh --preview-only` refuses the confirmation skip this variable implies.
-          env: { ...env, EMBEDDED_BASE_URL: service.baseUrl, PULUMI_SKIP_CONFIRMATIONS: "false" },
-          maxBuffer: 64 * 1024 * 1024,
-        });
-    };
     await measure(
       "sequential-refresh",
       stacks,
-      () => loop(["refresh", "--preview-only", "--expect-no-changes"]),
-      "for s in $stacks; do pulumi refresh --preview-only --expect-no-changes --stack $s --non-interactive; done",
+      () => loop(["refresh", "--preview-only", "--expect-no-changes"], names),
+      REFRESH_LOOP,
     );
     if (large > 0) {
+      const keys = kmsUrl ? await awsKmsKeys(kmsUrl, env) : passphraseKeys(engine.env.PULUMI_CONFIG_PASSPHRASE);
       await generateLargeFleet({
         service,
         work,
         states: backend.states,
         project: project.name,
-        passphrase: engine.env.PULUMI_CONFIG_PASSPHRASE,
+        keys,
         templates: [names[0], names[1]],
         count: large,
         skipPerCustomer: perCustomer,
       });
-      // The drift check meets the service's own rate limit (made without it: far fewer calls).
+      // The generated stacks are measured at --large-rate-limit (made without it: far fewer calls).
       await service.stop();
+      rateLimit = o.largeRateLimit;
       service = await startServiceProcess({
         subAccountsPerCustomer: perCustomer,
-        rateLimitPerSecond: DEFAULT_RATE_LIMIT,
+        rateLimitPerSecond: rateLimit,
         dbPath: db,
       });
       const largeNames = (await readProject(work)).stacks.filter((s) => s.startsWith("L"));
-      // The CLI reads a generated stack (its own salt, its secrets) and finds it clean as well.
+      // The CLI reads a generated stack (its own key, its secrets) and finds it clean as well.
       await loop(["refresh", "--preview-only", "--expect-no-changes"], [largeNames[0]]);
+      if (o.secrets === "passphrase") {
+        // The bound: one key per stack, one per core at a time, nothing else running (bench process).
+        const cores = availableParallelism();
+        const count = Math.min(large, 40);
+        const cost = await keyDerivationCost(engine.env.PULUMI_CONFIG_PASSPHRASE, count, cores);
+        records.push({
+          run,
+          kind: "key-derivation",
+          backend: backendKind,
+          stacks: count,
+          connectorsPerStack: connectors,
+          generated: true,
+          loadAverage: Number(os.loadavg()[0].toFixed(2)),
+          wallMs: cost.wallMs,
+          cpuMs: cost.cpuMs,
+          perStackMs: Math.round(cost.wallMs / count),
+          command: `${count} passphrase keys (PBKDF2-SHA256, 1 000 000 rounds, a new salt each), ${cores} at a time (bench/passphrase-writer.ts keyDerivationCost)`,
+          measuredAt: new Date().toISOString(),
+        });
+        await saveFleetRecords(command, records, resultsFile);
+      }
+      const generated = { generated: true } as const;
+      const only = ["--stacks", largeNames.join(",")];
+      const of = `(${large} generated stacks)`;
       await measure(
         "fleet-drift",
         largeNames.length,
-        () => drift(["--stacks", largeNames.join(",")], "checkpoint"),
-        `pulumi-embedded-connectors fleet drift (${large} generated stacks, the service's rate limit on)`,
-        undefined,
-        DEFAULT_RATE_LIMIT,
+        () => drift([...only, "--no-discovery"], "checkpoint"),
+        `pulumi-embedded-connectors fleet drift --no-discovery ${of}`,
+        { ...generated, flags: "--no-discovery" },
       );
+      await measure(
+        "fleet-drift",
+        largeNames.length,
+        () => drift([...only, "--history", "backend"], "checkpoint"),
+        `pulumi-embedded-connectors fleet drift --history backend ${of}`,
+        { ...generated, flags: "--history backend" },
+      );
+      const sample = largeNames.slice(0, o.loopStacks);
+      if (sample.length > 0)
+        await measure(
+          "sequential-refresh",
+          sample.length,
+          () => loop(["refresh", "--preview-only", "--expect-no-changes"], sample),
+          `${REFRESH_LOOP} (${sample.length} of the ${large} generated stacks)`,
+          generated,
+        );
+      keys.stop?.();
       for (const s of largeNames) {
         await fs.rm(path.join(work, `Pulumi.${s}.yaml`));
         await backend.states.remove(checkpointKey(project.name, s));
       }
     }
-    await measure(
-      "fleet-drift-engine",
-      stacks,
-      () => drift(["--engine", "--concurrency", String(concurrency)], "engine"),
-      `pulumi-embedded-connectors fleet drift --engine --concurrency ${concurrency}`,
-      concurrency,
-    );
-    await measure(
-      "sequential-preview",
-      stacks,
-      () => loop(["preview", "--refresh", "--expect-no-changes"]),
-      "for s in $stacks; do pulumi preview --refresh --expect-no-changes --stack $s --non-interactive; done",
-    );
+    const concurrency = DEFAULT_CONCURRENCY;
+    if (o.engineRows) {
+      await measure(
+        "fleet-drift-engine",
+        stacks,
+        () => drift(["--engine", "--concurrency", String(concurrency)], "engine"),
+        `pulumi-embedded-connectors fleet drift --engine --concurrency ${concurrency}`,
+        { concurrency },
+      );
+      await measure(
+        "sequential-preview",
+        stacks,
+        () => loop(["preview", "--refresh", "--expect-no-changes"], names),
+        "for s in $stacks; do pulumi preview --refresh --expect-no-changes --stack $s --non-interactive; done",
+      );
+    }
     await fleet(["destroy"]);
   } finally {
     await fs.rm(work, { recursive: true, force: true });
     await service.stop();
     await fs.rm(db, { force: true });
     await backend.stop();
+    if (kmsUrl) stopSharedMoto();
     await disposeEngine();
   }
-}
-
-/**
- * Adds the records (and the command) to bench/results.json as its text stands: the other
- * records are left byte for byte as they are, then BENCHMARKS.md is rendered again.
- */
-export async function saveFleetRecords(
-  command: string,
-  records: FleetBenchRecord[],
-  file = path.join(repoRoot, "bench", "results.json"),
-): Promise<void> {
-  const raw = JSON.parse(await fs.readFile(file, "utf8")) as { commands: string[]; fleet?: FleetBenchRecord[] };
-  if (raw.commands.at(-1) !== command) raw.commands = [...raw.commands, command];
-  raw.fleet = mergeFleetRecords(raw.fleet, records);
-  await fs.writeFile(file, `${JSON.stringify(raw, null, 2)}\n`);
-  const results: Results | undefined = await loadResults(file);
-  if (!results) throw new Error(`${file} does not parse after adding the fleet's records`);
-  const defaultFile = path.join(repoRoot, "bench", "results.json");
-  const benchmarks =
-    file === defaultFile ? path.join(repoRoot, "BENCHMARKS.md") : path.join(path.dirname(file), "BENCHMARKS.md");
-  await renderBenchmarks(results, benchmarks);
 }
 
 if (require.main === module)

@@ -20,6 +20,7 @@ import {
 import { barChart } from "./charts";
 import { fleetSection } from "./fleet-results";
 import { targets } from "./targets";
+import { issue46Targets } from "./fleet-targets";
 
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
 const ratio = (a: number | undefined, b: number | undefined) =>
@@ -148,6 +149,7 @@ export async function renderBenchmarks(
     "results; `--out dir` writes results.json and BENCHMARKS.md to `dir` instead.",
     "",
     ...targets(records, machine),
+    ...issue46Targets(results.fleet),
     "## Results",
     "",
     ...cells.flatMap(({ n, latencyMs, setting }) => table(records, n, latencyMs, setting)),

@@ -10,7 +10,7 @@
 import { existsSync, promises as fs } from "node:fs";
 import * as path from "node:path";
 import { closeClients } from "../../provider/client";
-import { FLEET_IMPORT_ENV } from "../../provider/fleet/program";
+import { FLEET_IMPORT_ENV } from "../../provider/fleet/import-env";
 import type { AdoptEntry, SecretMap } from "./adopt-input";
 import { adoptRefusal, managedSubAccounts, type Managers } from "./adopt-managed";
 import { clientOf, readCustomers, readSubAccount } from "./adopt-read";

@@ -15,6 +15,7 @@ import { renderJUnit, renderMarkdown, renderTable, summaryText } from "./render"
 import { renderDriftNotes } from "./drift/render-drift";
 import { renderEstateHtml } from "./drift/estate";
 import { fastDrift } from "./drift";
+import { deriveStackKeysEarly } from "./drift/early-keys";
 import type { SubAccountListing } from "./drift/discovery";
 import { finishDrift, prepareDrift, withDriftOptions, type DriftFlags, type PreparedDrift } from "./drift/outcome";
 import { buildReport, type FleetCommand, type StackReport } from "./report";
@@ -67,6 +68,8 @@ async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void>
   const startedAt = new Date();
   const project = await readProject(flags.dir);
   const chosen = await selectStacks(project, flags);
+  // The fast path's passphrase keys, derived while the rest is read (drift/early-keys.ts).
+  if (command === "drift" && !flags.engine) await deriveStackKeysEarly(project, chosen.stacks);
   const refused = await plainSecretRefusals(project, chosen.stacks);
   const drift: PreparedDrift | undefined = command === "drift" ? await prepareDrift(project, flags) : undefined;
   const listings = new Map<string, SubAccountListing[]>();

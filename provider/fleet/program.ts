@@ -20,6 +20,9 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as pulumi from "@pulumi/pulumi";
 import * as embedded from "../hosts/sdk";
+import { FLEET_IMPORT_ENV } from "./import-env";
+
+export { FLEET_IMPORT_ENV };
 import type { SecretConfigValue } from "../schema/resource-types";
 import { noConfig, optionalProfile } from "../settings/resolve";
 import { clearFieldRefusal, envSourceRefusal, type Customer } from "./secret-sources";
@@ -48,13 +51,6 @@ export interface ConnectorSpec {
    */
   configured?: boolean;
 }
-
-/**
- * Set by `fleet adopt` for its one import run: every connector and configuration is imported
- * (the engine reads them; it writes nothing, and a difference fails the import). The secret
- * sources are left to the service during that run: their first write is the next `fleet up`'s.
- */
-export const FLEET_IMPORT_ENV = "EMBEDDED_FLEET_IMPORT";
 
 export interface FleetProgramOptions {
   /**

@@ -20,9 +20,27 @@ export const DERIVATIONS_AT_ONCE = Math.max(
 );
 let running = 0;
 const waiting: (() => void)[] = [];
+/** Passphrase → salt (base64) → its key: a salt's key is derived once a process, however many ask. */
+const derived = new Map<string, Map<string, Promise<Buffer>>>();
 
-/** PBKDF2 of Pulumi's passphrase provider, at most DERIVATIONS_AT_ONCE at a time, in arrival order. */
-export async function deriveKey(passphrase: string, salt: Buffer): Promise<Buffer> {
+/**
+ * PBKDF2 of Pulumi's passphrase provider, at most DERIVATIONS_AT_ONCE at a time, in arrival
+ * order; once per passphrase and salt (in memory only: a derived key is never written anywhere).
+ */
+export function deriveKey(passphrase: string, salt: Buffer): Promise<Buffer> {
+  const bySalt = derived.get(passphrase) ?? new Map<string, Promise<Buffer>>();
+  derived.set(passphrase, bySalt);
+  const id = salt.toString("base64");
+  let key = bySalt.get(id);
+  if (!key) {
+    key = deriveOnce(passphrase, salt);
+    bySalt.set(id, key);
+    key.catch(() => bySalt.delete(id)); // a failure is not kept: the next ask derives again
+  }
+  return key;
+}
+
+async function deriveOnce(passphrase: string, salt: Buffer): Promise<Buffer> {
   if (running >= DERIVATIONS_AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
   else running += 1;
   try {
@@ -82,9 +100,8 @@ export interface Decrypter {
  * Refuses a wrong passphrase by the check value, as the engine does.
  */
 export async function passphraseDecrypter(passphrase: string, saltState: string): Promise<Decrypter> {
-  const parts = saltState.split(":");
-  if (parts.length !== 5 || parts[0] !== "v1")
-    throw new Error("the stack's passphrase salt is not in the v1 form (v1:<salt>:v1:<nonce>:<ciphertext>)");
+  const parts = saltParts(saltState);
+  if (!parts) throw new Error("the stack's passphrase salt is not in the v1 form (v1:<salt>:v1:<nonce>:<ciphertext>)");
   const key = await deriveKey(passphrase, Buffer.from(parts[1], "base64"));
   let check: string;
   try {
@@ -94,6 +111,24 @@ export async function passphraseDecrypter(passphrase: string, saltState: string)
   }
   if (check !== "pulumi") throw new Error("incorrect passphrase for the stack's secrets (PULUMI_CONFIG_PASSPHRASE)");
   return keyDecrypter(key);
+}
+
+function saltParts(saltState: string): string[] | undefined {
+  const parts = saltState.split(":");
+  return parts.length === 5 && parts[0] === "v1" ? parts : undefined;
+}
+
+/**
+ * Starts deriving the keys of these salt states (stack files' `encryptionsalt`) before their
+ * checkpoints are read: the derivations run in libuv's pool while this process loads and reads,
+ * and the checkpoint's decrypter (the same salt) finds its key derived or under way. A state
+ * not in the v1 form is left to the decrypter, which says why.
+ */
+export function deriveKeysEarly(passphrase: string, saltStates: string[]): void {
+  for (const state of saltStates) {
+    const parts = saltParts(state);
+    if (parts) deriveKey(passphrase, Buffer.from(parts[1], "base64")).catch(() => undefined);
+  }
 }
 
 /** The decrypter of a 256-bit key: the passphrase's derived key, or a cloud provider's data key (awskms.ts). */
