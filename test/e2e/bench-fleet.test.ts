@@ -44,20 +44,25 @@ describe("e2e: npm run bench:fleet at a tiny size", function () {
         .sort()
         .at(-1);
       const rows = raw.fleet.filter((r) => r.run === run);
-      assert.deepEqual(rows.map((r) => `${r.kind} ${r.stacks}`).sort(), [
+      // The generated stacks: fleet drift without and with discovery and history (issue 46, point 8), the refresh
+      // loop on them, and the bound their passphrase keys set.
+      assert.deepEqual(rows.map((r) => `${r.kind} ${r.stacks}${r.flags ? ` ${r.flags}` : ""}`).sort(), [
         "fleet-drift 2",
-        "fleet-drift 4",
+        "fleet-drift 4 --history backend",
+        "fleet-drift 4 --no-discovery",
         "fleet-drift-engine 2",
+        "key-derivation 4",
         "sequential-preview 2",
         "sequential-refresh 2",
+        "sequential-refresh 4",
       ]);
       // On S3 (moto) by default, each row with the CPU time of what it ran.
       assert.ok(
         rows.every((r) => r.backend === "s3" && typeof r.cpuMs === "number" && r.cpuMs > 0),
         JSON.stringify(rows),
       );
-      const large = rows.find((r) => r.kind === "fleet-drift" && r.stacks === 4)!;
-      assert.equal(large.tokensRequested, 2, "one token per customer for the generated stacks");
+      for (const large of rows.filter((r) => r.kind === "fleet-drift" && r.stacks === 4))
+        assert.equal(large.tokensRequested, 2, "one token per customer for the generated stacks");
       const markdown = await fs.readFile(path.join(dir, "BENCHMARKS.md"), "utf8");
       assert.match(markdown, /refresh loop \/ this/);
     } finally {
