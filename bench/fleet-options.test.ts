@@ -12,6 +12,7 @@ describe("bench: bench:fleet's options (fleet-options.ts)", () => {
         connectors: 10,
         large: 1000,
         loopStacks: 50,
+        repeat: 3,
         rateLimit: 0,
         largeRateLimit: 50,
         backend: "s3",
@@ -23,7 +24,7 @@ describe("bench: bench:fleet's options (fleet-options.ts)", () => {
     );
     assert.equal(
       fleetBenchCommand(o),
-      "npm run bench:fleet -- --stacks 50 --connectors 10 --large 1000 --loop-stacks 50 --large-rate-limit 50 --rate-limit 0 --backend s3",
+      "npm run bench:fleet -- --stacks 50 --connectors 10 --large 1000 --loop-stacks 50 --large-rate-limit 50 --repeat 3 --rate-limit 0 --backend s3",
     );
   });
 
@@ -47,5 +48,7 @@ describe("bench: bench:fleet's options (fleet-options.ts)", () => {
     assert.throws(() => parseFleetBenchArgs(["--secrets", "vault"], 50), /--secrets must be one of passphrase, awskms/);
     assert.throws(() => parseFleetBenchArgs(["--backend", "gs"], 50), /--backend must be one of/);
     assert.throws(() => parseFleetBenchArgs(["--stacks", "0"], 50), /--stacks must be an integer of at least 1/);
+    assert.throws(() => parseFleetBenchArgs(["--repeat", "0"], 50), /--repeat must be an integer of at least 1/);
+    assert.doesNotMatch(fleetBenchCommand(parseFleetBenchArgs(["--repeat", "1"], 50)), /--repeat/);
   });
 });

@@ -11,6 +11,8 @@ export interface FleetBenchOptions {
   large: number;
   /** The `refresh --preview-only` loop on this many of the generated stacks, in the same run; 0: none. */
   loopStacks: number;
+  /** The small fleet's `fleet drift` and its loop, measured this many times each, in turn (the median recorded). */
+  repeat: number;
   /** The service's rate limit per client id while the small fleet is measured (0: off). */
   rateLimit: number;
   /** Its rate limit while the generated stacks are measured. */
@@ -50,6 +52,7 @@ export function parseFleetBenchArgs(argv: string[], defaultRateLimit: number): F
     connectors: integer(argv, "connectors", 10, 1),
     large,
     loopStacks: Math.min(large, integer(argv, "loop-stacks", 50, 0)),
+    repeat: integer(argv, "repeat", 3, 1),
     rateLimit: integer(argv, "rate-limit", 0, 0),
     largeRateLimit: integer(argv, "large-rate-limit", defaultRateLimit, 0),
     backend: oneOf(argv, "backend", BACKEND_KINDS, "s3"),
@@ -67,6 +70,7 @@ export function fleetBenchCommand(o: FleetBenchOptions): string {
     `--connectors ${o.connectors}`,
     `--large ${o.large}`,
     ...(o.large > 0 ? [`--loop-stacks ${o.loopStacks}`, `--large-rate-limit ${o.largeRateLimit}`] : []),
+    ...(o.repeat !== 1 ? [`--repeat ${o.repeat}`] : []),
     `--rate-limit ${o.rateLimit}`,
     `--backend ${o.backend}`,
     ...(o.secrets !== "passphrase" ? [`--secrets ${o.secrets}`] : []),

@@ -33,7 +33,10 @@ export const FleetRecordSchema = z.object({
   concurrency: z.number().int().positive().optional(),
   /** 1-minute load average when the measurement ended: other work on the machine skews wall times. */
   loadAverage: z.number().optional(),
+  /** The measurement's wall time: with `--repeat N`, the median run's (its CPU and counts with it). */
   wallMs: z.number(),
+  /** With `--repeat N` (N > 1): every run's wall time, in the order measured. */
+  wallRunsMs: z.array(z.number()).optional(),
   /** CPU time of the processes the measurement started (reaped: the fleet's, or every engine's and host's). */
   cpuMs: z.number().optional(),
   /** Tokens the service issued during the measurement. */
@@ -118,7 +121,9 @@ export function fleetSection(records: FleetBenchRecord[] | undefined): string[] 
     "`file` (a file:// directory; every run before 2026-11-27). CPU s: the processes the measurement started,",
     "reaped (the fleet's own, or every engine's, language host's and provider's of the loop); not the local",
     "service's nor moto's. Runs before 2026-11-26 measured a `fleet drift` that ran `preview --refresh`",
-    "per stack, and rows with 0 connectors per stack the per-stack bound of the engine.",
+    "per stack, and rows with 0 connectors per stack the per-stack bound of the engine. Since 2026-12-02 the",
+    "small fleet's `fleet drift` and refresh loop run `--repeat` times each (3 by default), in turn; the row",
+    "is the median run, the others in brackets.",
     "",
     "| run | backend | secrets | stacks | connectors/stack | how | concurrency | wall s | CPU s | per stack s | refresh loop / this | preview loop / this | requests/stack | tokens | 429s | rate limit/s | load |",
     "|---|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -142,7 +147,9 @@ export function fleetSection(records: FleetBenchRecord[] | undefined): string[] 
       r.connectorsPerStack,
       `${HOW[r.kind]}: \`${r.command}\``,
       r.concurrency ?? "",
-      seconds(r.wallMs),
+      r.wallRunsMs && r.wallRunsMs.length > 1
+        ? `${seconds(r.wallMs)} (median of ${r.wallRunsMs.map(seconds).join(" / ")})`
+        : seconds(r.wallMs),
       r.cpuMs === undefined ? "" : seconds(r.cpuMs),
       (r.perStackMs / 1000).toFixed(2),
       ratio(records, r, "sequential-refresh"),

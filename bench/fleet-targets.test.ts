@@ -34,6 +34,17 @@ describe("bench: issue 46 point 8 targets (fleet-targets.ts)", () => {
     assert.match(rowOf(lines, "20 stacks × 10 connectors, S3"), /4\.20× .*\| \*\*no\*\* \|$/);
   });
 
+  it("says when the ratio is of medians of runs taken in turn", () => {
+    const lines = issue46Targets([
+      rec({ backend: "file", wallMs: 2_500, wallRunsMs: [3_100, 2_500, 2_400] }),
+      rec({ backend: "file", kind: "sequential-refresh", wallMs: 15_000, wallRunsMs: [15_000, 14_000, 15_500] }),
+    ]);
+    assert.match(
+      rowOf(lines, "20 stacks × 10 connectors, `file://`"),
+      /6\.00× .*medians of 3 runs in turn.*\| yes \|$/,
+    );
+  });
+
   it("does not compare a fleet drift with a loop of another run, nor generated stacks with applied ones", () => {
     const lines = issue46Targets([
       rec({ backend: "file" }),

@@ -34,6 +34,7 @@ import { generateLargeFleet } from "./fleet-large";
 import { CATALOGUE } from "../service/seed/catalogue";
 import { isSecretField } from "../provider/schema/secret-fields";
 import type { FleetBenchRecord } from "./fleet-results";
+import { medianRun } from "./results";
 import { checkpointKey, openBenchBackend } from "./fleet-backend";
 import { fleetBenchCommand, parseFleetBenchArgs } from "./fleet-options";
 import { saveFleetRecords } from "./fleet-save";
@@ -88,7 +89,8 @@ async function serviceCounts(service: LocalService): Promise<{ tokens: number; t
 }
 
 /** What a record says beyond its kind and size. */
-type Extra = Pick<FleetBenchRecord, "concurrency" | "secrets" | "generated" | "flags">;
+type Extra = Pick<FleetBenchRecord, "concurrency" | "secrets" | "generated" | "flags" | "wallRunsMs">;
+type Sample = Required<Pick<FleetBenchRecord, "wallMs" | "cpuMs" | "tokensRequested" | "throttled" | "requests">>;
 
 async function main(): Promise<void> {
   const o = parseFleetBenchArgs(process.argv.slice(2), DEFAULT_RATE_LIMIT);
@@ -146,13 +148,8 @@ async function main(): Promise<void> {
     await fs.rm(report);
   };
   const secrets = o.secrets === "passphrase" ? {} : { secrets: o.secrets };
-  const measure = async (
-    kind: FleetBenchRecord["kind"],
-    count: number,
-    fn: () => Promise<void>,
-    how: string,
-    extra: Extra = {},
-  ) => {
+  /** One measurement: wall, CPU of the processes it reaped, the service's counts. */
+  const sample = async (fn: () => Promise<void>): Promise<Sample> => {
     const before = await serviceCounts(service);
     const cpuBefore = reapedCpuSeconds();
     const started = performance.now();
@@ -160,6 +157,16 @@ async function main(): Promise<void> {
     const wallMs = Math.round(performance.now() - started);
     const cpuMs = Math.round((reapedCpuSeconds() - cpuBefore) * 1000);
     const after = await serviceCounts(service);
+    return {
+      wallMs,
+      cpuMs,
+      tokensRequested: after.tokens - before.tokens,
+      throttled: after.throttled - before.throttled,
+      requests: after.requests - before.requests,
+    };
+  };
+  /** Records a measurement (the median one of repeated samples, `wallRunsMs` all of them). */
+  const record = async (kind: FleetBenchRecord["kind"], count: number, m: Sample, how: string, extra: Extra = {}) => {
     records.push({
       run,
       kind,
@@ -169,22 +176,29 @@ async function main(): Promise<void> {
       ...secrets,
       ...extra,
       loadAverage: Number(os.loadavg()[0].toFixed(2)),
-      wallMs,
-      cpuMs,
-      perStackMs: Math.round(wallMs / count),
-      tokensRequested: after.tokens - before.tokens,
-      throttled: after.throttled - before.throttled,
-      requests: after.requests - before.requests,
+      ...m,
+      perStackMs: Math.round(m.wallMs / count),
       rateLimitPerSecond: rateLimit,
       command: how,
       measuredAt: new Date().toISOString(),
     });
+    const runs =
+      extra.wallRunsMs && extra.wallRunsMs.length > 1
+        ? ` (median of ${extra.wallRunsMs.map((ms) => (ms / 1000).toFixed(2)).join(" / ")})`
+        : "";
     process.stderr.write(
-      `bench:fleet ${kind}${extra.flags ? ` ${extra.flags}` : ""} (${count}${extra.generated ? " generated" : ""} stacks, ${backendKind}, ${o.secrets}): ${(wallMs / 1000).toFixed(1)} s, CPU ${(cpuMs / 1000).toFixed(1)} s, ${after.requests - before.requests} requests\n`,
+      `bench:fleet ${kind}${extra.flags ? ` ${extra.flags}` : ""} (${count}${extra.generated ? " generated" : ""} stacks, ${backendKind}, ${o.secrets}): ${(m.wallMs / 1000).toFixed(1)} s${runs}, CPU ${(m.cpuMs / 1000).toFixed(1)} s, ${m.requests} requests\n`,
     );
     // Saved as they come: a run stopped later keeps the rows it measured.
     await saveFleetRecords(command, records, resultsFile);
   };
+  const measure = async (
+    kind: FleetBenchRecord["kind"],
+    count: number,
+    fn: () => Promise<void>,
+    how: string,
+    extra: Extra = {},
+  ) => record(kind, count, await sample(fn), how, extra);
   const loop = async (args: string[], only: string[]) => {
     for (const s of only)
       await execFileAsync(engine.command.command, [...args, "--stack", s, "--non-interactive"], {
@@ -220,13 +234,22 @@ async function main(): Promise<void> {
         });
     // One apply: a drift check right after it finds every stack clean (drift() checks).
     await fleet(["up"]);
-    await measure("fleet-drift", stacks, () => drift([], "checkpoint"), "pulumi-embedded-connectors fleet drift");
-    await measure(
-      "sequential-refresh",
+    // The two compared rows, --repeat times each, in turn (neither gets a quieter machine than the other).
+    const drifts: Sample[] = [];
+    const loops: Sample[] = [];
+    for (let i = 0; i < o.repeat; i++) {
+      drifts.push(await sample(() => drift([], "checkpoint")));
+      loops.push(await sample(() => loop(["refresh", "--preview-only", "--expect-no-changes"], names)));
+    }
+    const wallRunsMs = (xs: Sample[]) => (xs.length > 1 ? { wallRunsMs: xs.map((x) => x.wallMs) } : {});
+    await record(
+      "fleet-drift",
       stacks,
-      () => loop(["refresh", "--preview-only", "--expect-no-changes"], names),
-      REFRESH_LOOP,
+      medianRun(drifts),
+      "pulumi-embedded-connectors fleet drift",
+      wallRunsMs(drifts),
     );
+    await record("sequential-refresh", stacks, medianRun(loops), REFRESH_LOOP, wallRunsMs(loops));
     if (large > 0) {
       const keys = kmsUrl ? await awsKmsKeys(kmsUrl, env) : passphraseKeys(engine.env.PULUMI_CONFIG_PASSPHRASE);
       await generateLargeFleet({

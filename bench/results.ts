@@ -93,11 +93,13 @@ export function recordKey(
 export function medianRecords(records: BenchRecord[]): BenchRecord[] {
   const groups = new Map<string, BenchRecord[]>();
   for (const r of records) groups.set(recordKey(r), [...(groups.get(recordKey(r)) ?? []), r]);
-  return [...groups.values()].map((runs) => {
-    const sorted = [...runs].sort((a, b) => a.wallMs - b.wallMs);
-    const median = sorted[Math.floor((sorted.length - 1) / 2)];
-    return { ...median, wallRunsMs: runs.map((r) => r.wallMs) };
-  });
+  return [...groups.values()].map((runs) => ({ ...medianRun(runs), wallRunsMs: runs.map((r) => r.wallMs) }));
+}
+
+/** The run with the median wall time: the lower middle one for an even count. */
+export function medianRun<T extends { wallMs: number }>(runs: T[]): T {
+  if (runs.length === 0) throw new Error("no run to take the median of");
+  return [...runs].sort((a, b) => a.wallMs - b.wallMs)[Math.floor((runs.length - 1) / 2)];
 }
 
 export async function loadResults(file: string): Promise<Results | undefined> {

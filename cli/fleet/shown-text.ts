@@ -3,7 +3,7 @@
 // `fleet adopt`'s report, the command's error): passed through the one credential rule
 // (provider/client/url-credentials.ts), told the backend URLs this process resolved, so that
 // their password is hidden even where the text breaks a URL apart.
-import { scrubCredentials } from "../../provider/client";
+import { scrubCredentials } from "../../provider/client/url-credentials";
 import { currentBackend } from "../../provider/project/pulumi-project";
 
 const knownBackends = new Set<string>();

@@ -29,14 +29,14 @@ describe("e2e: npm run bench:fleet at a tiny size", function () {
         process.execPath,
         [
           path.join(repoRoot, "dist", "bench", "fleet.js"),
-          ...["--stacks", "2", "--connectors", "1", "--large", "4", "--results", results],
+          ...["--stacks", "2", "--connectors", "1", "--large", "4", "--repeat", "2", "--results", results],
         ],
         { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 },
       ).catch((e: { stderr?: string; message: string }) => {
         throw new Error(`bench:fleet failed: ${(e.stderr ?? e.message).slice(-3000)}`);
       });
       console.log(
-        `    bench:fleet --stacks 2 --connectors 1 --large 4: ${((Date.now() - started) / 1000).toFixed(0)} s`,
+        `    bench:fleet --stacks 2 --connectors 1 --large 4 --repeat 2: ${((Date.now() - started) / 1000).toFixed(0)} s`,
       );
       const raw = JSON.parse(await fs.readFile(results, "utf8")) as { fleet: FleetBenchRecord[] };
       const run = raw.fleet
@@ -61,6 +61,9 @@ describe("e2e: npm run bench:fleet at a tiny size", function () {
         rows.every((r) => r.backend === "s3" && typeof r.cpuMs === "number" && r.cpuMs > 0),
         JSON.stringify(rows),
       );
+      // The small fleet's two compared rows: each the median of its --repeat runs, every run kept.
+      for (const small of rows.filter((r) => r.stacks === 2 && ["fleet-drift", "sequential-refresh"].includes(r.kind)))
+        assert.equal(small.wallRunsMs?.length, 2, `${small.kind}: ${JSON.stringify(small.wallRunsMs)}`);
       for (const large of rows.filter((r) => r.kind === "fleet-drift" && r.stacks === 4))
         assert.equal(large.tokensRequested, 2, "one token per customer for the generated stacks");
       const markdown = await fs.readFile(path.join(dir, "BENCHMARKS.md"), "utf8");
