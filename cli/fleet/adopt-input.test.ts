@@ -35,6 +35,10 @@ describe("fleet adopt: the accounts file", () => {
     );
     assert.throws(() => parseAdoptList(`${A},acme,bad/name\n`, "a.csv"), /line 1: the stack name may hold only/);
     assert.throws(
+      () => parseAdoptList(`[{ accountId: "${A}" }]`, "a.json"),
+      /^Error: a\.json does not parse as JSON \(.*\); write a JSON array of \{ accountId, customer, stack \}/,
+    );
+    assert.throws(
       () => parseAdoptList(`${A},acme\n${A},globex\n`, "a.csv"),
       /accountId 239a5bbdbe543163 is listed twice/,
     );

@@ -37,7 +37,14 @@ function entryOf(raw: { accountId?: unknown; customer?: unknown; stack?: unknown
 export function parseAdoptList(text: string, file: string): AdoptEntry[] {
   let entries: AdoptEntry[];
   if (text.trimStart().startsWith("[")) {
-    const parsed = JSON.parse(text) as unknown;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new Error(
+        `${file} does not parse as JSON (${(error as Error).message}); write a JSON array of { accountId, customer, stack }, or CSV lines accountId,customer,stack`,
+      );
+    }
     if (!Array.isArray(parsed)) throw new Error(`${file}: expected a JSON array of { accountId, customer, stack }`);
     entries = parsed.map((raw, i) => entryOf((raw ?? {}) as Record<string, unknown>, `${file}, entry ${i + 1}`));
   } else {

@@ -60,7 +60,9 @@ export const DEFAULT_CONCURRENCY = Math.max(2, os.cpus().length * 2);
  */
 export function repairCommand(dir: string): (stack: string) => string {
   const rel = path.relative(process.cwd(), dir);
-  const dirFlag = rel === "" ? "" : ` --dir ${rel.includes(" ") ? JSON.stringify(rel) : rel}`;
+  // Quoted for a POSIX shell when it holds anything but plain path characters: runnable as printed.
+  const quoted = /^[\w./-]+$/.test(rel) ? rel : `'${rel.replace(/'/g, `'\\''`)}'`;
+  const dirFlag = rel === "" ? "" : ` --dir ${quoted}`;
   return (stack) => `npx pulumi-embedded-connectors fleet up${dirFlag} --stacks ${stack}`;
 }
 
@@ -180,6 +182,8 @@ async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void>
   );
   // A notification that could not be delivered fails the run: nobody was told.
   if (report.drift?.notify && !report.drift.notify.delivered) report.exitCode = 1;
+  // So does a history it could not keep: the next run would tell these events as new again.
+  if (report.drift?.history.kept === false && report.drift.history.writeFailed) report.exitCode = 1;
   if (flags.json) await fs.writeFile(flags.json, `${JSON.stringify(report, null, 2)}\n`);
   if (flags.markdown) await fs.writeFile(flags.markdown, renderMarkdown(report));
   if (flags.junit) await fs.writeFile(flags.junit, renderJUnit(report));

@@ -129,8 +129,31 @@ describe("fleet issues: one GitHub issue per drifted stack, against a loopback s
         "initech: clean, #1 left open (its sub-account not listed: sub-account acc-1: its listing failed)",
       ]);
       assert.equal(gh.issues[0].state, "open", "a connector not listed this run is not gone");
-      assert.deepEqual(await sync([stack("initech", "acknowledged")]), ["initech: acknowledged, closed #1"]);
+      assert.deepEqual(await sync([stack("initech", "clean")]), [
+        "initech: clean, #1 left open (its sub-account not listed: discovery was off (--no-discovery))",
+      ]);
+      assert.equal(gh.issues[0].state, "open", "a run with --no-discovery lists nothing");
+      const listed = { ...stack("initech", "acknowledged"), unmanaged: [] };
+      assert.deepEqual(await sync([listed]), ["initech: acknowledged, closed #1"]);
       assert.match(gh.issues[0].comments[0], /only acknowledged drift/);
+    } finally {
+      await gh.close();
+    }
+  });
+
+  it("a stack in two reports (a shard run again) opens one issue", async () => {
+    const gh = await gitHubStandIn();
+    try {
+      const drifted = [stack("initech", "drifted", ["fieldDigests.bucket"])];
+      const done = await syncIssues({
+        reports: [report(drifted), report(drifted)],
+        repo: "acme/fleet",
+        token: TOKEN,
+        apiUrl: gh.url,
+        label: "fleet-drift",
+      });
+      assert.deepEqual(done, ["initech: drifted, opened #1"]);
+      assert.equal(gh.issues.length, 1);
     } finally {
       await gh.close();
     }

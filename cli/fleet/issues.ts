@@ -10,6 +10,7 @@
 import { createHash } from "node:crypto";
 import { promises as fs } from "node:fs";
 import type { FleetReport, StackReport } from "./report";
+import { listedInFull } from "./drift/history";
 import { shownText } from "./shown-text";
 
 export interface IssuesOptions {
@@ -137,6 +138,7 @@ export async function syncIssues(o: IssuesOptions): Promise<string[]> {
         body: bodyOf(s, o.runUrl),
         labels: [o.label],
       });
+      byStack.set(s.stack, made); // the same stack in another report (a shard run again) comments, not opens
       done.push(`${s.stack}: ${s.status}, opened #${made.number}`);
     } else if (drifting(s) && issue) {
       if (PRINT_MARK.exec(issue.body ?? "")?.[1] === fingerprint(s)) continue; // the same drift: nothing new to say
@@ -145,11 +147,10 @@ export async function syncIssues(o: IssuesOptions): Promise<string[]> {
       });
       await gh.call("PATCH", `/issues/${issue.number}`, { body: bodyOf(s, o.runUrl) });
       done.push(`${s.stack}: drift changed, commented on #${issue.number}`);
-    } else if (settled(s) && issue && s.discoveryNotRun !== undefined && UNMANAGED_ROW.test(issue.body ?? "")) {
+    } else if (settled(s) && issue && !listedInFull(s) && UNMANAGED_ROW.test(issue.body ?? "")) {
       // The issue names connectors no stack declares, and this run did not list the sub-account in full.
-      done.push(
-        `${s.stack}: ${s.status}, #${issue.number} left open (its sub-account not listed: ${s.discoveryNotRun})`,
-      );
+      const why = s.discoveryNotRun ?? "discovery was off (--no-discovery)";
+      done.push(`${s.stack}: ${s.status}, #${issue.number} left open (its sub-account not listed: ${why})`);
     } else if (settled(s) && issue) {
       const when = o.runUrl ? ` ([run](${o.runUrl}))` : "";
       await gh.call("POST", `/issues/${issue.number}/comments`, {

@@ -156,7 +156,8 @@ export interface DriftSections {
         customersWithoutStack: string[];
       };
   /** History: where it is kept, or why it is not. */
-  history: { kept: true; where: string } | { kept: false; because: string };
+  /** writeFailed: it could not be written this run (the run exits 1; nobody was notified). */
+  history: { kept: true; where: string } | { kept: false; because: string; writeFailed?: true };
   /** new, resolved and unchanged drift since the last run that kept history. */
   events: DriftEvent[];
   /** --notify: whether the new and resolved events were delivered. */
@@ -233,7 +234,16 @@ export function buildReport(
     exitCode: exitCodeOf(command, stacks, withoutStack),
     summary,
     stacks: stacks.map(withShownText).sort((a, b) => a.stack.localeCompare(b.stack)),
-    ...(drift ? { drift } : {}),
+    ...(drift ? { drift: driftWithShownText(drift) } : {}),
+  };
+}
+
+/** The drift sections' own texts (why no history, why a notification failed) through the same rule. */
+function driftWithShownText(d: DriftSections): DriftSections {
+  return {
+    ...d,
+    history: d.history.kept ? d.history : { ...d.history, because: shownText(d.history.because) },
+    ...(d.notify?.error !== undefined ? { notify: { ...d.notify, error: shownText(d.notify.error) } } : {}),
   };
 }
 

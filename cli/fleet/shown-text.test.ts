@@ -5,6 +5,7 @@
 import { strict as assert } from "node:assert";
 import fc from "fast-check";
 import { renderJUnit, renderMarkdown, renderTable } from "./render";
+import { renderDriftNotes } from "./drift/render-drift";
 import { buildReport, describeStack, type StackReport } from "./report";
 import { knowBackendOf, shownText } from "./shown-text";
 import { adoptLine } from "./adopt";
@@ -49,12 +50,19 @@ describe("fleet: what a report shows of an engine's text quoting a backend URL",
     fc.assert(
       fc.property(password, (p) => {
         const url = `postgres://fleet:${p}@127.0.0.1:1/state`;
-        const report = buildReport("drift", "embedded-fleet", "every stack", new Date(), [failedStack(url)]);
+        const report = buildReport("drift", "embedded-fleet", "every stack", new Date(), [failedStack(url)], {
+          unusedAcknowledgements: [],
+          discovery: { enabled: false },
+          history: { kept: false, because: `--history backend: ${url} is not one the fleet keeps a history in` },
+          events: [],
+          notify: { to: "http://127.0.0.1:9", events: 1, delivered: false, attempts: 3, error: `proxy ${url} refused` },
+        });
         const outputs = {
           json: JSON.stringify(report, null, 2),
           markdown: renderMarkdown(report),
           junit: renderJUnit(report),
           table: renderTable(report, Infinity),
+          notes: renderDriftNotes(report),
           progress: describeStack(failedStack(url)),
           adopt: adoptLine({
             stack: "acme-eu",

@@ -112,6 +112,7 @@ describe("url-credentials: the one rule for a URL's credentials", () => {
           `https://b.s3.amazonaws.com/k?X-Amz-Credential=${v}&X-Amz-Signature=${v}&X-Amz-Security-Token=${v}`,
           `host=db port=5432 password=${v} dbname=state`,
           `next=${encodeURIComponent(`https://x/?access_token=${v}&a=b`)}`,
+          `https://minio.internal/b?accessKey=AK&secretKey=${v}&pass=${v}&client_secret_value=${v}`,
         ];
         for (const text of texts) assertHidden(scrubCredentials(text), v);
         assert.match(scrubCredentials(texts[0]), /sslmode=require&password=\[redacted\]$/);

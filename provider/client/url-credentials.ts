@@ -26,10 +26,11 @@ const WORD_END = /[\s"'`]/;
 /**
  * A query's (or a connection string's) credential parameter, `name=value`: group 1 what starts
  * it, group 2 its name and the `=`, group 3 the value. `?password=`, `&sig=` (an Azure SAS),
- * `X-Amz-Signature=`, `X-Amz-Security-Token=`, `access_token=`, `api_key=`, `sslpassword=`, …
+ * `X-Amz-Signature=`, `X-Amz-Security-Token=`, `access_token=`, `api_key=`, `sslpassword=`, `secretKey=`,
+ * `pass=`, … (a name holding one of these words anywhere: hiding more is never a leak)
  */
 const CREDENTIAL_PARAM =
-  /(^|[?&;\s]|%(?:25)*(?:3f|26|3b)|\\+u00(?:26|3f|3b))([a-z0-9_.-]*?(?:password|passwd|pwd|secret|token|sig|signature|credential|apikey|api_key|access_key|accesskey|account_key|accountkey|private_key|sas)(?:=|%(?:25)*3d|\\+u003d))('[^']*'|"[^"]*"|(?:(?!%(?:25)*26|\\+u0026)[^&\s"'#])*)/gi;
+  /(^|[?&;\s]|%(?:25)*(?:3f|26|3b)|\\+u00(?:26|3f|3b))([a-z0-9_.-]*?(?:pass|pwd|secret|token|sig|credential|apikey|api_key|access_key|accesskey|account_key|accountkey|private_key|sas)[a-z0-9_.-]*?(?:=|%(?:25)*3d|\\+u003d))('[^']*'|"[^"]*"|(?:(?!%(?:25)*26|\\+u0026)[^&\s"'#])*)/gi;
 /**
  * A Go driver's DSN, which has no scheme (`user:password@tcp(host:3306)/db`): group 1 what
  * precedes the password, group 2 the password.

@@ -15,6 +15,7 @@ import { writeStackFile } from "../../cli/fleet/new";
 import type { FleetReport } from "../../cli/fleet/report";
 import { startLocalService, type LocalService } from "../../harness/local-service";
 import { DEFAULT_OPTIONS } from "../../service/options";
+import { CATALOGUE } from "../../service/seed/catalogue";
 import { assertNoSecret, ensureEngine, programsDir, repoRoot, type Engine } from "./harness";
 import { runCli } from "./fleet-cli";
 import { OutOfBandClient } from "./fixtures";
@@ -51,7 +52,8 @@ export interface FleetDrift {
   out(file: string): string;
   report(file: string): Promise<FleetReport>;
   connectorIds(customer: number, accountId: string): Promise<string[]>;
-  changeOutOfBand(customer: number, accountId: string, change: Change, pick: number): Promise<boolean>;
+  /** `two fields`: a Text and a Select of one connector, so that one can be acknowledged beside the other. */
+  changeOutOfBand(customer: number, accountId: string, change: Change | "two fields", pick: number): Promise<boolean>;
   /** A CLI command in the program's directory, with the fleet's environment. */
   pulumi(args: string[]): Promise<void>;
   teardown(): Promise<void>;
@@ -146,6 +148,18 @@ export async function setUpFleetDrift(o: FleetDriftOptions): Promise<FleetDrift>
       );
       const text = fields.find((f) => f.type === "Text" && !f.readonly && f.value !== undefined);
       const password = fields.find((f) => f.type === "Password");
+      const select = fields.find((f) => f.type === "Select" && !f.readonly && f.value !== undefined);
+      const other = CATALOGUE.find((c) => c.connectorId === connectorId)
+        ?.secretConfiguration?.fields?.find((f) => f.id === select?.id)
+        ?.options?.find((option) => option !== select?.value);
+      if (change === "two fields" && text && select && other !== undefined) {
+        await client.configure(accountId, connectorId, {
+          ...values,
+          [text.id]: `by-hand-${o.seed}-${pick}`,
+          [select.id]: other,
+        });
+        return true;
+      }
       if (change === "field" && text) {
         await client.configure(accountId, connectorId, { ...values, [text.id]: `by-hand-${o.seed}-${pick}` });
         return true;

@@ -2,7 +2,10 @@
 // and what to do. And the verdict (verdict.ts): an acknowledged field beside an open one, an
 // expired entry, an unused one, an acknowledged unmanaged connector; nothing written.
 import { strict as assert } from "node:assert";
-import { isExpired, parseAcknowledged } from "./acknowledged";
+import { promises as fs } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { isExpired, parseAcknowledged, readAcknowledged } from "./acknowledged";
 import { judgeStacks } from "./verdict";
 import { exitCodeOf, type StackReport } from "../report";
 
@@ -30,6 +33,14 @@ function drifted(properties: string[], extra: Partial<StackReport> = {}): StackR
 }
 
 describe("fleet drift: the acknowledged file", () => {
+  it("reads a file an editor saved with a byte-order mark", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "drift-ack-"));
+    await fs.writeFile(path.join(dir, "acknowledged.yaml"), `\uFEFF${entry("fieldDigests.bucket")}`);
+    const read = await readAcknowledged(dir, undefined, STACKS);
+    assert.equal(read?.entries.length, 1);
+    await fs.rm(dir, { recursive: true });
+  });
+
   it("reads entries of fields and of unmanaged connectors", () => {
     const parsed = file(
       `${entry("fieldDigests.bucket")}- stack: globex-main\n  unmanaged: 9f3e2d1c0b4a5968\n  reason: trial\n  expires: 2027-01-31\n`,
@@ -73,6 +84,17 @@ describe("fleet drift: the acknowledged file", () => {
       /entry 2 \(stack acme-eu\): the same drift as entry 1; keep one of them/,
     ],
     ["a file that is no YAML", "- [unclosed\n", /acknowledged\.yaml does not parse as YAML/],
+    [
+      "an output that moves with any write",
+      entry("lastUpdated"),
+      /entry 1 \(stack acme-eu\): "field: lastUpdated" cannot be acknowledged on its own: .*acknowledge those/,
+    ],
+    [
+      "a connector id that reads as a number",
+      "- stack: acme-eu\n  unmanaged: 1234567890123456\n  reason: r\n  expires: 2026-12-31\n",
+      /entry 1 \(stack acme-eu\): "unmanaged" reads as a number; write it in quotes/,
+    ],
+    ["the drift text", entry("drift"), /"field: drift" cannot be acknowledged on its own: .*Password written by hand/],
   ];
   for (const [what, text, message] of refusals)
     it(`refuses ${what}, naming the file, the entry and what to do`, () => {
@@ -115,6 +137,37 @@ describe("fleet drift: the verdict with acknowledged drift", () => {
       stacks[0].resources[0].acknowledged?.map((a) => a.field),
       ["fieldDigests.bucket"],
     );
+    assert.equal(exitCodeOf("drift", stacks), 2);
+  });
+
+  it("`drift` and `lastUpdated` follow the fields that moved them, until the first entry expires", () => {
+    const entries = file(entry("fieldDigests.bucket", "2027-01-15") + entry("fieldDigests.region"));
+    const moved = ["drift", "fieldDigests.bucket", "fieldDigests.region", "lastUpdated"];
+    const { stacks } = judgeStacks([drifted(moved)], entries, NOW, repair);
+    assert.equal(stacks[0].status, "acknowledged");
+    assert.deepEqual(
+      stacks[0].resources[0].acknowledged?.map((a) => [a.field, a.expires]),
+      [
+        ["fieldDigests.bucket", "2027-01-15"],
+        ["fieldDigests.region", "2026-12-31"],
+        ["drift", "2026-12-31"],
+        ["lastUpdated", "2026-12-31"],
+      ],
+    );
+    assert.equal(exitCodeOf("drift", stacks), 0);
+    const one = judgeStacks([drifted(moved)], file(entry("fieldDigests.bucket")), NOW, repair).stacks;
+    assert.equal(one[0].status, "drifted", "a field not acknowledged keeps what follows it open");
+    assert.deepEqual(
+      one[0].resources[0].acknowledged?.map((a) => a.field),
+      ["fieldDigests.bucket"],
+    );
+  });
+
+  it("a Password written by hand (only `drift` and `lastUpdated` moved) is drift, whatever is acknowledged", () => {
+    const entries = file(entry("fieldDigests.bucket") + entry("fieldDigests.region"));
+    const { stacks } = judgeStacks([drifted(["drift", "lastUpdated"])], entries, NOW, repair);
+    assert.equal(stacks[0].status, "drifted");
+    assert.equal(stacks[0].resources[0].acknowledged, undefined);
     assert.equal(exitCodeOf("drift", stacks), 2);
   });
 

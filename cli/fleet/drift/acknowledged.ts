@@ -20,6 +20,13 @@ import * as path from "node:path";
 import { parseYaml } from "../../../provider/project/pulumi-project";
 
 export const DEFAULT_ACKNOWLEDGED_FILE = "acknowledged.yaml";
+/**
+ * The outputs that move with any write to a configuration (provider/schema/connector-configuration.ts):
+ * they follow the fields that changed, and are never acknowledged on their own. A write with no
+ * field digest changed (a Password, which the service never returns) leaves them alone to tell it,
+ * so it stays drift however much of the resource is acknowledged.
+ */
+export const FOLLOWING_OUTPUTS: readonly string[] = ["drift", "lastUpdated"];
 const TYPES = ["AddedConnector", "ConnectorConfiguration"] as const;
 const FIELD_KEYS = ["stack", "type", "resource", "field", "reason", "expires"];
 const UNMANAGED_KEYS = ["stack", "unmanaged", "reason", "expires"];
@@ -46,6 +53,8 @@ const EXAMPLE =
 
 function text(raw: Record<string, unknown>, key: string, where: string, what: string): string {
   const value = raw[key];
+  if (typeof value === "number")
+    throw new Error(`${where}: "${key}" reads as a number; write it in quotes ("${key}: '…'") to give ${what}`);
   if (typeof value !== "string" || value.trim() === "")
     throw new Error(`${where}: "${key}" is missing or not text; give ${what}`);
   return value.trim();
@@ -96,12 +105,20 @@ function entryOf(raw: unknown, index: number, file: string, stacks: readonly str
     throw new Error(
       `${where}: "type" must be ${TYPES.join(" or ")} (as the report's TYPE column names it), got ${JSON.stringify(type)}`,
     );
+  const field = text(r, "field", where, "the property as the report names it (e.g. fieldDigests.bucket)");
+  if (FOLLOWING_OUTPUTS.includes(field))
+    throw new Error(
+      `${where}: "field: ${field}" cannot be acknowledged on its own: it moves with any write, so it follows the ` +
+        `fields that changed (acknowledge those, e.g. fieldDigests.bucket). Alone, it tells a Password written by ` +
+        `hand (the service never returns one): put it back with the stack's repair command, or set the new ` +
+        `Password in the stack's secretConfig and run fleet up`,
+    );
   return {
     ...common,
     kind: "field",
     type,
     resource: text(r, "resource", where, "the resource's name (the connector key of the stack file)"),
-    field: text(r, "field", where, "the property as the report names it (e.g. fieldDigests.bucket)"),
+    field,
   };
 }
 
@@ -141,7 +158,8 @@ export async function readAcknowledged(
     if ((error as NodeJS.ErrnoException).code === "ENOENT" && flag === undefined) return undefined;
     throw new Error(`--acknowledged ${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
   }
-  return parseAcknowledged(source, path.relative(process.cwd(), file) || file, stacks);
+  // An editor's byte-order mark is no content (the Pulumi CLI reads such files too).
+  return parseAcknowledged(source.replace(/^\uFEFF/, ""), path.relative(process.cwd(), file) || file, stacks);
 }
 
 /** Whether an entry's last day is over at `now` (accepted through the end of that day, UTC). */

@@ -54,6 +54,25 @@ describe("fleet drift: history and events", () => {
     assert.deepEqual(third.history.stacks, {});
   });
 
+  it("a drifted resource now gone is no resolution of its fields: only its `(gone)` is told", () => {
+    const first = observe(emptyHistory("p"), [report(["fieldDigests.bucket"])], at("2026-12-01T02:00:00Z"));
+    const gone: StackReport = {
+      ...report([]),
+      resources: [
+        { urn: URN, type: "embedded:index:ConnectorConfiguration", name: "s3", operation: "delete", properties: [] },
+      ],
+    };
+    const second = observe(first.history, [gone], at("2026-12-02T02:00:00Z"));
+    assert.deepEqual(
+      second.events.map((e) => [e.event, e.field]),
+      [["new", "(gone)"]],
+    );
+    assert.deepEqual(
+      second.history.stacks["acme-eu"].map((r) => r.field),
+      ["(gone)"],
+    );
+  });
+
   it("a failed check keeps the records and makes no event; other stacks are left alone", () => {
     const first = observe(emptyHistory("p"), [report(["drift"])], at("2026-12-01T02:00:00Z"));
     first.history.stacks["other-stack"] = [
@@ -117,6 +136,10 @@ describe("fleet drift: history and events", () => {
       fileHistory(file, "q").read(),
       /drift history of project "p", not q; give --history another file/,
     );
+    const edited = JSON.parse(JSON.stringify(seen.history));
+    edited.stacks["acme-eu"][0].firstSeen = "garbage";
+    await fs.writeFile(file, JSON.stringify(edited));
+    assert.deepEqual((await store.read()).stacks["acme-eu"], [], "a record with no time is dropped, not shown as NaN");
     await fs.writeFile(file, "{");
     await assert.rejects(store.read(), /does not parse as JSON; move it away/);
     await fs.rm(dir, { recursive: true });

@@ -39,7 +39,8 @@ export function historyOf(parsed: unknown, project: string, where: string): Hist
         r &&
         ["resource", "type", "name", "field", "firstSeen", "lastSeen"].every(
           (k) => typeof r[k as keyof HistoryRecord] === "string",
-        ),
+        ) &&
+        [r.firstSeen, r.lastSeen].every((t) => !Number.isNaN(Date.parse(t as string))),
     );
   }
   return { schemaVersion: 1, project, stacks };
@@ -72,7 +73,8 @@ export function seenNow(report: StackReport): Seen[] {
  * Whether this run listed every sub-account of the stack in full (discovery ran, no listing was
  * refused): only then is an unmanaged connector no longer seen one that is gone.
  */
-const listedInFull = (report: StackReport) => report.unmanaged !== undefined && report.discoveryNotRun === undefined;
+export const listedInFull = (report: StackReport) =>
+  report.unmanaged !== undefined && report.discoveryNotRun === undefined;
 
 const keyOf = (r: Pick<HistoryRecord, "resource" | "field">) => `${r.resource}\u0000${r.field}`;
 
@@ -99,11 +101,15 @@ export function observe(
       records.push(record);
       events.push({ event: old ? "unchanged" : "new", stack: report.stack, ...record });
     }
+    const stillDrifted = new Set(records.map((r) => r.resource));
     for (const gone of before.values()) {
       if (gone.field === "(unmanaged)" && !listedInFull(report)) {
         records.push(gone); // its sub-account was not listed in full this run: still as last seen, no event
         continue;
       }
+      // The resource still drifts another way (its connector is now gone, say): nothing read the field
+      // back as it should be, so this is no resolution. Its record gives way to what is seen now.
+      if (stillDrifted.has(gone.resource)) continue;
       events.push({ event: "resolved", stack: report.stack, ...gone });
     }
     if (records.length > 0) stacks[report.stack] = records;

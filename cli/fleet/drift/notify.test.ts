@@ -9,7 +9,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { checkNotifyUrl, notify, shownUrl, type Notification } from "./notify";
 import { fileHistory } from "./history-store";
-import { finishDrift } from "./outcome";
+import { emptyHistory } from "./history";
+import { finishDrift, prepareDrift } from "./outcome";
 import type { FleetProject } from "../project";
 import type { StackReport } from "../report";
 
@@ -29,6 +30,21 @@ const BODY: Notification = {
       acknowledged: false,
       firstSeen: "2026-12-02T02:00:00.000Z",
       lastSeen: "2026-12-02T02:00:00.000Z",
+    },
+  ],
+};
+
+const DRIFTED: StackReport = {
+  stack: "acme-eu",
+  status: "drifted",
+  durationMs: 1,
+  resources: [
+    {
+      urn: BODY.events[0].resource,
+      type: "embedded:index:ConnectorConfiguration",
+      name: "s3",
+      operation: "update",
+      properties: ["fieldDigests.bucket"],
     },
   ],
 };
@@ -99,20 +115,7 @@ describe("fleet drift --notify", () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "drift-notify-"));
     const file = path.join(dir, "history.json");
     const project = { dir, name: "embedded-fleet", runtime: "nodejs", stacks: ["acme-eu"] } as FleetProject;
-    const drifted: StackReport = {
-      stack: "acme-eu",
-      status: "drifted",
-      durationMs: 1,
-      resources: [
-        {
-          urn: BODY.events[0].resource,
-          type: "embedded:index:ConnectorConfiguration",
-          name: "s3",
-          operation: "update",
-          properties: ["fieldDigests.bucket"],
-        },
-      ],
-    };
+    const drifted = DRIFTED;
     const night = async (answer: number) => {
       const r = await receiver([answer]);
       const prepared = {
@@ -131,7 +134,7 @@ describe("fleet drift --notify", () => {
       refused.events.map((e) => e.event),
       ["new"],
     );
-    await assert.rejects(fs.stat(file), "no history written");
+    assert.deepEqual(JSON.parse(await fs.readFile(file, "utf8")).stacks, {}, "the history as it was: empty");
     const delivered = await night(200);
     assert.equal(delivered.notify?.delivered, true);
     assert.deepEqual(
@@ -140,6 +143,58 @@ describe("fleet drift --notify", () => {
       "told again",
     );
     assert.equal(JSON.parse(await fs.readFile(file, "utf8")).stacks["acme-eu"].length, 1);
+    await fs.rm(dir, { recursive: true });
+  });
+
+  it("a history that cannot be written tells nobody, says which flag, and the run still reports", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "drift-notify-"));
+    const project = { dir, name: "embedded-fleet", runtime: "nodejs", stacks: ["acme-eu"] } as FleetProject;
+    const r = await receiver([200]);
+    // A backend the drift job may read but not write (its read-only credentials).
+    const readOnly = {
+      where: "s3://fleet-state/.pulumi/embedded-fleet/drift-history/embedded-fleet.json",
+      read: async () => emptyHistory(project.name),
+      write: async () => {
+        throw Object.assign(new Error("Access Denied"), { name: "AccessDenied" });
+      },
+    };
+    const prepared = {
+      flags: { notify: r.url, discovery: false, history: "backend" },
+      stackFiles: new Map(),
+      history: readOnly,
+      notifyOptions: { backoffMs: 1 },
+    };
+    const drifted = { ...DRIFTED, stack: "acme-eu" };
+    const done = await finishDrift(project, prepared, [drifted], new Map(), (s) => s, new Date());
+    await r.close();
+    assert.equal(r.got.length, 0, "nobody told: the next run that keeps the history tells these events");
+    assert.equal(done.sections.notify, undefined);
+    assert.ok(!done.sections.history.kept && done.sections.history.writeFailed);
+    if (!done.sections.history.kept)
+      assert.match(
+        done.sections.history.because,
+        /^--history backend: s3:\/\/fleet-state\/\S+ could not be written \(AccessDenied\); nobody was notified/,
+      );
+    assert.deepEqual(
+      done.sections.events.map((e) => e.event),
+      ["new"],
+    );
+    await fs.rm(dir, { recursive: true });
+  });
+
+  it("--notify with a history that cannot be kept is refused before any check", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "drift-notify-"));
+    const project = { dir, name: "embedded-fleet", runtime: "nodejs", stacks: [] } as unknown as FleetProject;
+    await assert.rejects(
+      prepareDrift(
+        project,
+        { notify: "https://hooks.example.test/x", history: "backend" },
+        {
+          PULUMI_BACKEND_URL: "https://api.pulumi.com",
+        },
+      ),
+      /^Error: --notify tells what changed since the last run, so the history must be kept: --history backend: /,
+    );
     await fs.rm(dir, { recursive: true });
   });
 });

@@ -13,6 +13,7 @@ import { openHistory, type HistoryStore } from "./history-store";
 import { checkNotifyUrl, notify, type NotifyOptions } from "./notify";
 import { readAdoptList } from "../adopt-input";
 import { judgeStacks } from "./verdict";
+import { scrubCredentials } from "../../../provider/client/url-credentials";
 
 export interface DriftFlags {
   /** --acknowledged FILE (default: acknowledged.yaml in the fleet's directory, if there is one). */
@@ -57,7 +58,10 @@ export async function prepareDrift(
     flags.history === undefined
       ? { because: "no --history given (--history FILE, or --history backend: beside the checkpoints)" }
       : await openHistory(flags.history, project.dir, project.name, env, flags.shard);
-  if ("read" in history) await history.read(); // a history that does not parse is refused before the checks
+  if ("read" in history)
+    await history.read(); // a history that does not parse is refused before the checks
+  else if (flags.notify !== undefined)
+    throw new Error(`--notify tells what changed since the last run, so the history must be kept: ${history.because}`);
   const testBackoff = Number(env.EMBEDDED_FLEET_NOTIFY_BACKOFF_MS);
   return {
     flags,
@@ -103,23 +107,54 @@ export async function finishDrift(
         : { kept: false, because: prepared.history.because },
     events: [],
   };
-  let seen: ReturnType<typeof observe> | undefined;
-  if ("read" in prepared.history) {
-    seen = observe(await prepared.history.read(), stacks, now);
-    stacks = seen.stacks;
-    sections.events = seen.events;
+  if (!("read" in prepared.history)) return { stacks, sections };
+  const store = prepared.history;
+  const before = await store.read();
+  const seen = observe(before, stacks, now);
+  stacks = seen.stacks;
+  sections.events = seen.events;
+  // The history first: a run that cannot keep it tells nobody (the next run that can tells these
+  // events), and still writes its reports.
+  const unwritten = await written(store, seen.history, prepared.flags.history);
+  if (unwritten) {
+    sections.history = unwritten;
+    return { stacks, sections };
   }
   const told = sections.events.filter((e) => e.event !== "unchanged");
-  if (prepared.flags.notify !== undefined && told.length > 0)
+  if (prepared.flags.notify !== undefined && told.length > 0) {
     sections.notify = await notify(
       prepared.flags.notify,
       { schemaVersion: 1, kind: "fleet-drift-events", project: project.name, runAt: now.toISOString(), events: told },
       prepared.notifyOptions,
     );
-  // Events not delivered are not forgotten: the history stays as it was, and the next run tells them again.
-  if (seen && "write" in prepared.history && sections.notify?.delivered !== false)
-    await prepared.history.write(seen.history);
+    // Events not delivered are not forgotten: the history goes back as it was, and the next run tells them again.
+    if (!sections.notify.delivered)
+      sections.history = (await written(store, before, prepared.flags.history)) ?? sections.history;
+  }
   return { stacks, sections };
+}
+
+/** Writes the history; what went wrong, if it could not (names and codes only). */
+async function written(
+  store: HistoryStore,
+  history: Awaited<ReturnType<HistoryStore["read"]>>,
+  flag: string | undefined,
+): Promise<DriftSections["history"] | undefined> {
+  try {
+    await store.write(history);
+    return undefined;
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    const why = scrubCredentials(e.code ?? e.name ?? "error");
+    return {
+      kept: false,
+      writeFailed: true,
+      because:
+        `--history ${flag ?? ""}: ${store.where} could not be written (${why}); nobody was notified, and the next ` +
+        `run that can write it tells this run's events. Give a writable --history FILE, or credentials that may ` +
+        `write the history beside the checkpoints`,
+    };
+  }
 }
 
 /** `fleet drift`'s own options. */

@@ -1,12 +1,12 @@
 // A drift check's verdict per stack once the acknowledged file is read (acknowledged.ts): each
 // field a resource's refresh found changed is acknowledged (an unexpired entry accepts it),
 // expired (its entry's day is over: it counts as drift, and the report names the entry) or
-// open. A stack whose every difference is acknowledged is `acknowledged` (exit 0); one with an
+// open; `drift` and `lastUpdated` follow the fields (acknowledged.ts FOLLOWING_OUTPUTS). A stack whose every difference is acknowledged is `acknowledged` (exit 0); one with an
 // open or expired field, a resource gone, or a connector no stack manages stays drifted (or
 // `unmanaged`: exit 2). A failed stack stays failed, and its entries are not called unused.
 import type { DriftSections, ResourceChange, StackReport } from "../report";
 import { typeName } from "../report";
-import { isExpired, type AcknowledgedFile, type Acknowledgement } from "./acknowledged";
+import { FOLLOWING_OUTPUTS, isExpired, type AcknowledgedFile, type Acknowledgement } from "./acknowledged";
 
 function note(e: Acknowledgement): { reason: string; expires: string } {
   return { reason: e.reason, expires: e.expires };
@@ -22,7 +22,9 @@ function judgeChange(
   const acknowledged: NonNullable<ResourceChange["acknowledged"]> = [];
   const expired: NonNullable<ResourceChange["expired"]> = [];
   let open = change.operation !== "update" || change.properties.length === 0;
-  for (const field of change.properties) {
+  const following = change.properties.filter((field) => FOLLOWING_OUTPUTS.includes(field));
+  const fields = change.properties.filter((field) => !FOLLOWING_OUTPUTS.includes(field));
+  for (const field of fields) {
     const entry = entries.find(
       (e) =>
         e.kind === "field" &&
@@ -36,6 +38,16 @@ function judgeChange(
     else {
       open = true;
       if (entry) expired.push({ field, ...note(entry) });
+    }
+  }
+  // What moves with any write is accepted with the fields that moved it, until the first of their
+  // entries expires; with no field of its own moved (a Password written by hand), it stays open.
+  if (following.length > 0) {
+    if (fields.length === 0 || acknowledged.length < fields.length) open = true;
+    else {
+      const first = acknowledged.reduce((a, b) => (b.expires < a.expires ? b : a));
+      const by = acknowledged.map((a) => a.field).join(", ");
+      for (const field of following) acknowledged.push({ field, reason: `follows ${by}`, expires: first.expires });
     }
   }
   return {
