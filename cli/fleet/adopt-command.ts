@@ -1,7 +1,6 @@
 // `pulumi-embedded-connectors fleet adopt`: the command line of adopt.ts.
 import type { Command } from "commander";
 import { readAdoptList, readSecretMap } from "./adopt-input";
-import { adoptFleet, adoptLine, writeAdoptReport } from "./adopt";
 
 interface AdoptFlags {
   accounts: string;
@@ -31,6 +30,8 @@ export function registerAdopt(fleet: Command, concurrency: (value: string) => nu
     .option("--concurrency <k>", "sub-accounts at once", concurrency, byDefault)
     .option("--json <file>", "write the report as JSON")
     .action(async (flags: AdoptFlags) => {
+      // Loaded by this command alone: it brings the client and the engine's automation with it.
+      const { adoptFleet, adoptLine, writeAdoptReport } = await import("./adopt");
       const reports = await adoptFleet({
         dir: flags.dir,
         accounts: await readAdoptList(flags.accounts),

@@ -14,7 +14,6 @@ import { readProject } from "./project";
 import { renderJUnit, renderMarkdown, renderTable, summaryText } from "./render";
 import { renderDriftNotes } from "./drift/render-drift";
 import { renderEstateHtml } from "./drift/estate";
-import { fastDrift } from "./drift";
 import { deriveStackKeysEarly } from "./drift/early-keys";
 import type { SubAccountListing } from "./drift/discovery";
 import { finishDrift, prepareDrift, withDriftOptions, type DriftFlags, type PreparedDrift } from "./drift/outcome";
@@ -120,6 +119,8 @@ async function runCommand(command: FleetCommand, flags: RunFlags): Promise<void>
     if (command === "drift" && selected.stacks.length > 0) {
       if (flags.engine) for (const s of selected.stacks) engineBecause.set(s, "--engine");
       else {
+        // Loaded once the keys are being derived (above): the client and the backends' readers load meanwhile.
+        const { fastDrift } = await import("./drift");
         const fast = await fastDrift({
           project,
           stacks: selected.stacks,

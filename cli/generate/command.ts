@@ -3,7 +3,6 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import type { Command } from "commander";
-import { closeClients, getClient } from "../../provider/client";
 import {
   resolveSettings,
   SETTINGS,
@@ -48,6 +47,8 @@ export function generateSettings(flags: GenerateFlags, env: NodeJS.ProcessEnv = 
 async function generate(flags: GenerateFlags): Promise<void> {
   const options = generateOptions(flags);
   const { settings, accountId } = generateSettings(flags);
+  // Loaded here, not with the CLI: every other command (fleet drift's start-up above all) goes without it.
+  const { closeClients, getClient } = await import("../../provider/client");
   try {
     const connectors = await snapshot(getClient(toClientSettings(settings)), accountId);
     const files = generateFiles(accountId, connectors, options);

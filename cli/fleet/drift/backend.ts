@@ -2,7 +2,7 @@
 // use (checkpoint.ts, pulumi-project.ts), opened as a store. `file://`, `s3://`, `azblob://` and
 // `gs://` are read; the Pulumi Cloud (and any other backend) sends every stack to the engine,
 // with the reason.
-import { withoutCredentials } from "../../../provider/client";
+import { withoutCredentials } from "../../../provider/client/url-credentials";
 import { currentBackend, fileBackendPath } from "../../../provider/project/pulumi-project";
 import { azblobStore } from "./azblob-store";
 import { gsStore } from "./gs-store";
