@@ -39,6 +39,11 @@ describe("fleet adopt: the accounts file", () => {
       /^Error: a\.json does not parse as JSON \(.*\); write a JSON array of \{ accountId, customer, stack \}/,
     );
     assert.throws(
+      () => parseSecretMap('{"segment":{"apiKey": hunter2-plain}}', "m.json"),
+      (e: Error) => /^m\.json does not parse as JSON \(not valid JSON\)/.test(e.message) && !/hunter2/.test(e.message),
+      "the parser's message quotes the text: a value typed where a source belongs",
+    );
+    assert.throws(
       () => parseAdoptList(`${A},acme\n${A},globex\n`, "a.csv"),
       /accountId 239a5bbdbe543163 is listed twice/,
     );

@@ -7,6 +7,7 @@
 //                       every Password field not named here is left to the service (heldByService)
 import { promises as fs } from "node:fs";
 import { ID_FORMAT, isId } from "../../contract/ids";
+import { parseJson } from "../../provider/project/pulumi-project";
 import type { SecretSource } from "./new";
 import { isStackName } from "./project";
 
@@ -37,14 +38,11 @@ function entryOf(raw: { accountId?: unknown; customer?: unknown; stack?: unknown
 export function parseAdoptList(text: string, file: string): AdoptEntry[] {
   let entries: AdoptEntry[];
   if (text.trimStart().startsWith("[")) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
-      throw new Error(
-        `${file} does not parse as JSON (${(error as Error).message}); write a JSON array of { accountId, customer, stack }, or CSV lines accountId,customer,stack`,
-      );
-    }
+    const parsed = parseJson(
+      text,
+      file,
+      "a JSON array of { accountId, customer, stack }, or CSV lines accountId,customer,stack",
+    );
     if (!Array.isArray(parsed)) throw new Error(`${file}: expected a JSON array of { accountId, customer, stack }`);
     entries = parsed.map((raw, i) => entryOf((raw ?? {}) as Record<string, unknown>, `${file}, entry ${i + 1}`));
   } else {
@@ -72,7 +70,7 @@ export async function readAdoptList(file: string): Promise<AdoptEntry[]> {
 
 /** Parses the secrets file: sources only, never a value (a string where a source belongs is refused). */
 export function parseSecretMap(text: string, file: string): SecretMap {
-  const parsed = JSON.parse(text) as unknown;
+  const parsed = parseJson(text, file, "the sources of each connector's Password fields");
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw new Error(
       `${file}: expected { "<connector>": { "<field>": { "config": "<key>" } | { "env": "<VARIABLE>" } } }`,

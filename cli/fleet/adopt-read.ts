@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { getClient, type EmbeddedClient } from "../../provider/client";
+import { parseJson } from "../../provider/project/pulumi-project";
 import type { Customer } from "../../provider/fleet/secret-sources";
 import { resolveSettings, toClientSettings, type ConfigSource } from "../../provider/settings/resolve";
 import { settingOrigins } from "../../provider/settings/sources";
@@ -25,13 +26,15 @@ export interface AdoptedConnectors {
 
 export function readCustomers(project: FleetProject): Record<string, Customer> {
   const file = path.join(project.dir, "customers.json");
+  let text: string;
   try {
-    return JSON.parse(readFileSync(file, "utf8")) as Record<string, Customer>;
+    text = readFileSync(file, "utf8");
   } catch (error) {
     throw new Error(
-      `${file} cannot be read as JSON (${(error as Error).message}): fleet adopt reads each customer there`,
+      `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}): fleet adopt reads each customer there`,
     );
   }
+  return parseJson(text, file, "the customers fleet adopt reads (docs/fleets.md)") as Record<string, Customer>;
 }
 
 /**

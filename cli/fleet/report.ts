@@ -231,7 +231,12 @@ export function buildReport(
     selection,
     startedAt: startedAt.toISOString(),
     durationMs: Date.now() - startedAt.getTime(),
-    exitCode: exitCodeOf(command, stacks, withoutStack),
+    // A notification not delivered, or a history not written, fails the run: nobody was told, or
+    // the next run would tell these events as new again.
+    exitCode:
+      drift?.notify?.delivered === false || (drift?.history.kept === false && drift.history.writeFailed)
+        ? 1
+        : exitCodeOf(command, stacks, withoutStack),
     summary,
     stacks: stacks.map(withShownText).sort((a, b) => a.stack.localeCompare(b.stack)),
     ...(drift ? { drift: driftWithShownText(drift) } : {}),

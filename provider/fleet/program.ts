@@ -21,6 +21,7 @@ import { fileURLToPath } from "node:url";
 import * as pulumi from "@pulumi/pulumi";
 import * as embedded from "../hosts/sdk";
 import { FLEET_IMPORT_ENV } from "./import-env";
+import { jsonFaultOf } from "../project/pulumi-project";
 
 export { FLEET_IMPORT_ENV };
 import type { SecretConfigValue } from "../schema/resource-types";
@@ -95,7 +96,7 @@ function readCustomers(file: string): Record<string, Customer> {
   try {
     return JSON.parse(text) as Record<string, Customer>;
   } catch (error) {
-    throw new pulumi.RunError(`the fleet's customers file ${file} is not JSON: ${(error as Error).message}`);
+    throw new pulumi.RunError(`the fleet's customers file ${file} is not JSON (${jsonFaultOf(text, error)})`);
   }
 }
 

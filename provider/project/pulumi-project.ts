@@ -32,6 +32,27 @@ export function parseYaml(text: string, file: string): unknown {
   }
 }
 
+/**
+ * Where JSON.parse stopped in `text`, for a message. Never the parser's own message: V8 quotes the
+ * text around the fault, which may be a value.
+ */
+export function jsonFaultOf(text: string, error: unknown): string {
+  const message = (error as Error).message;
+  const at = /at position (\d+)/.exec(message);
+  if (!at) return /end of JSON/.test(message) ? "at its end" : "not valid JSON";
+  const before = text.slice(0, Number(at[1])).split("\n");
+  return `at line ${before.length}, column ${before[before.length - 1].length + 1}`;
+}
+
+/** A JSON text, or an error naming the file, where the parser stopped and, if given, what to write. */
+export function parseJson(text: string, file: string, write?: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new Error(`${file} does not parse as JSON (${jsonFaultOf(text, error)})${write ? `; write ${write}` : ""}`);
+  }
+}
+
 /** A YAML (or JSON) text's top-level mapping; throws naming the file when it is not one. */
 export function parseMapping(text: string, file: string): Record<string, unknown> {
   const doc = parseYaml(text, file);

@@ -13,7 +13,6 @@ import { openHistory, type HistoryStore } from "./history-store";
 import { checkNotifyUrl, notify, type NotifyOptions } from "./notify";
 import { readAdoptList } from "../adopt-input";
 import { judgeStacks } from "./verdict";
-import { scrubCredentials } from "../../../provider/client/url-credentials";
 
 export interface DriftFlags {
   /** --acknowledged FILE (default: acknowledged.yaml in the fleet's directory, if there is one). */
@@ -115,7 +114,12 @@ export async function finishDrift(
   sections.events = seen.events;
   // The history first: a run that cannot keep it tells nobody (the next run that can tells these
   // events), and still writes its reports.
-  const unwritten = await written(store, seen.history, prepared.flags.history);
+  const unwritten = await written(
+    store,
+    seen.history,
+    prepared.flags.history,
+    "the next run that can write it tells this run's events",
+  );
   if (unwritten) {
     sections.history = unwritten;
     return { stacks, sections };
@@ -129,30 +133,35 @@ export async function finishDrift(
     );
     // Events not delivered are not forgotten: the history goes back as it was, and the next run tells them again.
     if (!sections.notify.delivered)
-      sections.history = (await written(store, before, prepared.flags.history)) ?? sections.history;
+      sections.history =
+        (await written(store, before, prepared.flags.history, "so the next run will not tell these events again")) ??
+        sections.history;
   }
   return { stacks, sections };
 }
 
-/** Writes the history; what went wrong, if it could not (names and codes only). */
+/**
+ * Writes the history; what went wrong, if it could not (a code or an error's name, never its
+ * message; the report passes the text through the credential rule).
+ */
 async function written(
   store: HistoryStore,
   history: Awaited<ReturnType<HistoryStore["read"]>>,
   flag: string | undefined,
+  then: string,
 ): Promise<DriftSections["history"] | undefined> {
   try {
     await store.write(history);
     return undefined;
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
-    const why = scrubCredentials(e.code ?? e.name ?? "error");
     return {
       kept: false,
       writeFailed: true,
       because:
-        `--history ${flag ?? ""}: ${store.where} could not be written (${why}); nobody was notified, and the next ` +
-        `run that can write it tells this run's events. Give a writable --history FILE, or credentials that may ` +
-        `write the history beside the checkpoints`,
+        `--history ${flag ?? ""}: ${store.where} could not be written (${e.code ?? e.name ?? "error"}); nobody was ` +
+        `notified, ${then}. Give a writable --history FILE, or credentials that may write the history beside the ` +
+        `checkpoints`,
     };
   }
 }

@@ -1,8 +1,9 @@
 // A drift check's verdict per stack once the acknowledged file is read (acknowledged.ts): each
 // field a resource's refresh found changed is acknowledged (an unexpired entry accepts it),
 // expired (its entry's day is over: it counts as drift, and the report names the entry) or
-// open; `drift` and `lastUpdated` follow the fields (acknowledged.ts FOLLOWING_OUTPUTS). A stack whose every difference is acknowledged is `acknowledged` (exit 0); one with an
-// open or expired field, a resource gone, or a connector no stack manages stays drifted (or
+// open; `drift` and `lastUpdated` follow the fields (acknowledged.ts FOLLOWING_OUTPUTS). A
+// stack whose every difference is acknowledged is `acknowledged` (exit 0); one with an open or
+// expired field, a resource gone, or a connector no stack manages stays drifted (or
 // `unmanaged`: exit 2). A failed stack stays failed, and its entries are not called unused.
 import type { DriftSections, ResourceChange, StackReport } from "../report";
 import { typeName } from "../report";
