@@ -12,7 +12,7 @@ import { fileHistory } from "./history-store";
 import { emptyHistory } from "./history";
 import { finishDrift, prepareDrift } from "./outcome";
 import type { FleetProject } from "../project";
-import type { StackReport } from "../report";
+import { buildReport, type StackReport } from "../report";
 
 const BODY: Notification = {
   schemaVersion: 1,
@@ -126,6 +126,8 @@ describe("fleet drift --notify", () => {
       };
       const done = await finishDrift(project, prepared, [drifted], new Map(), (s) => s, new Date());
       await r.close();
+      const report = buildReport("drift", project.name, "every stack", new Date(), done.stacks, done.sections);
+      assert.equal(report.exitCode, answer === 200 ? 2 : 1, "nobody told fails the run; told, the drift exits 2");
       return done.sections;
     };
     const refused = await night(403);
@@ -169,6 +171,8 @@ describe("fleet drift --notify", () => {
     await r.close();
     assert.equal(r.got.length, 0, "nobody told: the next run that keeps the history tells these events");
     assert.equal(done.sections.notify, undefined);
+    const report = buildReport("drift", project.name, "every stack", new Date(), done.stacks, done.sections);
+    assert.equal(report.exitCode, 1, "drifted, but the history not kept fails the run");
     assert.ok(!done.sections.history.kept && done.sections.history.writeFailed);
     if (!done.sections.history.kept)
       assert.match(
